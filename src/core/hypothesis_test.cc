@@ -1,0 +1,77 @@
+#include "core/hypothesis_test.h"
+
+#include <cmath>
+#include <limits>
+
+#include "core/summary_stats.h"
+
+namespace assay::core {
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Continued fraction for I_x(a, b) (modified Lentz), valid for x < (a + 1) / (a + b + 2).
+double beta_continued_fraction(double a, double b, double x) {
+  constexpr double kTiny = 1e-300;
+  constexpr double kEps = 1e-16;
+  const double qab = a + b, qap = a + 1, qam = a - 1;
+  double c = 1, d = 1 - qab * x / qap;
+  if (std::fabs(d) < kTiny) d = kTiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 10000; ++m) {
+    const double m2 = 2.0 * m;
+    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 + aa * d;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    c = 1 + aa / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 + aa * d;
+    if (std::fabs(d) < kTiny) d = kTiny;
+    c = 1 + aa / c;
+    if (std::fabs(c) < kTiny) c = kTiny;
+    d = 1 / d;
+    const double del = d * c;
+    h *= del;
+    if (std::fabs(del - 1) < kEps) break;
+  }
+  return h;
+}
+}  // namespace
+
+double incomplete_beta(double a, double b, double x) {
+  if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1)) return kNaN;
+  if (x == 0) return 0;
+  if (x == 1) return 1;
+  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
+                           a * std::log(x) + b * std::log1p(-x);
+  const double front = std::exp(log_front);
+  if (x < (a + 1) / (a + b + 2)) return front * beta_continued_fraction(a, b, x) / a;
+  return 1 - front * beta_continued_fraction(b, a, 1 - x) / b;
+}
+
+double student_t_cdf(double t, double df) {
+  if (std::isnan(t) || !(df > 0)) return kNaN;
+  if (std::isinf(t)) return t > 0 ? 1.0 : 0.0;
+  const double x = df / (df + t * t);
+  const double tail = 0.5 * incomplete_beta(df / 2, 0.5, x);  // P(T > |t|)
+  return t > 0 ? 1 - tail : tail;
+}
+
+WelchResult welch_t_test(std::span<const double> a, std::span<const double> b) {
+  WelchResult r{kNaN, kNaN, kNaN};
+  if (a.size() < 2 || b.size() < 2) return r;
+  const double na = static_cast<double>(a.size()), nb = static_cast<double>(b.size());
+  const double va = variance(a) / na, vb = variance(b) / nb;
+  const double se2 = va + vb;
+  if (!(se2 > 0)) return r;
+  r.t = (mean(a) - mean(b)) / std::sqrt(se2);
+  r.df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
+  const double x = r.df / (r.df + r.t * r.t);
+  r.p = incomplete_beta(r.df / 2, 0.5, x);  // = 2 * P(T > |t|)
+  return r;
+}
+
+}  // namespace assay::core

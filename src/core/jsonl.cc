@@ -1,0 +1,34 @@
+#include "core/jsonl.h"
+
+namespace assay::core {
+
+bool JsonlReader::next(nlohmann::json& value) {
+  std::string_view line;
+  while (lines_.next(line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    try {
+      value = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error& e) {
+      std::string what = e.what();
+      const auto pos = what.find("]: ");
+      if (pos != std::string::npos) what = what.substr(pos + 3);
+      throw ParseError(lines_.location(e.byte), "expected one JSON value per line: " + what);
+    }
+    return true;
+  }
+  return false;
+}
+
+void write_jsonl(std::ostream& out, const nlohmann::ordered_json& value) {
+  out << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+const nlohmann::json& require_key(const nlohmann::json& value, const std::string& key,
+                                  const SourceLocation& where) {
+  if (!value.is_object()) throw ParseError(where, "expected a JSON object");
+  const auto it = value.find(key);
+  if (it == value.end()) throw ParseError(where, "expected a key '" + key + "'");
+  return *it;
+}
+
+}  // namespace assay::core

@@ -1,0 +1,254 @@
+#include "core/svg_chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace assay::core {
+namespace {
+
+constexpr const char* kPalette[] = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
+                                    "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+constexpr int kMarginLeft = 70, kMarginRight = 160, kMarginTop = 40, kMarginBottom = 70;
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+std::string tick_label(double v) {
+  char buf[32];
+  if (v != 0 && (std::fabs(v) >= 1e5 || std::fabs(v) < 1e-3)) {
+    std::snprintf(buf, sizeof buf, "%.0e", v);
+  } else {
+    std::snprintf(buf, sizeof buf, "%g", v);
+  }
+  return buf;
+}
+
+const char* color(std::size_t i) { return kPalette[i % (sizeof kPalette / sizeof *kPalette)]; }
+
+// "Nice" linear ticks covering [lo, hi].
+std::vector<double> nice_ticks(double lo, double hi, int target = 6) {
+  if (!(hi > lo)) hi = lo + 1;
+  const double raw = (hi - lo) / target;
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0}) {
+    if (raw <= m * mag) {
+      step = m * mag;
+      break;
+    }
+  }
+  std::vector<double> ticks;
+  for (double t = std::floor(lo / step) * step; t <= hi + step * 1e-9; t += step) {
+    ticks.push_back(std::fabs(t) < step * 1e-9 ? 0.0 : t);
+  }
+  return ticks;
+}
+
+struct Frame {
+  const ChartLabels& labels;
+  double plot_w() const { return labels.width - kMarginLeft - kMarginRight; }
+  double plot_h() const { return labels.height - kMarginTop - kMarginBottom; }
+};
+
+std::string open_svg(const ChartLabels& l) {
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
+                  std::to_string(l.width) + "\" height=\"" + std::to_string(l.height) +
+                  "\" viewBox=\"0 0 " + std::to_string(l.width) + " " +
+                  std::to_string(l.height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+  s += "<text x=\"" + num(l.width / 2.0) + "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" +
+       xml_escape(l.title) + "</text>\n";
+  const double px = kMarginLeft + (l.width - kMarginLeft - kMarginRight) / 2.0;
+  s += "<text x=\"" + num(px) + "\" y=\"" + num(l.height - 12.0) +
+       "\" text-anchor=\"middle\">" + xml_escape(l.x_label) + "</text>\n";
+  const double py = kMarginTop + (l.height - kMarginTop - kMarginBottom) / 2.0;
+  s += "<text x=\"16\" y=\"" + num(py) + "\" text-anchor=\"middle\" transform=\"rotate(-90 16 " +
+       num(py) + ")\">" + xml_escape(l.y_label) + "</text>\n";
+  return s;
+}
+
+std::string legend(const ChartLabels& l, const std::vector<std::string>& names) {
+  std::string s;
+  const double x = l.width - kMarginRight + 12;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const double y = kMarginTop + 18.0 * static_cast<double>(i);
+    s += "<rect x=\"" + num(x) + "\" y=\"" + num(y) + "\" width=\"12\" height=\"12\" fill=\"" +
+         color(i) + "\"/>\n";
+    s += "<text x=\"" + num(x + 18) + "\" y=\"" + num(y + 10) + "\">" + xml_escape(names[i]) +
+         "</text>\n";
+  }
+  return s;
+}
+
+// Y axis with gridlines; `to_px` maps an axis value to a y pixel.
+template <class F>
+std::string y_axis(const Frame& f, const std::vector<double>& ticks, F to_px, bool log_labels) {
+  std::string s;
+  for (double t : ticks) {
+    const double y = to_px(t);
+    s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) +
+         "\" y1=\"" + num(y) + "\" y2=\"" + num(y) + "\" stroke=\"#ddd\"/>\n";
+    s += "<text x=\"" + num(kMarginLeft - 6.0) + "\" y=\"" + num(y + 4) +
+         "\" text-anchor=\"end\">" + tick_label(log_labels ? std::pow(10.0, t) : t) +
+         "</text>\n";
+  }
+  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft) + "\" y1=\"" +
+       num(kMarginTop) + "\" y2=\"" + num(kMarginTop + f.plot_h()) + "\" stroke=\"black\"/>\n";
+  return s;
+}
+
+}  // namespace
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default: out.push_back(c);
+    }
+  }
+  return out;
+}
+
+std::string render_svg(const BarChart& chart) {
+  const Frame f{chart.labels};
+  auto axis_value = [&](double v) {
+    if (!chart.log_y) return v;
+    return v > 0 ? std::log10(v) : std::numeric_limits<double>::quiet_NaN();
+  };
+  double lo = 0, hi = chart.log_y ? 0.0 : 1e-12;
+  for (const auto& s : chart.series) {
+    for (double v : s.values) {
+      const double a = axis_value(v);
+      if (!std::isfinite(a)) continue;
+      lo = std::min(lo, a);
+      hi = std::max(hi, a);
+    }
+  }
+  if (chart.log_y) {
+    lo = std::floor(lo);
+    hi = std::ceil(hi);
+    if (hi <= lo) hi = lo + 1;
+  }
+  std::vector<double> ticks = chart.log_y ? std::vector<double>{} : nice_ticks(lo, hi);
+  if (chart.log_y) {
+    for (double t = lo; t <= hi; t += 1) ticks.push_back(t);
+  } else {
+    lo = std::min(lo, ticks.front());
+    hi = std::max(hi, ticks.back());
+  }
+  auto to_px = [&](double a) { return kMarginTop + f.plot_h() * (hi - a) / (hi - lo); };
+
+  std::string s = open_svg(chart.labels);
+  s += y_axis(f, ticks, to_px, chart.log_y);
+  const std::size_t n_cat = std::max<std::size_t>(1, chart.categories.size());
+  const double group_w = f.plot_w() / static_cast<double>(n_cat);
+  const double n_series = static_cast<double>(std::max<std::size_t>(1, chart.series.size()));
+  const double bar_w = group_w * 0.8 / n_series;
+  const double zero_px = to_px(std::clamp(0.0, lo, hi));
+  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
+    const double gx = kMarginLeft + group_w * static_cast<double>(c);
+    for (std::size_t k = 0; k < chart.series.size(); ++k) {
+      const auto& values = chart.series[k].values;
+      if (c >= values.size()) continue;
+      const double a = axis_value(values[c]);
+      if (!std::isfinite(a)) continue;
+      const double y = to_px(a);
+      const double x = gx + group_w * 0.1 + bar_w * static_cast<double>(k);
+      s += "<rect x=\"" + num(x) + "\" y=\"" + num(std::min(y, zero_px)) + "\" width=\"" +
+           num(bar_w) + "\" height=\"" + num(std::fabs(zero_px - y)) + "\" fill=\"" + color(k) +
+           "\"><title>" + xml_escape(chart.series[k].name + " / " + chart.categories[c]) + ": " +
+           tick_label(values[c]) + "</title></rect>\n";
+    }
+    s += "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" +
+         num(kMarginTop + f.plot_h() + 16) + "\" text-anchor=\"middle\">" +
+         xml_escape(chart.categories[c]) + "</text>\n";
+  }
+  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) +
+       "\" y1=\"" + num(zero_px) + "\" y2=\"" + num(zero_px) + "\" stroke=\"black\"/>\n";
+  std::vector<std::string> names;
+  for (const auto& se : chart.series) names.push_back(se.name);
+  s += legend(chart.labels, names);
+  s += "</svg>\n";
+  return s;
+}
+
+std::string render_svg(const LineChart& chart) {
+  const Frame f{chart.labels};
+  double x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo;
+  double y_lo = x_lo, y_hi = -x_lo;
+  for (const auto& se : chart.series) {
+    for (std::size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
+      if (!std::isfinite(se.x[i]) || !std::isfinite(se.y[i])) continue;
+      x_lo = std::min(x_lo, se.x[i]), x_hi = std::max(x_hi, se.x[i]);
+      y_lo = std::min(y_lo, se.y[i]), y_hi = std::max(y_hi, se.y[i]);
+    }
+  }
+  if (!std::isfinite(x_lo)) x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+  const auto yt = nice_ticks(y_lo, y_hi);
+  const auto xt = nice_ticks(x_lo, x_hi);
+  y_lo = std::min(y_lo, yt.front()), y_hi = std::max(y_hi, yt.back());
+  x_lo = std::min(x_lo, xt.front()), x_hi = std::max(x_hi, xt.back());
+  auto to_py = [&](double v) { return kMarginTop + f.plot_h() * (y_hi - v) / (y_hi - y_lo); };
+  auto to_px = [&](double v) { return kMarginLeft + f.plot_w() * (v - x_lo) / (x_hi - x_lo); };
+
+  std::string s = open_svg(chart.labels);
+  s += y_axis(f, yt, to_py, false);
+  const double base = kMarginTop + f.plot_h();
+  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) +
+       "\" y1=\"" + num(base) + "\" y2=\"" + num(base) + "\" stroke=\"black\"/>\n";
+  for (double t : xt) {
+    s += "<text x=\"" + num(to_px(t)) + "\" y=\"" + num(base + 16) +
+         "\" text-anchor=\"middle\">" + tick_label(t) + "</text>\n";
+  }
+  for (std::size_t k = 0; k < chart.series.size(); ++k) {
+    const auto& se = chart.series[k];
+    std::string points;
+    for (std::size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
+      if (!std::isfinite(se.x[i]) || !std::isfinite(se.y[i])) continue;
+      points += num(to_px(se.x[i])) + "," + num(to_py(se.y[i])) + " ";
+    }
+    s += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(color(k)) +
+         "\" points=\"" + points + "\"/>\n";
+  }
+  std::vector<std::string> names;
+  for (const auto& se : chart.series) names.push_back(se.name);
+  s += legend(chart.labels, names);
+  s += "</svg>\n";
+  return s;
+}
+
+std::string render_svg(const Histogram& chart) {
+  std::vector<double> v;
+  for (double x : chart.values) {
+    if (std::isfinite(x)) v.push_back(x);
+  }
+  const int n_bins = std::max(1, chart.n_bins);
+  double lo = v.empty() ? 0 : *std::min_element(v.begin(), v.end());
+  double hi = v.empty() ? 1 : *std::max_element(v.begin(), v.end());
+  if (!(hi > lo)) hi = lo + 1;
+  std::vector<double> counts(static_cast<std::size_t>(n_bins), 0.0);
+  for (double x : v) {
+    auto b = static_cast<int>((x - lo) / (hi - lo) * n_bins);
+    counts[static_cast<std::size_t>(std::clamp(b, 0, n_bins - 1))] += 1;
+  }
+  BarChart bars;
+  bars.labels = chart.labels;
+  bars.series.push_back({"count", counts});
+  for (int b = 0; b < n_bins; ++b) {
+    bars.categories.push_back(tick_label(lo + (hi - lo) * (b + 0.5) / n_bins));
+  }
+  return render_svg(bars);
+}
+
+}  // namespace assay::core

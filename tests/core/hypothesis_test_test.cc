@@ -1,0 +1,46 @@
+#include "core/hypothesis_test.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "core/stats_goldens.h"
+
+namespace assay::core {
+namespace {
+
+TEST(StudentT, CdfMatchesScipy) {
+  for (const auto& c : testing::stats_goldens().at("student_t_cdf")) {
+    const double expected = c.at("cdf").get<double>();
+    EXPECT_NEAR(student_t_cdf(c.at("t").get<double>(), c.at("df").get<double>()), expected,
+                1e-10 * std::max(1.0, expected))
+        << c.dump();
+  }
+}
+
+TEST(Welch, MatchesScipyTtestInd) {
+  for (const auto& c : testing::stats_goldens().at("welch")) {
+    const auto a = c.at("a").get<std::vector<double>>();
+    const auto b = c.at("b").get<std::vector<double>>();
+    const WelchResult r = welch_t_test(a, b);
+    EXPECT_NEAR(r.t, c.at("t").get<double>(), 1e-10);
+    const double p = c.at("p").get<double>();
+    EXPECT_NEAR(r.p, p, 1e-9 * std::max(p, 1e-3)) << "n=" << a.size() << "," << b.size();
+  }
+}
+
+TEST(Welch, IdenticalConstantSamplesGiveNaN) {
+  const std::vector<double> a{1, 1, 1}, b{1, 1, 1};
+  EXPECT_TRUE(std::isnan(welch_t_test(a, b).p));
+  EXPECT_TRUE(std::isnan(welch_t_test(std::vector<double>{1.0}, b).p));
+}
+
+TEST(IncompleteBeta, KnownValues) {
+  EXPECT_NEAR(incomplete_beta(1, 1, 0.3), 0.3, 1e-14);
+  EXPECT_NEAR(incomplete_beta(2, 3, 0.4), 0.5248, 1e-12);  // 1 - sum binomial terms
+  EXPECT_TRUE(std::isnan(incomplete_beta(-1, 1, 0.5)));
+}
+
+}  // namespace
+}  // namespace assay::core

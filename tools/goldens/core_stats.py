@@ -1,0 +1,53 @@
+#!/usr/bin/python3
+"""Regenerates tests/data/core/stats_goldens.json: reference values for src/core statistics,
+computed with Debian's python3-scipy and python3-sklearn. Run with /usr/bin/python3:
+
+    /usr/bin/python3 tools/goldens/core_stats.py > tests/data/core/stats_goldens.json
+
+The inputs are generated here from a fixed numpy seed and stored with the outputs, so the C++
+tests need no Python.
+"""
+import json
+import sys
+
+import numpy as np
+import scipy
+import sklearn
+from scipy import stats
+from sklearn.metrics import average_precision_score, roc_auc_score
+
+rng = np.random.default_rng(20221201)
+cases = {"welch": [], "student_t_cdf": [], "ranking": [], "pearson": [], "describe": []}
+
+for n_a, n_b, shift, scale in [(10, 12, 0.5, 1.0), (5, 40, 0.0, 3.0), (100, 100, 0.1, 0.5),
+                              (3, 3, 2.0, 1.0), (30, 7, -1.0, 0.1)]:
+    a = rng.normal(0, 1, n_a)
+    b = rng.normal(shift, scale, n_b)
+    r = stats.ttest_ind(a, b, equal_var=False)
+    cases["welch"].append({"a": a.tolist(), "b": b.tolist(), "t": float(r.statistic),
+                           "p": float(r.pvalue)})
+
+for t, df in [(0.0, 5), (1.5, 3), (-2.2, 10.5), (4.0, 1), (-0.3, 200), (12.0, 7.3), (2.0, 0.7)]:
+    cases["student_t_cdf"].append({"t": t, "df": df, "cdf": float(stats.t.cdf(t, df))})
+
+for n, ties in [(20, False), (50, True), (200, True), (7, False)]:
+    labels = rng.integers(0, 2, n)
+    labels[0], labels[1] = 0, 1
+    scores = rng.normal(labels * 0.7, 1.0)
+    if ties:
+        scores = np.round(scores, 1)
+    cases["ranking"].append({"scores": scores.tolist(), "labels": labels.tolist(),
+                             "ap": float(average_precision_score(labels, scores)),
+                             "auc": float(roc_auc_score(labels, scores))})
+
+for n in [5, 30, 300]:
+    x = rng.normal(0, 1, n)
+    y = 0.6 * x + rng.normal(0, 1, n)
+    cases["pearson"].append({"x": x.tolist(), "y": y.tolist(),
+                             "r": float(stats.pearsonr(x, y)[0])})
+    cases["describe"].append({"x": x.tolist(), "mean": float(np.mean(x)),
+                              "sd": float(np.std(x, ddof=1))})
+
+json.dump({"generator": "tools/goldens/core_stats.py", "scipy": scipy.__version__,
+           "sklearn": sklearn.__version__, "cases": cases}, sys.stdout, indent=1)
+sys.stdout.write("\n")
