@@ -1,23 +1,15 @@
 #!/usr/bin/env bash
 # Installs every Debian package assay needs. Non-interactive and idempotent: when everything is
 # already installed it changes nothing and does not touch the network.
-#   scripts/setup.sh          build and run
-#   scripts/setup.sh --test   also what the test suite needs
+#   scripts/setup.sh          what building and running needs (scripts/packages/*.build)
+#   scripts/setup.sh --test   also what the tests need (scripts/packages/*.test)
+# Each module lists its own packages in scripts/packages/<module>.{build,test}, one per line.
 set -euo pipefail
+cd "$(dirname "$0")/packages"
 
-build_packages=(
-  build-essential cmake ninja-build pkg-config git
-  libcli11-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev
-  libopenblas-dev libutf8proc-dev
-)
-test_packages=(
-  libgtest-dev libgmock-dev
-)
-
-packages=("${build_packages[@]}")
-if [[ "${1:-}" == "--test" ]]; then
-  packages+=("${test_packages[@]}")
-fi
+lists=(*.build)
+if [[ "${1:-}" == "--test" ]]; then lists+=(*.test); fi
+mapfile -t packages < <(cat "${lists[@]}" | sed 's/#.*//' | tr -s ' \t' '\n' | grep -v '^$' | sort -u)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,5 @@
-#include "aeon_eval_command.h"
-
+// `assay aeon eval`: agreement (AP, AUC, PCC) of metric columns of an annotation CSV with the
+// human consistency or fluency judgments.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aeon/human_agreement.h"
+#include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
@@ -92,8 +93,6 @@ int run(const AeonEvalOptions& o) {
   return kOk;
 }
 
-}  // namespace
-
 void add_aeon_eval_command(CLI::App& aeon, CommandResult& result) {
   auto opts = std::make_shared<AeonEvalOptions>();
   auto* cmd = aeon.add_subcommand(
@@ -113,5 +112,10 @@ void add_aeon_eval_command(CLI::App& aeon, CommandResult& result) {
   cmd->add_option("--out", opts->out, "Write the report to FILE (atomically) instead of stdout");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
+
+}  // namespace
+
+ASSAY_REGISTER_COMMAND("aeon", "Test-case quality (AEON): score, filter and evaluate", "eval",
+                       add_aeon_eval_command)
 
 }  // namespace assay::cli
