@@ -1,0 +1,48 @@
+// The interface every recommender implements (user-user, item-item, funk-svd, hybrid).
+//
+// Contract: fit() is deterministic for a given (data, seed, n_threads); the order in which SGD
+// visits ratings is a pure function of the (user, item) pairs, so adding or removing one
+// unrelated rating does not reshuffle training. score() fills `out[k]` with the predicted
+// preference of `items[k]` for `user` (higher is better). The model keeps no reference to the
+// Ratings passed to fit().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "recsys/ratings.h"
+
+namespace assay::recsys {
+
+struct FitOptions {
+  std::uint64_t seed = 0;
+  std::size_t n_threads = 1;
+};
+
+class Recommender {
+ public:
+  virtual ~Recommender() = default;
+  virtual std::string name() const = 0;
+  virtual void fit(const Ratings& train, const FitOptions& options) = 0;
+  virtual void score(UserId user, std::span<const ItemId> items, std::span<float> out) const = 0;
+};
+
+// Top-k items `user` has not rated in `train`, best first; ties broken by smaller item id.
+std::vector<ItemId> recommend(const Recommender& model, const Ratings& train, UserId user,
+                              std::size_t k);
+
+// Top-k lists for every user: result[u] is recommend(model, train, u, k).
+using TopKLists = std::vector<std::vector<ItemId>>;
+TopKLists recommend_all(const Recommender& model, const Ratings& train, std::size_t k,
+                        std::size_t n_threads = 1);
+
+// "user-user", "item-item", "funk-svd", "hybrid" with LensKit/LightFM defaults (see
+// ../shared/spec/recsys-stability.md). Throws core::UsageError for an unknown name.
+std::unique_ptr<Recommender> make_recommender(std::string_view name);
+const std::vector<std::string>& recommender_names();
+
+}  // namespace assay::recsys
