@@ -58,10 +58,10 @@ void write_report(std::ostream& os, const std::vector<aeon::MetricAgreement>& re
                 "metric", "target", "n", "AP", "AUC", "PCC");
   os << line;
   for (const auto& r : results) {
-    std::snprintf(line, sizeof line, "%-*s  %-11s  %5zu  %6s  %6s  %6s\n",
-                  static_cast<int>(width), r.metric.c_str(),
-                  std::string(aeon::to_string(r.target)).c_str(), r.n, format_value(r.ap).c_str(),
-                  format_value(r.auc).c_str(), format_value(r.pcc).c_str());
+    std::snprintf(line, sizeof line, "%-*s  %-11s  %5zu  %6s  %6s  %6s\n", static_cast<int>(width),
+                  r.metric.c_str(), std::string(aeon::to_string(r.target)).c_str(), r.n,
+                  format_value(r.ap).c_str(), format_value(r.auc).c_str(),
+                  format_value(r.pcc).c_str());
     os << line;
   }
   std::snprintf(line, sizeof line, "(positive: human score >= %g)\n", threshold);
@@ -97,10 +97,8 @@ void add_aeon_eval_command(CLI::App& aeon, CommandResult& result) {
   auto opts = std::make_shared<AeonEvalOptions>();
   auto* cmd = aeon.add_subcommand(
       "eval", "Agreement (AP, ROC AUC, binned PCC) of metric scores with human judgments");
-  cmd->add_option("--annotations", opts->annotations, "Annotation CSV (AEON layout)")
-      ->required();
-  cmd->add_option("--metric", opts->metrics, "Metric column to evaluate (repeatable)")
-      ->required();
+  cmd->add_option("--annotations", opts->annotations, "Annotation CSV (AEON layout)")->required();
+  cmd->add_option("--metric", opts->metrics, "Metric column to evaluate (repeatable)")->required();
   cmd->add_option("--target", opts->target, "Human judgment: consistency or fluency")
       ->capture_default_str();
   cmd->add_option("--dataset", opts->dataset,

@@ -41,6 +41,6 @@ struct CommandRegistrar {
 }  // namespace assay::cli
 
 // Use inside namespace assay::cli, after the add function.
-#define ASSAY_REGISTER_COMMAND(group, group_description, verb, fn) \
-  [[maybe_unused]] static const ::assay::cli::CommandRegistrar assay_registrar_##fn(  \
+#define ASSAY_REGISTER_COMMAND(group, group_description, verb, fn)                   \
+  [[maybe_unused]] static const ::assay::cli::CommandRegistrar assay_registrar_##fn( \
       group, group_description, verb, fn);

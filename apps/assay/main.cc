@@ -21,8 +21,9 @@ std::vector<CommandEntry>& command_registry() {
 int main(int argc, char** argv) {
   using namespace assay::cli;
   CommandResult result;
-  CLI::App app{"assay: test machine-learning software — fairness of NLP models, quality of "
-               "generated test cases, stability of recommenders"};
+  CLI::App app{
+      "assay: test machine-learning software — fairness of NLP models, quality of "
+      "generated test cases, stability of recommenders"};
   app.set_version_flag("--version", std::string("assay ") + kAssayVersion);
   app.require_subcommand(1);
 

@@ -17,8 +17,8 @@ struct DatasetThreshold {
   const char* name;
   double threshold;
 };
-constexpr std::array<DatasetThreshold, 5> kThresholds{{
-    {"rtmr", 2.0}, {"yelp", 3.0}, {"snli", 2.67}, {"mnli", 3.25}, {"qqp", 3.0}}};
+constexpr std::array<DatasetThreshold, 5> kThresholds{
+    {{"rtmr", 2.0}, {"yelp", 3.0}, {"snli", 2.67}, {"mnli", 3.25}, {"qqp", 3.0}}};
 constexpr int kBins = 8;
 }  // namespace
 
@@ -105,8 +105,8 @@ std::vector<MetricAgreement> evaluate_annotation_file(const std::string& path,
     const double human = csv.number(target_col, "the human score '" + target_name + "'");
     if (human < 1.0 || human > 5.0) {
       throw core::ParseError(csv.location(target_col),
-                             "expected a human score between 1 and 5 in column '" +
-                                 target_name + "', got " + csv.field(target_col));
+                             "expected a human score between 1 and 5 in column '" + target_name +
+                                 "', got " + csv.field(target_col));
     }
     for (std::size_t k = 0; k < metric_cols.size(); ++k) {
       scores[k].metric.push_back(
@@ -120,8 +120,8 @@ std::vector<MetricAgreement> evaluate_annotation_file(const std::string& path,
   }
   std::vector<MetricAgreement> out;
   for (std::size_t k = 0; k < metric_cols.size(); ++k) {
-    out.push_back(compute_agreement(options.metrics[k], options.target, scores[k],
-                                    options.threshold));
+    out.push_back(
+        compute_agreement(options.metrics[k], options.target, scores[k], options.threshold));
   }
   return out;
 }

@@ -15,8 +15,8 @@ AtomicFileWriter::AtomicFileWriter(std::string path)
     : path_(std::move(path)), temp_path_(path_ + ".tmp-" + std::to_string(::getpid())) {
   out_.open(temp_path_, std::ios::binary | std::ios::trunc);
   if (!out_) {
-    throw IoError(SourceLocation{path_}, std::string("cannot create output file: ") +
-                                             std::strerror(errno));
+    throw IoError(SourceLocation{path_},
+                  std::string("cannot create output file: ") + std::strerror(errno));
   }
 }
 

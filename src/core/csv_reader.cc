@@ -34,9 +34,9 @@ std::size_t CsvReader::column(std::string_view name) const {
     if (!known.empty()) known += ", ";
     known += h;
   }
-  throw ParseError(SourceLocation{lines_.path(), 1, 0, std::nullopt},
-                   "expected a column named '" + std::string(name) +
-                       "' in the header; columns are: " + known);
+  throw ParseError(
+      SourceLocation{lines_.path(), 1, 0, std::nullopt},
+      "expected a column named '" + std::string(name) + "' in the header; columns are: " + known);
 }
 
 const std::string& CsvReader::field(std::size_t index) const {
@@ -57,8 +57,8 @@ double CsvReader::number(std::size_t index, std::string_view what) const {
   const std::string& text = field(index);
   const auto value = parse_double(text);
   if (!value || !std::isfinite(*value)) {
-    throw ParseError(location(index), "expected a number for " + std::string(what) + ", got '" +
-                                          text + "'");
+    throw ParseError(location(index),
+                     "expected a number for " + std::string(what) + ", got '" + text + "'");
   }
   return *value;
 }

@@ -45,8 +45,8 @@ double incomplete_beta(double a, double b, double x) {
   if (!(a > 0) || !(b > 0) || !(x >= 0) || !(x <= 1)) return kNaN;
   if (x == 0) return 0;
   if (x == 1) return 1;
-  const double log_front = std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) +
-                           a * std::log(x) + b * std::log1p(-x);
+  const double log_front =
+      std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x);
   const double front = std::exp(log_front);
   if (x < (a + 1) / (a + b + 2)) return front * beta_continued_fraction(a, b, x) / a;
   return 1 - front * beta_continued_fraction(b, a, 1 - x) / b;

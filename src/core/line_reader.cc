@@ -14,8 +14,8 @@ LineReader::LineReader(std::string path) : path_(std::move(path)) {
   } else {
     file_ = std::fopen(path_.c_str(), "rb");
     if (!file_) {
-      throw IoError(SourceLocation{path_}, std::string("cannot open for reading: ") +
-                                               std::strerror(errno));
+      throw IoError(SourceLocation{path_},
+                    std::string("cannot open for reading: ") + std::strerror(errno));
     }
     owns_file_ = true;
   }

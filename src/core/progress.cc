@@ -15,7 +15,9 @@ Progress::Progress(std::string label, std::uint64_t total, ProgressOptions optio
       start_(std::chrono::steady_clock::now()),
       last_report_(start_) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
 std::string Progress::format_duration(double seconds) {
   char buf[64];

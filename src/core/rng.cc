@@ -5,7 +5,9 @@
 namespace assay::core {
 namespace {
 __extension__ typedef unsigned __int128 uint128;
-inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+inline std::uint64_t rotl(std::uint64_t x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
 }  // namespace
 
 std::uint64_t mix64(std::uint64_t x) {
@@ -40,7 +42,9 @@ std::uint64_t Rng::next() {
   return result;
 }
 
-double Rng::uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+double Rng::uniform() {
+  return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
 
 std::uint64_t Rng::below(std::uint64_t n) {
   // Lemire's multiply-shift with rejection.

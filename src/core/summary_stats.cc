@@ -23,7 +23,9 @@ double variance(std::span<const double> x) {
   return s / static_cast<double>(x.size() - 1);
 }
 
-double standard_deviation(std::span<const double> x) { return std::sqrt(variance(x)); }
+double standard_deviation(std::span<const double> x) {
+  return std::sqrt(variance(x));
+}
 
 double pearson(std::span<const double> x, std::span<const double> y) {
   if (x.size() != y.size() || x.size() < 2) return kNaN;

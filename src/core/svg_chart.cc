@@ -28,7 +28,9 @@ std::string tick_label(double v) {
   return buf;
 }
 
-const char* color(std::size_t i) { return kPalette[i % (sizeof kPalette / sizeof *kPalette)]; }
+const char* color(std::size_t i) {
+  return kPalette[i % (sizeof kPalette / sizeof *kPalette)];
+}
 
 // "Nice" linear ticks covering [lo, hi].
 std::vector<double> nice_ticks(double lo, double hi, int target = 6) {
@@ -56,16 +58,16 @@ struct Frame {
 };
 
 std::string open_svg(const ChartLabels& l) {
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" +
-                  std::to_string(l.width) + "\" height=\"" + std::to_string(l.height) +
-                  "\" viewBox=\"0 0 " + std::to_string(l.width) + " " +
-                  std::to_string(l.height) + "\" font-family=\"sans-serif\" font-size=\"12\">\n";
+  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(l.width) +
+                  "\" height=\"" + std::to_string(l.height) + "\" viewBox=\"0 0 " +
+                  std::to_string(l.width) + " " + std::to_string(l.height) +
+                  "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   s += "<text x=\"" + num(l.width / 2.0) + "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" +
        xml_escape(l.title) + "</text>\n";
   const double px = kMarginLeft + (l.width - kMarginLeft - kMarginRight) / 2.0;
-  s += "<text x=\"" + num(px) + "\" y=\"" + num(l.height - 12.0) +
-       "\" text-anchor=\"middle\">" + xml_escape(l.x_label) + "</text>\n";
+  s += "<text x=\"" + num(px) + "\" y=\"" + num(l.height - 12.0) + "\" text-anchor=\"middle\">" +
+       xml_escape(l.x_label) + "</text>\n";
   const double py = kMarginTop + (l.height - kMarginTop - kMarginBottom) / 2.0;
   s += "<text x=\"16\" y=\"" + num(py) + "\" text-anchor=\"middle\" transform=\"rotate(-90 16 " +
        num(py) + ")\">" + xml_escape(l.y_label) + "</text>\n";
@@ -94,8 +96,7 @@ std::string y_axis(const Frame& f, const std::vector<double>& ticks, F to_px, bo
     s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) +
          "\" y1=\"" + num(y) + "\" y2=\"" + num(y) + "\" stroke=\"#ddd\"/>\n";
     s += "<text x=\"" + num(kMarginLeft - 6.0) + "\" y=\"" + num(y + 4) +
-         "\" text-anchor=\"end\">" + tick_label(log_labels ? std::pow(10.0, t) : t) +
-         "</text>\n";
+         "\" text-anchor=\"end\">" + tick_label(log_labels ? std::pow(10.0, t) : t) + "</text>\n";
   }
   s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft) + "\" y1=\"" +
        num(kMarginTop) + "\" y2=\"" + num(kMarginTop + f.plot_h()) + "\" stroke=\"black\"/>\n";
@@ -109,12 +110,23 @@ std::string xml_escape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out.push_back(c);
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        out.push_back(c);
     }
   }
   return out;
@@ -170,12 +182,11 @@ std::string render_svg(const BarChart& chart) {
            "\"><title>" + xml_escape(chart.series[k].name + " / " + chart.categories[c]) + ": " +
            tick_label(values[c]) + "</title></rect>\n";
     }
-    s += "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" +
-         num(kMarginTop + f.plot_h() + 16) + "\" text-anchor=\"middle\">" +
-         xml_escape(chart.categories[c]) + "</text>\n";
+    s += "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" + num(kMarginTop + f.plot_h() + 16) +
+         "\" text-anchor=\"middle\">" + xml_escape(chart.categories[c]) + "</text>\n";
   }
-  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) +
-       "\" y1=\"" + num(zero_px) + "\" y2=\"" + num(zero_px) + "\" stroke=\"black\"/>\n";
+  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) + "\" y1=\"" +
+       num(zero_px) + "\" y2=\"" + num(zero_px) + "\" stroke=\"black\"/>\n";
   std::vector<std::string> names;
   for (const auto& se : chart.series) names.push_back(se.name);
   s += legend(chart.labels, names);
@@ -205,11 +216,11 @@ std::string render_svg(const LineChart& chart) {
   std::string s = open_svg(chart.labels);
   s += y_axis(f, yt, to_py, false);
   const double base = kMarginTop + f.plot_h();
-  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) +
-       "\" y1=\"" + num(base) + "\" y2=\"" + num(base) + "\" stroke=\"black\"/>\n";
+  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) + "\" y1=\"" +
+       num(base) + "\" y2=\"" + num(base) + "\" stroke=\"black\"/>\n";
   for (double t : xt) {
-    s += "<text x=\"" + num(to_px(t)) + "\" y=\"" + num(base + 16) +
-         "\" text-anchor=\"middle\">" + tick_label(t) + "</text>\n";
+    s += "<text x=\"" + num(to_px(t)) + "\" y=\"" + num(base + 16) + "\" text-anchor=\"middle\">" +
+         tick_label(t) + "</text>\n";
   }
   for (std::size_t k = 0; k < chart.series.size(); ++k) {
     const auto& se = chart.series[k];

@@ -14,9 +14,12 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::string kMr = std::string(ASSAY_SHARED_DATA_DIR) + "/aeon-annotations/annotation_rtmr.csv";
+const std::string kMr =
+    std::string(ASSAY_SHARED_DATA_DIR) + "/aeon-annotations/annotation_rtmr.csv";
 
-double round2(double v) { return std::round(v * 100) / 100; }
+double round2(double v) {
+  return std::round(v * 100) / 100;
+}
 
 // Paper Tables 5 and 6, MR rows (../shared/spec/aeon.md).
 TEST(HumanAgreement, ReproducesThePapersMrRows) {
@@ -73,8 +76,8 @@ TEST(HumanAgreement, ShippedExampleEvaluates) {
   AnnotationEvalOptions o;
   o.metrics = {"SemEval", "BLEU"};
   o.threshold = 3.0;
-  const auto r =
-      evaluate_annotation_file(std::string(ASSAY_TEST_DATA_DIR) + "/aeon/example_annotations.csv", o);
+  const auto r = evaluate_annotation_file(
+      std::string(ASSAY_TEST_DATA_DIR) + "/aeon/example_annotations.csv", o);
   EXPECT_EQ(r[0].n, 12u);
   EXPECT_GT(r[0].auc, r[1].auc);  // the example is built so SemEval separates better than BLEU
 }
@@ -93,8 +96,9 @@ TEST(HumanAgreement, BadInputNamesFileLineAndColumn) {
   };
   EXPECT_THAT(message("BLEU,consistency\n0.5,3\n"),
               HasSubstr("ann.csv:1: expected a column named 'SemEval'"));
-  EXPECT_THAT(message("SemEval,consistency\n0.5,3\nhigh,2\n"),
-              HasSubstr("ann.csv:3:1: expected a number for the metric score 'SemEval', got 'high'"));
+  EXPECT_THAT(
+      message("SemEval,consistency\n0.5,3\nhigh,2\n"),
+      HasSubstr("ann.csv:3:1: expected a number for the metric score 'SemEval', got 'high'"));
   EXPECT_THAT(message("SemEval,consistency\n0.5,7\n"),
               HasSubstr("ann.csv:2:5: expected a human score between 1 and 5"));
   EXPECT_THAT(message("SemEval,consistency\n"), HasSubstr("ann.csv:2: no annotated cases"));

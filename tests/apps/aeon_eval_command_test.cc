@@ -33,7 +33,8 @@ TEST(AeonEvalCommand, JsonOutputReproducesMrRow) {
   const auto out = dir.file("report.jsonl");
   const auto r = run_assay(dir, "aeon eval --annotations " + kMr +
                                     " --metric SemEval --metric BLEU --target consistency "
-                                    "--dataset rtmr --json --out " + out);
+                                    "--dataset rtmr --json --out " +
+                                    out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::istringstream lines(assay::testing::read_file(out));
   std::string line;
@@ -49,8 +50,8 @@ TEST(AeonEvalCommand, JsonOutputReproducesMrRow) {
 
 TEST(AeonEvalCommand, TableOutput) {
   TempDir dir;
-  const auto r = run_assay(dir, "aeon eval --annotations " + kMr +
-                                    " --metric SynEval --target fluency --dataset rtmr");
+  const auto r = run_assay(
+      dir, "aeon eval --annotations " + kMr + " --metric SynEval --target fluency --dataset rtmr");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("SynEval"));
   EXPECT_THAT(r.out, HasSubstr("0.87"));
@@ -92,16 +93,16 @@ INSTANTIATE_TEST_SUITE_P(
                 "ann.csv:2:3: binary data"},
         BadCase{"InvalidUtf8", "SemEval,consistency,text\n0.5,3,caf\xe9\n", "",
                 "ann.csv:2:10: invalid UTF-8"},
-        BadCase{"UnknownDataset", "SemEval,consistency\n0.5,3\n",
-                "--metric SemEval --dataset imdb", "unknown dataset 'imdb'; expected one of rtmr"},
+        BadCase{"UnknownDataset", "SemEval,consistency\n0.5,3\n", "--metric SemEval --dataset imdb",
+                "unknown dataset 'imdb'; expected one of rtmr"},
         BadCase{"MissingThreshold", "SemEval,consistency\n0.5,3\n", "--metric SemEval",
                 "give --dataset NAME or --threshold T"}),
     [](const ::testing::TestParamInfo<BadCase>& param_info) { return param_info.param.name; });
 
 TEST(AeonEvalCommand, MissingFileAndUnknownOption) {
   TempDir dir;
-  auto r = run_assay(dir, "aeon eval --annotations " + dir.file("nope.csv") +
-                              " --metric SemEval --dataset rtmr");
+  auto r = run_assay(
+      dir, "aeon eval --annotations " + dir.file("nope.csv") + " --metric SemEval --dataset rtmr");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("nope.csv: cannot open for reading"));
   r = run_assay(dir, "aeon eval --bogus");

@@ -5,12 +5,15 @@
 #include <vector>
 
 #include "core/rng.h"
+#include "core/stats_goldens.h"
 #include "core/summary_stats.h"
 
 namespace assay::core {
 namespace {
 
-double mean_of(std::span<const double> x) { return mean(x); }
+double mean_of(std::span<const double> x) {
+  return mean(x);
+}
 
 TEST(Bootstrap, CoversTheMeanAndIsReproducible) {
   Rng rng(7);
@@ -28,6 +31,19 @@ TEST(Bootstrap, CoversTheMeanAndIsReproducible) {
   EXPECT_NEAR(a.high - a.low, 2 * 1.96 / 20.0, 0.04);
   o.seed = 12;
   EXPECT_NE(bootstrap_ci(x, mean_of, o).low, a.low);
+}
+
+TEST(Bootstrap, AgreesWithScipyPercentileBootstrap) {
+  for (const auto& c : testing::stats_goldens().at("bootstrap")) {
+    const auto x = c.at("x").get<std::vector<double>>();
+    BootstrapOptions o;
+    o.n_resamples = 20000;
+    const auto ci = bootstrap_ci(x, mean_of, o);
+    // Two independent Monte Carlo estimates of each bound: allow a fifth of a standard error.
+    const double tolerance = 0.2 * c.at("se").get<double>();
+    EXPECT_NEAR(ci.low, c.at("low").get<double>(), tolerance);
+    EXPECT_NEAR(ci.high, c.at("high").get<double>(), tolerance);
+  }
 }
 
 TEST(Bootstrap, QuantileInterpolatesLikeNumpy) {

@@ -49,8 +49,8 @@ struct RunResult {
 // Runs `assay <args>` through /bin/sh with stdout and stderr redirected to files in `dir`.
 inline RunResult run_assay(const TempDir& dir, const std::string& args) {
   const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
-  const std::string cmd = std::string(ASSAY_BINARY) + " " + args + " >" + out + " 2>" + err +
-                          " </dev/null";
+  const std::string cmd =
+      std::string(ASSAY_BINARY) + " " + args + " >" + out + " 2>" + err + " </dev/null";
   const int status = std::system(cmd.c_str());
   RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

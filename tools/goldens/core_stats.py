@@ -17,7 +17,8 @@ from scipy import stats
 from sklearn.metrics import average_precision_score, roc_auc_score
 
 rng = np.random.default_rng(20221201)
-cases = {"welch": [], "student_t_cdf": [], "ranking": [], "pearson": [], "describe": []}
+cases = {"welch": [], "student_t_cdf": [], "ranking": [], "pearson": [], "describe": [],
+         "bootstrap": []}
 
 for n_a, n_b, shift, scale in [(10, 12, 0.5, 1.0), (5, 40, 0.0, 3.0), (100, 100, 0.1, 0.5),
                               (3, 3, 2.0, 1.0), (30, 7, -1.0, 0.1)]:
@@ -47,6 +48,16 @@ for n in [5, 30, 300]:
                              "r": float(stats.pearsonr(x, y)[0])})
     cases["describe"].append({"x": x.tolist(), "mean": float(np.mean(x)),
                               "sd": float(np.std(x, ddof=1))})
+
+# Percentile bootstrap of the mean: scipy's resampling stream differs from ours, so the test
+# compares intervals within Monte Carlo error, not bit for bit.
+for n, skew in [(60, False), (200, True)]:
+    x = rng.exponential(1.0, n) if skew else rng.normal(2.0, 1.5, n)
+    res = stats.bootstrap((x,), np.mean, n_resamples=20000, method="percentile",
+                          confidence_level=0.95, random_state=1)
+    cases["bootstrap"].append({"x": x.tolist(), "low": float(res.confidence_interval.low),
+                               "high": float(res.confidence_interval.high),
+                               "se": float(res.standard_error)})
 
 json.dump({"generator": "tools/goldens/core_stats.py", "scipy": scipy.__version__,
            "sklearn": sklearn.__version__, "cases": cases}, sys.stdout, indent=1)
