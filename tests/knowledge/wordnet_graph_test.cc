@@ -5,7 +5,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
+
+#include "core/jsonl.h"
 
 #include "core/error.h"
 #include "core/thread_pool.h"
@@ -149,6 +153,40 @@ TEST(WordNetGraph, RealWordNetFactsAndConcurrentReads) {
   std::vector<std::string> many(600);
   core::parallel_for(4, 0, many.size(), 1, [&](std::size_t i) { many[i] = answer(i); });
   for (std::size_t i = 0; i < many.size(); ++i) ASSERT_EQ(many[i], serial[i % words.size()]);
+}
+
+// Agreement with an independent reader of the same files: NLTK's WordNetCorpusReader
+// (golden written by tools/goldens/knowledge_wordnet_nltk.py).
+TEST(WordNetGraph, AgreesWithNltkOnSensesHypernymsGlossesAndAntonyms) {
+  const auto g = WordNetGraph::load();
+  core::JsonlReader golden(kData + "/wordnet_nltk_golden.jsonl");
+  nlohmann::json entry;
+  std::size_t n_words = 0, n_senses = 0;
+  while (golden.next(entry)) {
+    const std::string word = entry["word"];
+    const auto senses = g->noun_senses(word);
+    ASSERT_EQ(senses.size(), entry["senses"].size()) << word;
+    std::set<std::string> want_antonyms;
+    for (std::size_t i = 0; i < senses.size(); ++i) {
+      const auto& want = entry["senses"][i];
+      EXPECT_EQ(g->node_name(senses[i]), want["name"].get<std::string>()) << word;
+      EXPECT_EQ(g->node_words(senses[i]), want["lemmas"].get<std::vector<std::string>>()) << word;
+      EXPECT_EQ(g->gloss(senses[i]).rfind(want["definition"].get<std::string>(), 0), 0u) << word;
+      // NLTK sorts related synsets by name; the data file order is kept here.
+      auto got_hypernyms = names(*g, g->hypernyms(senses[i]));
+      auto want_hypernyms = want["hypernyms"].get<std::vector<std::string>>();
+      std::sort(got_hypernyms.begin(), got_hypernyms.end());
+      std::sort(want_hypernyms.begin(), want_hypernyms.end());
+      EXPECT_EQ(got_hypernyms, want_hypernyms) << word;
+      for (const auto& a : want["antonyms"]) want_antonyms.insert(a.get<std::string>());
+      ++n_senses;
+    }
+    const auto got = g->antonyms(word);
+    EXPECT_EQ(std::set<std::string>(got.begin(), got.end()), want_antonyms) << word;
+    ++n_words;
+  }
+  EXPECT_EQ(n_words, 61u);
+  EXPECT_GT(n_senses, 200u);
 }
 
 }  // namespace
