@@ -17,3 +17,12 @@ echo "== is_person: sense choice x hop limit on the shared word lists"
 
 echo "== gendered counterparts"
 "$bench" counterpart-eval "$shared" "$labels"
+
+echo "== ConceptNet: synthetic 2,000,000-edge dump (seeded), build from .csv.gz, cache reload (target <= 1 s)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+"$bench" conceptnet-generate "$tmp/synthetic.csv.gz" 2000000
+"$bench" conceptnet-build "$tmp/synthetic.csv.gz" "$tmp/synthetic.cache"
+ls -l "$tmp/synthetic.cache" | awk '{print "cache_bytes", $5}'
+for i in 1 2 3 4 5; do "$bench" conceptnet-reload "$tmp/synthetic.cache" | awk '{print $2}'; done | median |
+  sed 's/^/median conceptnet_reload_s /'

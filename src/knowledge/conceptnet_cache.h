@@ -8,7 +8,9 @@
 //                                     to a multiple of 4
 //   Edge edges[n_edges]               {u32 source, u32 target, f32 weight, u32 relation},
 //                                     sorted by (relation, source, target), no duplicates
-//   u32 by_target[n_edges]            edge indices sorted by (relation, target, source)
+//   Edge by_target[n_edges]           the same edges sorted by (relation, target, source)
+// The reverse index is a second sorted copy rather than a permutation so that validation and
+// lookups read memory in order (a permutation made the 1-second reload target miss).
 // read_conceptnet_cache checks the header, the exact file size (with overflow checks) and the
 // CRC before it allocates, then every offset, index, relation and ordering, so a truncated or
 // corrupted cache is rejected with a ParseError naming the file and byte offset instead of
@@ -16,6 +18,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -31,15 +36,29 @@ struct ConceptNetEdge {
 };
 static_assert(sizeof(ConceptNetEdge) == 16);
 
-struct ConceptNetData {
+// The tables as the builder fills them.
+struct ConceptNetTables {
   std::vector<std::uint32_t> string_offsets{0};  // n_nodes + 1 entries
   std::string strings;
   std::vector<ConceptNetEdge> edges;
-  std::vector<std::uint32_t> by_target;
+  std::vector<ConceptNetEdge> by_target;
+};
+
+// Read-only views of the tables, kept alive by `storage`: the builder's vectors, or a
+// read-only memory mapping of the cache file (a reload copies nothing).
+struct ConceptNetData {
+  std::span<const std::uint32_t> string_offsets;
+  std::string_view strings;
+  std::span<const ConceptNetEdge> edges;
+  std::span<const ConceptNetEdge> by_target;
   std::uint64_t source_size = 0;  // of the dump the cache was built from
   std::int64_t source_mtime = 0;
+  std::shared_ptr<const void> storage;
 
-  std::uint32_t n_nodes() const { return static_cast<std::uint32_t>(string_offsets.size() - 1); }
+  std::uint32_t n_nodes() const {
+    return string_offsets.empty() ? 0 : static_cast<std::uint32_t>(string_offsets.size() - 1);
+  }
+  static ConceptNetData from_tables(ConceptNetTables tables, std::uint64_t source_size, std::int64_t source_mtime);
 };
 
 void write_conceptnet_cache(const std::string& path, const ConceptNetData& data);

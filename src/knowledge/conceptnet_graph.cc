@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -48,9 +49,7 @@ std::unique_ptr<ConceptNetGraph> ConceptNetGraph::build(const std::string& dump_
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return terms[a] < terms[b]; });
   std::vector<std::uint32_t> new_id(terms.size());
-  ConceptNetData d;
-  d.source_size = stamp.size;
-  d.source_mtime = stamp.mtime_ns;
+  ConceptNetTables d;
   d.string_offsets.reserve(terms.size() + 1);
   for (std::uint32_t i = 0; i < order.size(); ++i) {
     new_id[order[i]] = i;
@@ -71,13 +70,12 @@ std::unique_ptr<ConceptNetGraph> ConceptNetGraph::build(const std::string& dump_
     }
     d.edges.push_back(e);
   }
-  d.by_target.resize(d.edges.size());
-  for (std::uint32_t i = 0; i < d.by_target.size(); ++i) d.by_target[i] = i;
-  std::sort(d.by_target.begin(), d.by_target.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto &x = d.edges[a], &y = d.edges[b];
+  d.by_target = d.edges;
+  std::sort(d.by_target.begin(), d.by_target.end(), [](const ConceptNetEdge& x, const ConceptNetEdge& y) {
     return std::tie(x.relation, x.target, x.source) < std::tie(y.relation, y.target, y.source);
   });
-  std::unique_ptr<ConceptNetGraph> g(new ConceptNetGraph(std::move(d)));
+  std::unique_ptr<ConceptNetGraph> g(
+      new ConceptNetGraph(ConceptNetData::from_tables(std::move(d), stamp.size, stamp.mtime_ns)));
   g->stats_ = stats;
   return g;
 }
@@ -101,8 +99,9 @@ std::unique_ptr<ConceptNetGraph> ConceptNetGraph::open(const std::string& dump_p
 }
 
 std::string_view ConceptNetGraph::term(NodeId node) const {
-  const std::uint32_t a = data_.string_offsets.at(node), b = data_.string_offsets.at(node + 1);
-  return std::string_view(data_.strings).substr(a, b - a);
+  if (node >= data_.n_nodes()) throw std::out_of_range("ConceptNetGraph: node id out of range");
+  const std::uint32_t a = data_.string_offsets[node], b = data_.string_offsets[node + 1];
+  return data_.strings.substr(a, b - a);
 }
 
 std::optional<NodeId> ConceptNetGraph::find_node(std::string_view name) const {
@@ -143,13 +142,13 @@ std::vector<WeightedNode> ConceptNetGraph::out_edges(NodeId node, ConceptNetRela
 
 std::vector<WeightedNode> ConceptNetGraph::in_edges(NodeId node, ConceptNetRelation relation) const {
   const auto rel = static_cast<std::uint32_t>(relation);
-  auto it = std::lower_bound(data_.by_target.begin(), data_.by_target.end(), 0u, [&](std::uint32_t e, std::uint32_t) {
-    const auto& x = data_.edges[e];
-    return std::tie(x.relation, x.target) < std::tie(rel, node);
-  });
+  auto it = std::lower_bound(data_.by_target.begin(), data_.by_target.end(), 0u,
+                             [&](const ConceptNetEdge& x, std::uint32_t) {
+                               return std::tie(x.relation, x.target) < std::tie(rel, node);
+                             });
   std::vector<WeightedNode> out;
   for (; it != data_.by_target.end(); ++it) {
-    const auto& x = data_.edges[*it];
+    const auto& x = *it;
     if (x.relation != rel || x.target != node) break;
     out.push_back({x.source, x.weight});
   }
