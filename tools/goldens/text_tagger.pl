@@ -2,7 +2,7 @@
 # Runs the Debian Lingua::EN::Tagger (liblingua-en-tagger-perl) on the first N lines of a text
 # file, one add_tags call per line. The module keeps state across calls (a hyphenated word
 # autovivifies its suffix, as a word whose only tag 'jj' is undefined, in the class-wide
-# lexicon), so after every line the entries without a defined count are deleted again: each line is tagged as by a fresh tagger (checked:
+# lexicon), so after every line the entries the lexicon did not have are deleted again: each line is tagged as by a fresh tagger (checked:
 # same output as a new tagger per line, which takes minutes).
 #
 #   perl text_tagger.pl [--tokens] FILE N
@@ -21,14 +21,17 @@ my ($path, $n) = @ARGV;
 binmode STDOUT, ':encoding(UTF-8)';
 open(my $fh, '<', $path) or die "cannot open $path: $!\n";
 my $tagger = Lingua::EN::Tagger->new;
+my %original = map { $_ => 1 } keys %Lingua::EN::Tagger::_LEXICON;
+my $n_words = scalar(keys %original);
 my $count = 0;
 while (my $line = <$fh>) {
   last if $count++ >= $n;
   chomp $line;
   my $tagged = $tagger->add_tags($line);   # add_tags decodes the UTF-8 bytes itself
-  for my $k (keys %Lingua::EN::Tagger::_LEXICON) {
-    my $entry = $Lingua::EN::Tagger::_LEXICON{$k};
-    delete $Lingua::EN::Tagger::_LEXICON{$k} unless grep { defined $$_ } values %$entry;
+  if (scalar(keys %Lingua::EN::Tagger::_LEXICON) != $n_words) {
+    for my $k (keys %Lingua::EN::Tagger::_LEXICON) {
+      delete $Lingua::EN::Tagger::_LEXICON{$k} unless exists $original{$k};
+    }
   }
   my @pairs;
   if (defined $tagged) {
