@@ -2,8 +2,9 @@
 # Runs the Debian Lingua::EN::Tagger (liblingua-en-tagger-perl) on the first N lines of a text
 # file, one add_tags call per line. The module keeps state across calls (a hyphenated word
 # autovivifies its suffix, as a word whose only tag 'jj' is undefined, in the class-wide
-# lexicon), so after every line the entries the lexicon did not have are deleted again: each line is tagged as by a fresh tagger (checked:
-# same output as a new tagger per line, which takes minutes).
+# lexicon), so after every line the entries the lexicon did not have are deleted again: each
+# line is tagged as by a fresh tagger (checked: same output as a new tagger per line, which
+# takes minutes).
 #
 #   perl text_tagger.pl [--tokens] FILE N
 #
