@@ -36,3 +36,18 @@ printf '  perl Lingua::EN::Tagger  %10.0f\n' "$perl_med"
 awk -v a="$ours_med" -v p="$perl_med" 'BEGIN {printf "  ratio assay / perl       %10.1fx\n", a / p}'
 awk -v a="$ours_med" 'BEGIN {exit !(a >= 200000)}' && echo "  target >= 200,000 tokens/s: met" ||
   echo "  target >= 200,000 tokens/s: NOT met"
+
+# Optional (AGREEMENT=1, about three minutes of Perl): tag agreement on all 10,662 lines.
+if [[ "${AGREEMENT:-0}" == 1 ]]; then
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  "$build/bench/text/text_tag_bench" "${files[@]}" --repeats 0 --dump "$tmp/ours" > /dev/null
+  for f in "${files[@]}"; do
+    PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl "$here/../../tools/goldens/text_tagger.pl" "$f" 1000000
+  done > "$tmp/perl"
+  paste -d '\t' "$tmp/ours" "$tmp/perl" | awk -F '\t' '
+    { n1 = split($1, a, " "); n2 = split($2, b, " "); m = n1 > n2 ? n1 : n2; total += m
+      if (n1 != n2) { bad++; next } for (i = 1; i <= n1; i++) agree += (a[i] == b[i]) }
+    END { printf "  agreement with perl on all lines: %d / %d tokens = %.4f%%, %d lines tokenised differently\n",
+          agree, total, 100 * agree / total, bad }'
+fi
