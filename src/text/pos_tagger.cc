@@ -18,11 +18,11 @@ struct PosTagger::Lookup {
 
 namespace {
 
-TagId require_tag(const LinguaTables& t, std::string_view name) {
+TagId require_tag(const LinguaTables& t, const std::string& dir, std::string_view name) {
   const auto id = t.find_tag(name);
   if (!id) {
-    throw core::ParseError(std::string(LinguaTables::kDefaultDir) + ": the tables define no '" +
-                           std::string(name) + "' tag");
+    throw core::ParseError(core::SourceLocation{dir + "/tags.yml"},
+                           "the tables define no '" + std::string(name) + "' tag");
   }
   return *id;
 }
@@ -71,9 +71,9 @@ PosTagger::PosTagger(const PosTaggerOptions& options)
     : tables_(LinguaTables::load(options.tables_dir)),
       tokenizer_(tables_.abbreviations()),
       decoder_(options.decoder) {
-  nn_ = require_tag(tables_, "nn");
-  pp_ = require_tag(tables_, "pp");
-  sym_ = require_tag(tables_, "sym");
+  nn_ = require_tag(tables_, options.tables_dir, "nn");
+  pp_ = require_tag(tables_, options.tables_dir, "pp");
+  sym_ = require_tag(tables_, options.tables_dir, "sym");
 }
 
 // Tagger.pm's _classify_unknown_word, test for test. `vivified` records the hyphen suffixes

@@ -5,7 +5,12 @@
 #include <algorithm>
 #include <cstdio>
 
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.h"
 #include "golden_tags.h"
+#include "support/temp_dir.h"
 
 namespace assay::text {
 namespace {
@@ -98,6 +103,31 @@ TEST(PosTagger, HyphenSuffixLookupMakesTheSuffixATaglessWord) {
 
 TEST(PosTagger, EmptyTextHasNoTags) {
   EXPECT_TRUE(shared_tagger().tag_text("  \t ").tags.empty());
+}
+
+}  // namespace
+}  // namespace assay::text
+
+namespace assay::text {
+namespace {
+
+TEST(PosTagger, TablesWithoutSentenceTagAreRejected) {
+  testing::TempDir dir;
+  const std::filesystem::path base = dir.path() / "Tagger";
+  std::filesystem::create_directories(base);
+  std::ofstream(base / "words.yml") << "the: { det: 1 }\n";
+  std::ofstream(base / "tags.yml") << "det: { nn: 1 }\nnn: { det: 1 }\n";
+  std::ofstream(base / "unknown.yml") << "\"-sym-\": { sym: 1 }\n";
+  std::ofstream(dir.path() / "Tagger.pm") << "sub _split_sentences {\n my @A = qw/mr/;\n";
+  PosTaggerOptions o;
+  o.tables_dir = base.string();
+  try {
+    PosTagger t(o);
+    FAIL() << "no exception";
+  } catch (const core::ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("tags.yml"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no 'pp' tag"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
