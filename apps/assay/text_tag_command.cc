@@ -125,8 +125,7 @@ void add_text_tag_command(CLI::App& group, CommandResult& result) {
   cmd->add_option("--decoder", opts->decoder,
                   "lingua (the Perl module's greedy decoding) or viterbi (exact)")
       ->capture_default_str();
-  cmd->add_option("--tagger-dir", opts->tagger_dir,
-                  "Directory of words.yml, tags.yml, unknown.yml")
+  cmd->add_option("--tagger-dir", opts->tagger_dir, "Directory of words.yml, tags.yml, unknown.yml")
       ->capture_default_str();
   cmd->add_option("--wordnet-dir", opts->wordnet_dir, "WordNet 3.0 dict directory")
       ->capture_default_str();

@@ -54,8 +54,8 @@ int main(int argc, char** argv) {
         for (auto t : tagged.tags) checksum += t;
       }
       const double s = std::chrono::duration<double>(Clock::now() - start).count();
-      std::printf("repeat %d tokens %zu seconds %.4f tokens_per_s %.0f checksum %zu\n", r,
-                  n_tokens, s, static_cast<double>(n_tokens) / s, checksum);
+      std::printf("repeat %d tokens %zu seconds %.4f tokens_per_s %.0f checksum %zu\n", r, n_tokens,
+                  s, static_cast<double>(n_tokens) / s, checksum);
     }
     if (!dump.empty()) {
       std::ofstream out(dump);

@@ -12,7 +12,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
+bool is_vowel(char c) {
+  return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
+}
 
 // noun.exc plurals that are archaic or specialised next to the regular form.
 constexpr std::array<std::string_view, 6> kPreferRegular = {"brother", "penny", "genius",
@@ -22,7 +24,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kExtraIrr
     {{"person", "people"}}};
 // -man nouns that are not compounds of "man".
 constexpr std::array<std::string_view, 14> kManNotCompound = {
-    "human", "german", "shaman", "talisman", "caiman", "cayman", "ottoman",
+    "human", "german", "shaman",  "talisman", "caiman", "cayman", "ottoman",
     "roman", "dolman", "pullman", "doberman", "norman", "hetman", "desman"};
 
 template <typename Array>
@@ -113,7 +115,8 @@ std::string_view indefinite_article(std::string_view word) {
     if (std::islower(static_cast<unsigned char>(c))) all_upper = false;
   }
   bool has_vowel = false;
-  for (char c : w) has_vowel |= is_vowel(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  for (char c : w)
+    has_vowel |= is_vowel(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
   if (all_upper && (w.size() <= 3 || !has_vowel)) {
     return std::string_view("AEFHILMNORSX").find(c0) != std::string_view::npos ? "an" : "a";
   }
@@ -121,8 +124,8 @@ std::string_view indefinite_article(std::string_view word) {
   for (std::string_view p : {"hour", "honest", "honor", "honour", "heir", "herb"}) {
     if (lw.starts_with(p)) return "an";
   }
-  for (std::string_view p : {"one", "once", "eu", "ewe", "uni", "use", "usu", "ura", "ure",
-                             "uri", "uti", "ubi", "uku"}) {
+  for (std::string_view p : {"one", "once", "eu", "ewe", "uni", "use", "usu", "ura", "ure", "uri",
+                             "uti", "ubi", "uku"}) {
     if (lw.starts_with(p)) return "a";
   }
   if (lw.size() == 1 && lw[0] == 'u') return "a";

@@ -12,9 +12,8 @@ namespace assay::text {
 namespace {
 
 std::string missing_message(const std::string& path) {
-  return "Lingua::EN::Tagger table " + path +
-         " is not installed; install the Debian package " + LinguaTables::kDebianPackage +
-         " (apt-get install " + LinguaTables::kDebianPackage + ")";
+  return "Lingua::EN::Tagger table " + path + " is not installed; install the Debian package " +
+         LinguaTables::kDebianPackage + " (apt-get install " + LinguaTables::kDebianPackage + ")";
 }
 
 void require_file(const std::string& path) {
@@ -29,7 +28,9 @@ struct FlowLine {
   std::vector<std::pair<std::string_view, std::string_view>> pairs;
 };
 
-bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f'; }
+bool is_ws(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f';
+}
 
 // The module's pattern m/^"?([^\{"]+)"?: \{ (.*) \}/ with Perl's greedy backtracking, then
 // `split /[:,]\s+/` of the data into tag/value pairs. Returns false when the line does not
@@ -78,7 +79,8 @@ bool parse_flow_line(std::string_view s, FlowLine& out, const core::LineReader& 
                            "expected 'tag: number' pairs separated by ', ' inside { }");
   }
   out.pairs.clear();
-  for (std::size_t k = 0; k < fields.size(); k += 2) out.pairs.emplace_back(fields[k], fields[k + 1]);
+  for (std::size_t k = 0; k < fields.size(); k += 2)
+    out.pairs.emplace_back(fields[k], fields[k + 1]);
   return true;
 }
 

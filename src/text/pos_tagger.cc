@@ -48,9 +48,15 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool is_num_class_char(char32_t c) { return is_digit_char(c) || c == '/' || c == ':' || c == '-'; }
-bool is_upper_dot_dash(char32_t c) { return is_upper_char(c) || c == '.' || c == '-'; }
-bool is_nonword(char32_t c) { return !is_word_char(c); }
+bool is_num_class_char(char32_t c) {
+  return is_digit_char(c) || c == '/' || c == ':' || c == '-';
+}
+bool is_upper_dot_dash(char32_t c) {
+  return is_upper_char(c) || c == '.' || c == '-';
+}
+bool is_nonword(char32_t c) {
+  return !is_word_char(c);
+}
 
 // ^-?(?:\d+(?:\.\d*)?|\.\d+)$
 bool is_float(const std::u32string& s) {
@@ -62,7 +68,8 @@ bool is_float(const std::u32string& s) {
     if (s[i] != '.') return false;
     return all_of(s, i + 1, s.size(), is_digit_char);
   }
-  return i < s.size() && s[i] == '.' && i + 1 < s.size() && all_of(s, i + 1, s.size(), is_digit_char);
+  return i < s.size() && s[i] == '.' && i + 1 < s.size() &&
+         all_of(s, i + 1, s.size(), is_digit_char);
 }
 
 }  // namespace
@@ -98,7 +105,8 @@ const char* PosTagger::classify_unknown(const std::string& word,
     // \d+ backtracks so that \w+ gets at least one character; digits are word characters.
     if (i > d0 && s.size() - d0 >= 2 && all_of(s, i, s.size(), is_word_char)) return "*ORD*";
   }
-  if (!s.empty() && is_upper_char(s[0]) && all_of(s, 1, s.size(), is_upper_dot_dash)) return "-abr-";
+  if (!s.empty() && is_upper_char(s[0]) && all_of(s, 1, s.size(), is_upper_dot_dash))
+    return "-abr-";
   for (std::size_t i = 1; i + 1 < s.size(); ++i) {  // \w-\w
     if (s[i] == '-' && is_word_char(s[i - 1]) && is_word_char(s[i + 1])) {
       const std::size_t dash = word.rfind('-');

@@ -3,7 +3,9 @@
 namespace assay::text {
 namespace {
 
-bool is_terminator(const Token& t) { return t.text == "." || t.text == "!" || t.text == "?"; }
+bool is_terminator(const Token& t) {
+  return t.text == "." || t.text == "!" || t.text == "?";
+}
 
 bool is_closer(const Token& t) {
   return t.text == "''" || t.text == "'" || t.text == ")" || t.text == "]" || t.text == "}";

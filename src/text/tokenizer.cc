@@ -25,7 +25,9 @@ using Pieces = std::vector<Piece>;
 
 constexpr Piece kSpace{U' ', kNoSource, kNoSource};
 
-bool word(const Pieces& v, std::size_t i) { return is_word_char(v[i].c); }
+bool word(const Pieces& v, std::size_t i) {
+  return is_word_char(v[i].c);
+}
 
 // Index + 1 of the last word character (0 when none): the lookahead (?=.*\w) holds at i
 // exactly when i + 1 < last_word_end.
@@ -189,15 +191,16 @@ void split_punctuation(Pieces& v, Pieces& tmp) {
   v.swap(tmp);
 }
 
-bool boundary_after(const Pieces& v, std::size_t i) { return i >= v.size() || !word(v, i); }
+bool boundary_after(const Pieces& v, std::size_t i) {
+  return i >= v.size() || !word(v, i);
+}
 
 void split_contractions(Pieces& v, Pieces& tmp) {
   // s/(?<=\p{IsAlpha})'([dms])\b/ '$1/g
   tmp.clear();
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i].c == '\'' && i > 0 && is_alpha_char(v[i - 1].c) && i + 1 < v.size() &&
-        (v[i + 1].c == 'd' || v[i + 1].c == 'm' || v[i + 1].c == 's') &&
-        boundary_after(v, i + 2)) {
+        (v[i + 1].c == 'd' || v[i + 1].c == 'm' || v[i + 1].c == 's') && boundary_after(v, i + 2)) {
       tmp.push_back(kSpace);
       tmp.push_back(v[i]);
       tmp.push_back(v[++i]);
@@ -266,8 +269,8 @@ bool all_word_chars(std::string_view chunk) {
 }
 
 // _split_punct on one white-space-free chunk starting at byte `offset`.
-void split_chunk(std::string_view chunk, std::size_t offset, std::vector<Token>& tokens,
-                 Pieces& v, Pieces& tmp) {
+void split_chunk(std::string_view chunk, std::size_t offset, std::vector<Token>& tokens, Pieces& v,
+                 Pieces& tmp) {
   if (all_word_chars(chunk)) {
     tokens.push_back(Token{std::string(chunk), offset, offset + chunk.size()});
     return;

@@ -13,8 +13,7 @@ utf8proc_category_t category(char32_t c) {
 
 bool is_word_char(char32_t c) {
   if (c < 0x80) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
   }
   switch (category(c)) {
     case UTF8PROC_CATEGORY_LU:
@@ -36,8 +35,8 @@ bool is_word_char(char32_t c) {
 
 bool is_space_char(char32_t c) {
   if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D);
-  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-         c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
+         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
 bool is_digit_char(char32_t c) {
@@ -73,8 +72,7 @@ bool is_alpha_char(char32_t c) {
 bool is_cased_char(char32_t c) {
   if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
   const auto cat = category(c);
-  return cat == UTF8PROC_CATEGORY_LU || cat == UTF8PROC_CATEGORY_LL ||
-         cat == UTF8PROC_CATEGORY_LT;
+  return cat == UTF8PROC_CATEGORY_LU || cat == UTF8PROC_CATEGORY_LL || cat == UTF8PROC_CATEGORY_LT;
 }
 
 bool titlecase_is_identity(char32_t c) {
@@ -153,8 +151,14 @@ char32_t to_title_char(char32_t c) {
 
 }  // namespace
 
-std::string to_lower(std::string_view text) { return map_chars(text, false, to_lower_char); }
-std::string lower_first(std::string_view text) { return map_chars(text, true, to_lower_char); }
-std::string upper_first(std::string_view text) { return map_chars(text, true, to_title_char); }
+std::string to_lower(std::string_view text) {
+  return map_chars(text, false, to_lower_char);
+}
+std::string lower_first(std::string_view text) {
+  return map_chars(text, true, to_lower_char);
+}
+std::string upper_first(std::string_view text) {
+  return map_chars(text, true, to_title_char);
+}
 
 }  // namespace assay::text

@@ -20,13 +20,25 @@ struct Rule {
 
 // NLTK's MORPHOLOGICAL_SUBSTITUTIONS, in its order (the order decides ties in lemmatize).
 const std::vector<Rule>& rules(WordPos pos) {
-  static const std::vector<Rule> kRules[4] = {
-      {{"s", ""}, {"ses", "s"}, {"ves", "f"}, {"xes", "x"}, {"zes", "z"}, {"ches", "ch"},
-       {"shes", "sh"}, {"men", "man"}, {"ies", "y"}},
-      {{"s", ""}, {"ies", "y"}, {"es", "e"}, {"es", ""}, {"ed", "e"}, {"ed", ""}, {"ing", "e"},
-       {"ing", ""}},
-      {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
-      {}};
+  static const std::vector<Rule> kRules[4] = {{{"s", ""},
+                                               {"ses", "s"},
+                                               {"ves", "f"},
+                                               {"xes", "x"},
+                                               {"zes", "z"},
+                                               {"ches", "ch"},
+                                               {"shes", "sh"},
+                                               {"men", "man"},
+                                               {"ies", "y"}},
+                                              {{"s", ""},
+                                               {"ies", "y"},
+                                               {"es", "e"},
+                                               {"es", ""},
+                                               {"ed", "e"},
+                                               {"ed", ""},
+                                               {"ing", "e"},
+                                               {"ing", ""}},
+                                              {{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"}},
+                                              {}};
   return kRules[static_cast<int>(pos)];
 }
 
@@ -103,9 +115,9 @@ void WordNetLemmatizer::load_index(const std::string& path, WordPos pos) {
     }
     const char p = line[sp + 1];
     if (p != 'n' && p != 'v' && p != 'a' && p != 'r' && p != 's') {
-      throw core::ParseError(reader.location(sp + 2),
-                             std::string("expected a part of speech n, v, a, r or s, got '") +
-                                 p + "'");
+      throw core::ParseError(
+          reader.location(sp + 2),
+          std::string("expected a part of speech n, v, a, r or s, got '") + p + "'");
     }
     const std::string_view lemma = line.substr(0, sp);
     auto it = lemmas_.find(lemma);

@@ -57,8 +57,7 @@ class WordNetLemmatizer {
   // Lemma -> bit mask of the parts of speech it is indexed under.
   std::unordered_map<std::string, std::uint8_t, TransparentStringHash, std::equal_to<>> lemmas_;
   Exceptions exceptions_[4];
-  std::unordered_map<std::string, std::vector<std::string>, TransparentStringHash,
-                     std::equal_to<>>
+  std::unordered_map<std::string, std::vector<std::string>, TransparentStringHash, std::equal_to<>>
       inverse_exceptions_[4];
 };
 

@@ -18,11 +18,11 @@ TEST(Inflector, PluralizeRegularAndIrregular) {
   EXPECT_EQ(i.pluralize("church"), "churches");
   EXPECT_EQ(i.pluralize("lady"), "ladies");
   EXPECT_EQ(i.pluralize("boy"), "boys");
-  EXPECT_EQ(i.pluralize("child"), "children");   // noun.exc
-  EXPECT_EQ(i.pluralize("mouse"), "mice");       // noun.exc
-  EXPECT_EQ(i.pluralize("wife"), "wives");       // noun.exc
-  EXPECT_EQ(i.pluralize("hero"), "heroes");      // noun.exc
-  EXPECT_EQ(i.pluralize("woman"), "women");      // -man rule
+  EXPECT_EQ(i.pluralize("child"), "children");  // noun.exc
+  EXPECT_EQ(i.pluralize("mouse"), "mice");      // noun.exc
+  EXPECT_EQ(i.pluralize("wife"), "wives");      // noun.exc
+  EXPECT_EQ(i.pluralize("hero"), "heroes");     // noun.exc
+  EXPECT_EQ(i.pluralize("woman"), "women");     // -man rule
   EXPECT_EQ(i.pluralize("policeman"), "policemen");
   EXPECT_EQ(i.pluralize("human"), "humans");
   EXPECT_EQ(i.pluralize("brother"), "brothers");  // not the archaic "brethren"

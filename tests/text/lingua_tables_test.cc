@@ -13,9 +13,10 @@ namespace {
 
 // A complete miniature table set in dir/Tagger/ with Tagger.pm next to it.
 std::string write_tables(const testing::TempDir& dir, const std::string& words,
-                         const std::string& tags = "--- #YAML:1.0\npp: { det: 0.5, nn: 0.5 }\n"
-                                                   "det: { nn: 0.9, pp: 0.1 }\n"
-                                                   "nn: { pp: 0.6, nn: 0.4 }\n",
+                         const std::string& tags =
+                             "--- #YAML:1.0\npp: { det: 0.5, nn: 0.5 }\n"
+                             "det: { nn: 0.9, pp: 0.1 }\n"
+                             "nn: { pp: 0.6, nn: 0.4 }\n",
                          const std::string& unknown = "\"-sym-\": { sym: 1000 }\n") {
   const std::filesystem::path base = dir.path() / "Tagger";
   std::filesystem::create_directories(base);
@@ -53,8 +54,9 @@ TEST(LinguaTables, LoadsTheInstalledTables) {
 
 TEST(LinguaTables, ReadsAMiniatureTableSet) {
   testing::TempDir dir;
-  const auto base = write_tables(dir, "--- #YAML:1.0\nthe: { det: 100 }\n\"``\": { ppl: 3 } \n"
-                                      "dog: { nn: 5, vb: 1 }\n");
+  const auto base = write_tables(dir,
+                                 "--- #YAML:1.0\nthe: { det: 100 }\n\"``\": { ppl: 3 } \n"
+                                 "dog: { nn: 5, vb: 1 }\n");
   const auto t = LinguaTables::load(base);
   EXPECT_EQ(t.n_words(), 4u);
   ASSERT_NE(t.find_word("``"), nullptr);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-
 #include <filesystem>
 #include <fstream>
 
@@ -55,9 +54,10 @@ Agreement measure(const PosTagger& tagger) {
 TEST(PosTagger, AgreesWithPerlLinguaTaggerOnRtPolarity) {
   const Agreement a = measure(shared_tagger());
   const double rate = static_cast<double>(a.n_agree) / static_cast<double>(a.n_tokens);
-  std::printf("agreement with Lingua::EN::Tagger: %zu / %zu tokens = %.4f%%, %zu sentences "
-              "tokenised differently\n",
-              a.n_agree, a.n_tokens, 100 * rate, a.n_sentences_with_token_mismatch);
+  std::printf(
+      "agreement with Lingua::EN::Tagger: %zu / %zu tokens = %.4f%%, %zu sentences "
+      "tokenised differently\n",
+      a.n_agree, a.n_tokens, 100 * rate, a.n_sentences_with_token_mismatch);
   EXPECT_GT(a.n_tokens, 15000u);
   EXPECT_GE(rate, 0.99);
 }
@@ -85,11 +85,11 @@ TEST(PosTagger, TagsSimpleSentences) {
 
 TEST(PosTagger, UnknownWordClasses) {
   const auto& t = shared_tagger();
-  EXPECT_EQ(tag_names(t, "blorfing")[0], "vbg");         // -ing-
-  EXPECT_EQ(tag_names(t, "12:30")[0], "cd");             // *NUM*
+  EXPECT_EQ(tag_names(t, "blorfing")[0], "vbg");  // -ing-
+  EXPECT_EQ(tag_names(t, "12:30")[0], "cd");      // *NUM*
   EXPECT_EQ(tag_names(t, "#")[0], "sym");
-  EXPECT_EQ(tag_names(t, "Zyxwv")[0], "nnp");            // -cap-
-  EXPECT_EQ(tag_names(t, "blorfish")[0], "nn");          // -unknown-
+  EXPECT_EQ(tag_names(t, "Zyxwv")[0], "nnp");    // -cap-
+  EXPECT_EQ(tag_names(t, "blorfish")[0], "nn");  // -unknown-
 }
 
 TEST(PosTagger, HyphenSuffixLookupMakesTheSuffixATaglessWord) {

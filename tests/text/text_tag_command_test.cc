@@ -36,8 +36,8 @@ TEST(TextTagCommand, WritesTokensOffsetsTagsAndLemmas) {
 TEST(TextTagCommand, TextFormatToFile) {
   TempDir dir;
   const std::string in = dir.write("in.txt", "She ran home.\n");
-  const auto r = run_assay(dir, "text tag --format text --no-lemmas --input " + in +
-                                    " --out " + dir.file("out.txt"));
+  const auto r = run_assay(
+      dir, "text tag --format text --no-lemmas --input " + in + " --out " + dir.file("out.txt"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(testing::read_file(dir.file("out.txt")), "She/PRP ran/VBD home/NN ./PP\n");
 }

@@ -71,8 +71,8 @@ TEST(Tokenizer, OffsetsOfNormalisedTokens) {
   const auto tokens = lingua_tokenizer().tokenize(text);
   // The closing quote is followed by a word character, so Perl's rule makes it "``" too
   // (perl -MLingua::EN::Tagger -e 'print Lingua::EN::Tagger->new->add_tags(...)').
-  ASSERT_EQ(texts(tokens), (std::vector<std::string>{"He", "said", "``", "do", "n't", "``", "-",
-                                                     "ok", "."}));
+  ASSERT_EQ(texts(tokens),
+            (std::vector<std::string>{"He", "said", "``", "do", "n't", "``", "-", "ok", "."}));
   EXPECT_EQ(tokens[2].begin, 8u);
   EXPECT_EQ(tokens[2].end, 9u);
   EXPECT_EQ(tokens[4].surface(text), "n't");
@@ -121,8 +121,7 @@ TEST(Tokenizer, SplitsPeriodsUnlessAbbreviation) {
   const auto& t = lingua_tokenizer();
   EXPECT_EQ(texts(t.tokenize("Mr. Smith left. Then he came.")),
             (std::vector<std::string>{"Mr.", "Smith", "left", ".", "Then", "he", "came", "."}));
-  EXPECT_EQ(texts(t.tokenize("the U.S. Army")),
-            (std::vector<std::string>{"the", "U.S.", "Army"}));
+  EXPECT_EQ(texts(t.tokenize("the U.S. Army")), (std::vector<std::string>{"the", "U.S.", "Army"}));
   // Without the Lingua abbreviation lists "Mr." loses its period.
   EXPECT_EQ(texts(Tokenizer().tokenize("Mr. Smith")),
             (std::vector<std::string>{"Mr", ".", "Smith"}));
@@ -142,11 +141,12 @@ TEST(Tokenizer, WhitespaceOnlyHasNoTokens) {
 
 TEST(Tokenizer, InvalidUtf8NamesTheByte) {
   try {
-    lingua_tokenizer().tokenize("ab\xff" "cd");
+    lingua_tokenizer().tokenize(
+        "ab\xff"
+        "cd");
     FAIL() << "no exception";
   } catch (const core::ParseError& e) {
-    EXPECT_NE(std::string(e.what()).find("invalid UTF-8 at byte 2"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find("invalid UTF-8 at byte 2"), std::string::npos) << e.what();
   }
 }
 

@@ -49,9 +49,10 @@ TEST(WordNetLemmatizer, EqualsNltkOnEveryNounAndVerbOfTheSample) {
     n_changed += f[2] != f[0];
     ++n;
   }
-  std::printf("lemmas equal to NLTK: %zu / %zu distinct (word, pos); candidate lists equal: "
-              "%zu; %zu words change under lemmatisation\n",
-              n_lemma_equal, n, n_candidates_equal, n_changed);
+  std::printf(
+      "lemmas equal to NLTK: %zu / %zu distinct (word, pos); candidate lists equal: "
+      "%zu; %zu words change under lemmatisation\n",
+      n_lemma_equal, n, n_candidates_equal, n_changed);
   EXPECT_GT(n, 2000u);
   EXPECT_GT(n_changed, 500u);
 }
@@ -119,8 +120,8 @@ TEST(WordNetLemmatizer, MissingFileNamesTheDebianPackage) {
 
 TEST(WordNetLemmatizer, MalformedIndexLineNamesFileAndLine) {
   testing::TempDir dir;
-  const std::string msg = load_error(
-      write_wordnet(dir, "index.noun", "  1 header\ncat n 1 0 1 0 02121620\ndog x 1\n"));
+  const std::string msg =
+      load_error(write_wordnet(dir, "index.noun", "  1 header\ncat n 1 0 1 0 02121620\ndog x 1\n"));
   EXPECT_NE(msg.find("index.noun:3:5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("part of speech"), std::string::npos) << msg;
 }
