@@ -150,6 +150,20 @@ TEST(ConceptNetGraph, DamagedCachesAreRejected) {
   EXPECT_THAT(variant("edge.cache", bad_edge),
               HasSubstr("at byte " + std::to_string(first_edge) + ": invalid ConceptNet cache: edge node index out of range"));
   EXPECT_GT(n_edges, 0u);
+  // More CRC-valid structural damage: an unknown relation code, unsorted terms.
+  auto with_crc = [](std::string b) {
+    const auto c = static_cast<std::uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(b.data() + 64),
+                                                    static_cast<uInt>(b.size() - 64)));
+    std::memcpy(b.data() + 48, &c, 4);
+    return b;
+  };
+  std::string bad_relation = bytes;
+  const std::uint32_t relation = 9;
+  std::memcpy(bad_relation.data() + first_edge + 12, &relation, 4);
+  EXPECT_THAT(variant("relation.cache", with_crc(bad_relation)), HasSubstr("unknown relation code"));
+  std::string unsorted = bytes;
+  std::swap(unsorted[64 + 4 * (n_nodes + 1)], unsorted[64 + 4 * (n_nodes + 1) + string_bytes - 1]);
+  EXPECT_THAT(variant("unsorted.cache", with_crc(unsorted)), HasSubstr("terms not strictly sorted"));
 }
 
 TEST(ConceptNetGraph, FormatSampleThroughTheCache) {

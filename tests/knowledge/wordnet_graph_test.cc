@@ -102,6 +102,11 @@ TEST(WordNetGraph, MalformedFilesNameFileLineAndColumn) {
       {"data.noun", "dangling-pointer.data.noun", "data.noun:3: pointer to synset offset 9999 which is not in data.noun"},
       {"index.noun", "bad-sense-count.index.noun", "index.noun:3:18: expected a sense count equal"},
       {"index.noun", "unknown-offset.index.noun", "index.noun:2: lemma 'actor' names synset offset 451"},
+      {"data.noun", "duplicate-offset.data.noun", "data.noun:3: duplicate synset offset 100 (first on line 2)"},
+      {"data.noun", "bad-target-word.data.noun", "data.noun:3: pointer names word 5 of synset 100, which has 1 words"},
+      {"data.noun", "wrong-pos.data.noun", "data.noun:2: synset of part of speech 'v' in data.noun"},
+      {"index.noun", "duplicate-lemma.index.noun", "index.noun:3: duplicate lemma 'actor'"},
+      {"noun.exc", "bad.noun.exc", "noun.exc:2:"},
   };
   for (const auto& c : cases) {
     assay::testing::TempDir dir;
