@@ -26,7 +26,8 @@ struct KgQueryOptions {
   std::vector<std::string> relations;
 };
 
-const std::vector<std::string> kRelations = {"isa", "hyponyms", "antonyms", "forms", "gloss", "person", "counterpart"};
+const std::vector<std::string> kRelations = {"isa",   "hyponyms", "antonyms",   "forms",
+                                             "gloss", "person",   "counterpart"};
 
 std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const KgQueryOptions& o) {
   if (o.backend == "wordnet") return knowledge::WordNetGraph::load(o.wordnet_dir);
@@ -36,11 +37,13 @@ std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const KgQueryOptions& o) {
     open.cache_path = o.cache;
     return knowledge::ConceptNetGraph::open(o.backend.substr(prefix.size()), open);
   }
-  throw core::UsageError("--backend must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or .csv.gz), got '" +
-                         o.backend + "'");
+  throw core::UsageError(
+      "--backend must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or .csv.gz), got '" +
+      o.backend + "'");
 }
 
-nlohmann::ordered_json links(const knowledge::KnowledgeGraph& g, const std::vector<knowledge::WeightedNode>& nodes) {
+nlohmann::ordered_json links(const knowledge::KnowledgeGraph& g,
+                             const std::vector<knowledge::WeightedNode>& nodes) {
   auto out = nlohmann::ordered_json::array();
   for (const auto& n : nodes) out.push_back({{"node", g.node_name(n.node)}, {"weight", n.weight}});
   return out;
@@ -111,8 +114,10 @@ int run(const KgQueryOptions& o) {
   std::vector<std::string> relations = o.relations.empty() ? kRelations : o.relations;
   for (const auto& r : relations) {
     if (std::find(kRelations.begin(), kRelations.end(), r) == kRelations.end()) {
-      throw core::UsageError("--relation must be one of isa, hyponyms, antonyms, forms, gloss, person, "
-                             "counterpart; got '" + r + "'");
+      throw core::UsageError(
+          "--relation must be one of isa, hyponyms, antonyms, forms, gloss, person, "
+          "counterpart; got '" +
+          r + "'");
     }
   }
   const auto graph = open_graph(o);
@@ -128,18 +133,22 @@ void add_kg_query_command(CLI::App& kg, CommandResult& result) {
   auto opts = std::make_shared<KgQueryOptions>();
   auto* cmd = kg.add_subcommand("query", "Look a word up in the knowledge graph (JSON lines)");
   cmd->add_option("--word", opts->words, "Word (lemma) to look up; repeatable")->required();
-  cmd->add_option("--backend", opts->backend, "wordnet, or conceptnet:FILE (assertions .csv / .csv.gz)")
+  cmd->add_option("--backend", opts->backend,
+                  "wordnet, or conceptnet:FILE (assertions .csv / .csv.gz)")
       ->capture_default_str();
-  cmd->add_option("--wordnet-dir", opts->wordnet_dir, "WordNet database directory (package wordnet-base)")
+  cmd->add_option("--wordnet-dir", opts->wordnet_dir,
+                  "WordNet database directory (package wordnet-base)")
       ->capture_default_str();
   cmd->add_option("--cache", opts->cache, "ConceptNet cache file (default FILE.assay-cache)");
-  cmd->add_option("--relation", opts->relations,
-                  "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all)");
+  cmd->add_option(
+      "--relation", opts->relations,
+      "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all)");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("kg", "Knowledge graphs (WordNet, ConceptNet): inspect words", "query", add_kg_query_command)
+ASSAY_REGISTER_COMMAND("kg", "Knowledge graphs (WordNet, ConceptNet): inspect words", "query",
+                       add_kg_query_command)
 
 }  // namespace assay::cli

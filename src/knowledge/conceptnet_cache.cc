@@ -40,7 +40,9 @@ struct Header {
 };
 static_assert(sizeof(Header) == kHeaderSize);
 
-std::uint64_t padded(std::uint64_t n) { return (n + 3) / 4 * 4; }
+std::uint64_t padded(std::uint64_t n) {
+  return (n + 3) / 4 * 4;
+}
 
 [[noreturn]] void corrupt(const std::string& path, std::uint64_t offset, const std::string& what) {
   throw core::ParseError(core::SourceLocation(path, 0, 0, offset),
@@ -123,30 +125,39 @@ ConceptNetData read_conceptnet_cache(const std::string& path) {
   }
   void* map = ::mmap(nullptr, file_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
   ::close(fd);
-  if (map == MAP_FAILED) throw core::IoError(core::SourceLocation(path), "cannot map ConceptNet cache");
-  std::shared_ptr<const void> storage(map, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });
+  if (map == MAP_FAILED)
+    throw core::IoError(core::SourceLocation(path), "cannot map ConceptNet cache");
+  std::shared_ptr<const void> storage(
+      map, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });
   const char* base = static_cast<const char*>(map);
 
   Header h;
   std::memcpy(&h, base, sizeof h);
-  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0) corrupt(path, 0, "bad magic, not an assay ConceptNet cache");
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+    corrupt(path, 0, "bad magic, not an assay ConceptNet cache");
   if (h.version != kConceptNetCacheVersion) {
-    corrupt(path, 8, "version " + std::to_string(h.version) + ", expected " + std::to_string(kConceptNetCacheVersion));
+    corrupt(path, 8,
+            "version " + std::to_string(h.version) + ", expected " +
+                std::to_string(kConceptNetCacheVersion));
   }
-  if (h.header_size != kHeaderSize) corrupt(path, 12, "header size " + std::to_string(h.header_size));
-  if (h.n_nodes == std::numeric_limits<std::uint32_t>::max()) corrupt(path, 16, "node count out of range");
+  if (h.header_size != kHeaderSize)
+    corrupt(path, 12, "header size " + std::to_string(h.header_size));
+  if (h.n_nodes == std::numeric_limits<std::uint32_t>::max())
+    corrupt(path, 16, "node count out of range");
   // Expected size in 64-bit arithmetic: the counts are 32-bit and string_bytes is bounded by
   // the file size first, so no sum below can overflow.
   if (h.string_bytes > file_size) corrupt(path, 24, "string section larger than the file");
   const std::uint64_t offsets_bytes = 4ull * (h.n_nodes + 1ull);
   const std::uint64_t edges_bytes = 16ull * h.n_edges;
-  const std::uint64_t expected = kHeaderSize + offsets_bytes + padded(h.string_bytes) + 2 * edges_bytes;
+  const std::uint64_t expected =
+      kHeaderSize + offsets_bytes + padded(h.string_bytes) + 2 * edges_bytes;
   if (expected != file_size) {
     corrupt(path, std::min(expected, file_size),
-            "file has " + std::to_string(file_size) + " bytes, the header describes " + std::to_string(expected) +
-                (file_size < expected ? " (truncated)" : ""));
+            "file has " + std::to_string(file_size) + " bytes, the header describes " +
+                std::to_string(expected) + (file_size < expected ? " (truncated)" : ""));
   }
-  if (crc_of(base + kHeaderSize, file_size - kHeaderSize) != h.crc) corrupt(path, kHeaderSize, "CRC-32 mismatch");
+  if (crc_of(base + kHeaderSize, file_size - kHeaderSize) != h.crc)
+    corrupt(path, kHeaderSize, "CRC-32 mismatch");
 
   // Sizes match the file and every section starts 4-byte aligned in a page-aligned mapping.
   const std::uint64_t offsets_at = kHeaderSize;
@@ -168,7 +179,8 @@ ConceptNetData read_conceptnet_cache(const std::string& path) {
   std::string_view prev;
   for (std::uint32_t i = 0; i < h.n_nodes; ++i) {
     const std::uint32_t a = d.string_offsets[i], b = d.string_offsets[i + 1];
-    if (b <= a || b > h.string_bytes) corrupt(path, offsets_at + 4ull * (i + 1), "empty term or bad string offset");
+    if (b <= a || b > h.string_bytes)
+      corrupt(path, offsets_at + 4ull * (i + 1), "empty term or bad string offset");
     const std::string_view cur = d.strings.substr(a, b - a);
     if (i > 0 && !(prev < cur)) corrupt(path, strings_at + a, "terms not strictly sorted");
     prev = cur;
@@ -177,12 +189,14 @@ ConceptNetData read_conceptnet_cache(const std::string& path) {
     for (std::uint32_t i = 0; i < h.n_edges; ++i) {
       const ConceptNetEdge& e = v[i];
       const std::uint64_t where = at + 16ull * i;
-      if (e.source >= h.n_nodes || e.target >= h.n_nodes) corrupt(path, where, "edge node index out of range");
+      if (e.source >= h.n_nodes || e.target >= h.n_nodes)
+        corrupt(path, where, "edge node index out of range");
       if (e.relation >= kConceptNetRelationCount) corrupt(path, where, "unknown relation code");
       if (!std::isfinite(e.weight) || e.weight < 0) corrupt(path, where, "invalid edge weight");
       if (i == 0) continue;
       const ConceptNetEdge& p = v[i - 1];
-      const bool ordered = by_target ? std::tie(p.relation, p.target, p.source) < std::tie(e.relation, e.target, e.source)
+      const bool ordered = by_target ? std::tie(p.relation, p.target, p.source) <
+                                           std::tie(e.relation, e.target, e.source)
                                      : edge_less(p, e);
       if (!ordered) corrupt(path, where, "edges not sorted or duplicated");
     }

@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace assay::knowledge {
@@ -58,7 +58,8 @@ struct ConceptNetData {
   std::uint32_t n_nodes() const {
     return string_offsets.empty() ? 0 : static_cast<std::uint32_t>(string_offsets.size() - 1);
   }
-  static ConceptNetData from_tables(ConceptNetTables tables, std::uint64_t source_size, std::int64_t source_mtime);
+  static ConceptNetData from_tables(ConceptNetTables tables, std::uint64_t source_size,
+                                    std::int64_t source_mtime);
 };
 
 void write_conceptnet_cache(const std::string& path, const ConceptNetData& data);

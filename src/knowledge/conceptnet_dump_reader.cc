@@ -35,8 +35,9 @@ std::string_view english_term(std::string_view uri, const std::string& path, std
                               const char* which) {
   // Other languages (/c/fr/...) and ExternalURL targets (http://...) are simply not English.
   if (uri.empty() || uri.find(' ') != std::string_view::npos) {
-    fail(path, line, std::string("expected a node URI as the ") + which + ", got '" +
-                         std::string(uri.substr(0, 40)) + "'");
+    fail(path, line,
+         std::string("expected a node URI as the ") + which + ", got '" +
+             std::string(uri.substr(0, 40)) + "'");
   }
   if (uri.substr(0, std::min<std::size_t>(uri.size(), 6)) != "/c/en/") return {};
   std::string_view term = uri.substr(6);
@@ -59,7 +60,8 @@ float metadata_weight(std::string_view json, const std::string& path, std::uint6
   while (end < json.size() && json[end] != ',' && json[end] != '}' && json[end] != ' ') ++end;
   const std::string_view text = json.substr(begin, end - begin);
   const std::optional<double> parsed = core::parse_double(text);
-  if (!parsed) fail(path, line, "expected a number after \"weight\":, got '" + std::string(text) + "'");
+  if (!parsed)
+    fail(path, line, "expected a number after \"weight\":, got '" + std::string(text) + "'");
   const double w = *parsed;
   if (!std::isfinite(w) || w < 0) fail(path, line, "weight must be a finite non-negative number");
   return static_cast<float>(w);
@@ -133,8 +135,8 @@ class GzipPipe {
         if (n < 0) {
           int code = 0;
           const char* msg = gzerror(gz_, &code);
-          throw core::ParseError(core::SourceLocation(path_),
-                                 std::string("corrupt gzip data: ") + (msg ? msg : "unknown error"));
+          throw core::ParseError(core::SourceLocation(path_), std::string("corrupt gzip data: ") +
+                                                                  (msg ? msg : "unknown error"));
         }
         if (n == 0) {
           int code = 0;
@@ -190,24 +192,29 @@ std::string_view to_string(ConceptNetRelation r) {
   return kRelationNames.at(static_cast<std::size_t>(r));
 }
 
-bool parse_conceptnet_line(std::string_view line, const std::string& path, std::uint64_t line_number,
-                           ConceptNetAssertion* out, ConceptNetDumpStats* stats) {
+bool parse_conceptnet_line(std::string_view line, const std::string& path,
+                           std::uint64_t line_number, ConceptNetAssertion* out,
+                           ConceptNetDumpStats* stats) {
   std::array<std::string_view, 5> f;
   std::size_t n = 0, begin = 0;
   for (;;) {
     const auto tab = line.find('\t', begin);
-    if (n < 5) f[n] = line.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin);
+    if (n < 5)
+      f[n] =
+          line.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin);
     ++n;
     if (tab == std::string_view::npos) break;
     begin = tab + 1;
   }
   if (n != 5) {
-    fail(path, line_number, "expected 5 tab-separated fields (URI, relation, start, end, JSON), got " +
-                                std::to_string(n));
+    fail(path, line_number,
+         "expected 5 tab-separated fields (URI, relation, start, end, JSON), got " +
+             std::to_string(n));
   }
   if (f[1].size() < 4 || f[1].substr(0, 3) != "/r/") {
-    fail(path, line_number, "expected a /r/<Relation> URI in the second field, got '" +
-                                std::string(f[1].substr(0, 40)) + "'");
+    fail(path, line_number,
+         "expected a /r/<Relation> URI in the second field, got '" +
+             std::string(f[1].substr(0, 40)) + "'");
   }
   const std::string_view start = english_term(f[2], path, line_number, "start");
   const std::string_view end = english_term(f[3], path, line_number, "end");

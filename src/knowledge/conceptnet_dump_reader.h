@@ -39,8 +39,8 @@ struct ConceptNetAssertion {
 struct ConceptNetDumpStats {
   std::uint64_t n_lines = 0;
   std::uint64_t n_kept = 0;
-  std::uint64_t n_not_english = 0;    // start or end outside /c/en/
-  std::uint64_t n_other_relation = 0; // English-English, relation not kept
+  std::uint64_t n_not_english = 0;     // start or end outside /c/en/
+  std::uint64_t n_other_relation = 0;  // English-English, relation not kept
 };
 
 // Reads `path` (".gz" suffix or gzip magic → zlib) and calls `on_assertion` for every kept
@@ -50,7 +50,8 @@ ConceptNetDumpStats read_conceptnet_dump(
 
 // Parses one dump line (exposed for tests). Returns false for a line that is skipped and
 // counts it in `stats`; throws ParseError at (path, line) for a malformed line.
-bool parse_conceptnet_line(std::string_view line, const std::string& path, std::uint64_t line_number,
-                           ConceptNetAssertion* out, ConceptNetDumpStats* stats);
+bool parse_conceptnet_line(std::string_view line, const std::string& path,
+                           std::uint64_t line_number, ConceptNetAssertion* out,
+                           ConceptNetDumpStats* stats);
 
 }  // namespace assay::knowledge

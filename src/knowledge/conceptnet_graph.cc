@@ -40,14 +40,16 @@ std::unique_ptr<ConceptNetGraph> ConceptNetGraph::build(const std::string& dump_
     return it->second;
   };
   std::vector<ConceptNetEdge> raw;
-  const ConceptNetDumpStats stats = read_conceptnet_dump(dump_path, [&](const ConceptNetAssertion& a) {
-    const std::uint32_t s = intern(normalize_term(a.start)), t = intern(normalize_term(a.end));
-    if (s != t) raw.push_back({s, t, a.weight, static_cast<std::uint32_t>(a.relation)});
-  });
+  const ConceptNetDumpStats stats =
+      read_conceptnet_dump(dump_path, [&](const ConceptNetAssertion& a) {
+        const std::uint32_t s = intern(normalize_term(a.start)), t = intern(normalize_term(a.end));
+        if (s != t) raw.push_back({s, t, a.weight, static_cast<std::uint32_t>(a.relation)});
+      });
   // Renumber nodes in sorted term order (lookup is a binary search, no hash table to rebuild).
   std::vector<std::uint32_t> order(terms.size());
   for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return terms[a] < terms[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return terms[a] < terms[b]; });
   std::vector<std::uint32_t> new_id(terms.size());
   ConceptNetTables d;
   d.string_offsets.reserve(terms.size() + 1);
@@ -61,19 +63,21 @@ std::unique_ptr<ConceptNetGraph> ConceptNetGraph::build(const std::string& dump_
     e.target = new_id[e.target];
   }
   std::sort(raw.begin(), raw.end(), [](const ConceptNetEdge& a, const ConceptNetEdge& b) {
-    return std::tie(a.relation, a.source, a.target, b.weight) < std::tie(b.relation, b.source, b.target, a.weight);
+    return std::tie(a.relation, a.source, a.target, b.weight) <
+           std::tie(b.relation, b.source, b.target, a.weight);
   });
   for (const auto& e : raw) {  // heaviest first within a duplicate run
-    if (!d.edges.empty() && d.edges.back().relation == e.relation && d.edges.back().source == e.source &&
-        d.edges.back().target == e.target) {
+    if (!d.edges.empty() && d.edges.back().relation == e.relation &&
+        d.edges.back().source == e.source && d.edges.back().target == e.target) {
       continue;
     }
     d.edges.push_back(e);
   }
   d.by_target = d.edges;
-  std::sort(d.by_target.begin(), d.by_target.end(), [](const ConceptNetEdge& x, const ConceptNetEdge& y) {
-    return std::tie(x.relation, x.target, x.source) < std::tie(y.relation, y.target, y.source);
-  });
+  std::sort(
+      d.by_target.begin(), d.by_target.end(), [](const ConceptNetEdge& x, const ConceptNetEdge& y) {
+        return std::tie(x.relation, x.target, x.source) < std::tie(y.relation, y.target, y.source);
+      });
   std::unique_ptr<ConceptNetGraph> g(
       new ConceptNetGraph(ConceptNetData::from_tables(std::move(d), stamp.size, stamp.mtime_ns)));
   g->stats_ = stats;
@@ -84,10 +88,14 @@ std::unique_ptr<ConceptNetGraph> ConceptNetGraph::load_cache(const std::string& 
   return std::unique_ptr<ConceptNetGraph>(new ConceptNetGraph(read_conceptnet_cache(cache_path)));
 }
 
-void ConceptNetGraph::write_cache(const std::string& cache_path) const { write_conceptnet_cache(cache_path, data_); }
+void ConceptNetGraph::write_cache(const std::string& cache_path) const {
+  write_conceptnet_cache(cache_path, data_);
+}
 
-std::unique_ptr<ConceptNetGraph> ConceptNetGraph::open(const std::string& dump_path, const OpenOptions& options) {
-  const std::string cache = options.cache_path.empty() ? dump_path + ".assay-cache" : options.cache_path;
+std::unique_ptr<ConceptNetGraph> ConceptNetGraph::open(const std::string& dump_path,
+                                                       const OpenOptions& options) {
+  const std::string cache =
+      options.cache_path.empty() ? dump_path + ".assay-cache" : options.cache_path;
   const SourceStamp stamp = stamp_of(dump_path);
   if (std::filesystem::exists(cache)) {
     auto g = load_cache(cache);
@@ -128,11 +136,14 @@ std::size_t ConceptNetGraph::tagged_noun_sense_count(std::string_view word) cons
   return find_node(word) ? 1 : 0;
 }
 
-std::vector<WeightedNode> ConceptNetGraph::out_edges(NodeId node, ConceptNetRelation relation) const {
+std::vector<WeightedNode> ConceptNetGraph::out_edges(NodeId node,
+                                                     ConceptNetRelation relation) const {
   const ConceptNetEdge key{node, 0, 0.0f, static_cast<std::uint32_t>(relation)};
-  auto it = std::lower_bound(data_.edges.begin(), data_.edges.end(), key, [](const ConceptNetEdge& a, const ConceptNetEdge& b) {
-    return std::tie(a.relation, a.source) < std::tie(b.relation, b.source);
-  });
+  auto it =
+      std::lower_bound(data_.edges.begin(), data_.edges.end(), key,
+                       [](const ConceptNetEdge& a, const ConceptNetEdge& b) {
+                         return std::tie(a.relation, a.source) < std::tie(b.relation, b.source);
+                       });
   std::vector<WeightedNode> out;
   for (; it != data_.edges.end() && it->relation == key.relation && it->source == node; ++it) {
     out.push_back({it->target, it->weight});
@@ -140,7 +151,8 @@ std::vector<WeightedNode> ConceptNetGraph::out_edges(NodeId node, ConceptNetRela
   return out;
 }
 
-std::vector<WeightedNode> ConceptNetGraph::in_edges(NodeId node, ConceptNetRelation relation) const {
+std::vector<WeightedNode> ConceptNetGraph::in_edges(NodeId node,
+                                                    ConceptNetRelation relation) const {
   const auto rel = static_cast<std::uint32_t>(relation);
   auto it = std::lower_bound(data_.by_target.begin(), data_.by_target.end(), 0u,
                              [&](const ConceptNetEdge& x, std::uint32_t) {
@@ -155,14 +167,22 @@ std::vector<WeightedNode> ConceptNetGraph::in_edges(NodeId node, ConceptNetRelat
   return out;
 }
 
-std::vector<WeightedNode> ConceptNetGraph::hypernyms(NodeId node) const { return out_edges(node, ConceptNetRelation::kIsA); }
-std::vector<WeightedNode> ConceptNetGraph::hyponyms(NodeId node) const { return in_edges(node, ConceptNetRelation::kIsA); }
+std::vector<WeightedNode> ConceptNetGraph::hypernyms(NodeId node) const {
+  return out_edges(node, ConceptNetRelation::kIsA);
+}
+std::vector<WeightedNode> ConceptNetGraph::hyponyms(NodeId node) const {
+  return in_edges(node, ConceptNetRelation::kIsA);
+}
 
-std::vector<std::string> ConceptNetGraph::node_words(NodeId node) const { return {std::string(term(node))}; }
-std::string ConceptNetGraph::node_name(NodeId node) const { return std::string(term(node)); }
+std::vector<std::string> ConceptNetGraph::node_words(NodeId node) const {
+  return {std::string(term(node))};
+}
+std::string ConceptNetGraph::node_name(NodeId node) const {
+  return std::string(term(node));
+}
 
-std::vector<std::string> ConceptNetGraph::linked_words(std::string_view word,
-                                                       std::initializer_list<ConceptNetRelation> rels) const {
+std::vector<std::string> ConceptNetGraph::linked_words(
+    std::string_view word, std::initializer_list<ConceptNetRelation> rels) const {
   std::vector<std::string> out;
   const auto n = find_node(word);
   if (!n) return out;

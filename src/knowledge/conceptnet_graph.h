@@ -24,8 +24,11 @@ class ConceptNetGraph final : public KnowledgeGraph {
     std::string cache_path;  // empty: <dump>.assay-cache
     bool write_cache = true;
   };
-  static std::unique_ptr<ConceptNetGraph> open(const std::string& dump_path, const OpenOptions& options);
-  static std::unique_ptr<ConceptNetGraph> open(const std::string& dump_path) { return open(dump_path, OpenOptions{}); }
+  static std::unique_ptr<ConceptNetGraph> open(const std::string& dump_path,
+                                               const OpenOptions& options);
+  static std::unique_ptr<ConceptNetGraph> open(const std::string& dump_path) {
+    return open(dump_path, OpenOptions{});
+  }
   // Streams the dump (.csv or .csv.gz); no cache involved.
   static std::unique_ptr<ConceptNetGraph> build(const std::string& dump_path);
   static std::unique_ptr<ConceptNetGraph> load_cache(const std::string& cache_path);
@@ -53,7 +56,8 @@ class ConceptNetGraph final : public KnowledgeGraph {
  private:
   explicit ConceptNetGraph(ConceptNetData data) : data_(std::move(data)) {}
   std::string_view term(NodeId node) const;
-  std::vector<std::string> linked_words(std::string_view word, std::initializer_list<ConceptNetRelation> rels) const;
+  std::vector<std::string> linked_words(std::string_view word,
+                                        std::initializer_list<ConceptNetRelation> rels) const;
 
   ConceptNetData data_;
   ConceptNetDumpStats stats_;

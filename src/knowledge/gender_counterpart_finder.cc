@@ -12,16 +12,36 @@ constexpr std::size_t kAnchorHops = 4;
 
 // Gender words of glosses, as (male, female) pairs; the swap table for gloss comparison.
 constexpr std::array<std::pair<const char*, const char*>, 30> kGenderWordPairs = {{
-    {"male", "female"},       {"males", "females"},     {"man", "woman"},
-    {"men", "women"},         {"boy", "girl"},          {"boys", "girls"},
-    {"gentleman", "lady"},    {"gentlemen", "ladies"},  {"father", "mother"},
-    {"fathers", "mothers"},   {"son", "daughter"},      {"sons", "daughters"},
-    {"husband", "wife"},      {"husbands", "wives"},    {"brother", "sister"},
-    {"brothers", "sisters"},  {"king", "queen"},        {"widower", "widow"},
-    {"uncle", "aunt"},        {"nephew", "niece"},      {"bridegroom", "bride"},
-    {"he", "she"},            {"his", "her"},           {"him", "her"},
-    {"prince", "princess"},   {"masculine", "feminine"}, {"patriarch", "matriarch"},
-    {"hero", "heroine"},      {"grandfather", "grandmother"}, {"monk", "nun"},
+    {"male", "female"},
+    {"males", "females"},
+    {"man", "woman"},
+    {"men", "women"},
+    {"boy", "girl"},
+    {"boys", "girls"},
+    {"gentleman", "lady"},
+    {"gentlemen", "ladies"},
+    {"father", "mother"},
+    {"fathers", "mothers"},
+    {"son", "daughter"},
+    {"sons", "daughters"},
+    {"husband", "wife"},
+    {"husbands", "wives"},
+    {"brother", "sister"},
+    {"brothers", "sisters"},
+    {"king", "queen"},
+    {"widower", "widow"},
+    {"uncle", "aunt"},
+    {"nephew", "niece"},
+    {"bridegroom", "bride"},
+    {"he", "she"},
+    {"his", "her"},
+    {"him", "her"},
+    {"prince", "princess"},
+    {"masculine", "feminine"},
+    {"patriarch", "matriarch"},
+    {"hero", "heroine"},
+    {"grandfather", "grandmother"},
+    {"monk", "nun"},
 }};
 
 const std::unordered_map<std::string, Gender>& gender_words() {
@@ -49,7 +69,9 @@ const std::unordered_map<std::string, std::string>& swap_table() {
 }
 
 Gender opposite(Gender g) {
-  return g == Gender::kMale ? Gender::kFemale : g == Gender::kFemale ? Gender::kMale : Gender::kNone;
+  return g == Gender::kMale     ? Gender::kFemale
+         : g == Gender::kFemale ? Gender::kMale
+                                : Gender::kNone;
 }
 
 // Lower-case letter runs of the gloss's first clause (the definition before any ';').
@@ -71,8 +93,8 @@ std::vector<std::string> clause_tokens(const std::string& gloss) {
 
 bool is_stopword(const std::string& t) {
   static const std::unordered_set<std::string> kStop = {
-      "a", "an", "the", "of", "or", "and", "to", "in", "for", "who", "which", "that", "is",
-      "as", "by", "with", "on", "your", "one", "than", "be", "has", "from", "at", "s"};
+      "a",  "an", "the",  "of", "or",   "and", "to",   "in", "for", "who",  "which", "that", "is",
+      "as", "by", "with", "on", "your", "one", "than", "be", "has", "from", "at",    "s"};
   return kStop.count(t) > 0;
 }
 
@@ -134,20 +156,28 @@ double shape_bonus(std::string_view query, std::string_view word) {
 
 std::string_view to_string(Gender g) {
   switch (g) {
-    case Gender::kMale: return "male";
-    case Gender::kFemale: return "female";
-    case Gender::kNone: break;
+    case Gender::kMale:
+      return "male";
+    case Gender::kFemale:
+      return "female";
+    case Gender::kNone:
+      break;
   }
   return "none";
 }
 
 std::string_view to_string(CounterpartEvidence e) {
   switch (e) {
-    case CounterpartEvidence::kAntonym: return "antonym";
-    case CounterpartEvidence::kGloss: return "gloss";
-    case CounterpartEvidence::kHyponymGloss: return "hyponym_gloss";
-    case CounterpartEvidence::kGlossSwap: return "gloss_swap";
-    case CounterpartEvidence::kMorphology: return "morphology";
+    case CounterpartEvidence::kAntonym:
+      return "antonym";
+    case CounterpartEvidence::kGloss:
+      return "gloss";
+    case CounterpartEvidence::kHyponymGloss:
+      return "hyponym_gloss";
+    case CounterpartEvidence::kGlossSwap:
+      return "gloss_swap";
+    case CounterpartEvidence::kMorphology:
+      return "morphology";
   }
   return "unknown";
 }
@@ -180,7 +210,8 @@ Gender GenderCounterpartFinder::sense_gender(NodeId sense) const {
     std::vector<NodeId> next;
     for (NodeId n : frontier) {
       male |= std::find(male_anchors_.begin(), male_anchors_.end(), n) != male_anchors_.end();
-      female |= std::find(female_anchors_.begin(), female_anchors_.end(), n) != female_anchors_.end();
+      female |=
+          std::find(female_anchors_.begin(), female_anchors_.end(), n) != female_anchors_.end();
       for (const WeightedNode& h : graph_.hypernyms(n)) {
         if (h.weight > min_weight && seen.insert(h.node).second) next.push_back(h.node);
       }
@@ -257,12 +288,14 @@ void GenderCounterpartFinder::from_glosses(std::string_view noun, NodeId sense, 
         for (const WeightedNode& h : graph_.hyponyms(xs)) {
           Gender m = Gender::kNone;
           std::vector<std::string> r;
-          if (h.node == sense || !marked_gloss(clause_tokens(graph_.gloss(h.node)), &m, &r)) continue;
+          if (h.node == sense || !marked_gloss(clause_tokens(graph_.gloss(h.node)), &m, &r))
+            continue;
           if (m == marker || m == Gender::kNone || r.size() > 3) continue;
           std::string p = r[0];
           for (std::size_t i = 1; i < r.size(); ++i) p += "_" + r[i];
           if (p != phrase) continue;
-          for (const auto& w : graph_.node_words(h.node)) add(out, w, m, CounterpartEvidence::kHyponymGloss, 0.92);
+          for (const auto& w : graph_.node_words(h.node))
+            add(out, w, m, CounterpartEvidence::kHyponymGloss, 0.92);
         }
       }
     }
@@ -271,12 +304,14 @@ void GenderCounterpartFinder::from_glosses(std::string_view noun, NodeId sense, 
   std::vector<std::string> own;
   for (const auto& w : graph_.node_words(sense)) own.push_back(normalize_term(w));
   for (const WeightedNode& h : graph_.hyponyms(sense)) {
-    if (!marked_gloss(clause_tokens(graph_.gloss(h.node)), &marker, &rest) || marker == gender) continue;
+    if (!marked_gloss(clause_tokens(graph_.gloss(h.node)), &marker, &rest) || marker == gender)
+      continue;
     if (rest.size() > 3) continue;
     std::string phrase = rest[0];
     for (std::size_t i = 1; i < rest.size(); ++i) phrase += "_" + rest[i];
     if (std::find(own.begin(), own.end(), phrase) == own.end()) continue;
-    for (const auto& w : graph_.node_words(h.node)) add(out, w, marker, CounterpartEvidence::kHyponymGloss, 0.9);
+    for (const auto& w : graph_.node_words(h.node))
+      add(out, w, marker, CounterpartEvidence::kHyponymGloss, 0.9);
   }
 }
 
@@ -314,7 +349,8 @@ void GenderCounterpartFinder::from_gloss_swap(std::string_view noun, NodeId sens
       return diff(a) < diff(b);
     });
     for (std::size_t i = 0; i < words.size(); ++i) {
-      add(out, words[i], want, CounterpartEvidence::kGlossSwap, 0.5 + 0.35 * sim - 0.001 * static_cast<double>(i));
+      add(out, words[i], want, CounterpartEvidence::kGlossSwap,
+          0.5 + 0.35 * sim - 0.001 * static_cast<double>(i));
     }
   }
 }
@@ -336,10 +372,12 @@ void GenderCounterpartFinder::from_morphology(std::string_view noun, Gender gend
       forms.push_back(base + "er");
       forms.push_back(base + "or");
     }
-    if (stem.size() >= 2 && stem[stem.size() - 1] == stem[stem.size() - 2]) forms.push_back(stem.substr(0, stem.size() - 1));
+    if (stem.size() >= 2 && stem[stem.size() - 1] == stem[stem.size() - 2])
+      forms.push_back(stem.substr(0, stem.size() - 1));
   } else if (!w.empty()) {
     forms.push_back(w + "ess");
-    if (ends_with(w, "er") || ends_with(w, "or")) forms.push_back(w.substr(0, w.size() - 2) + "ress");
+    if (ends_with(w, "er") || ends_with(w, "or"))
+      forms.push_back(w.substr(0, w.size() - 2) + "ress");
     if (w.back() == 'e') forms.push_back(w.substr(0, w.size() - 1) + "ess");
     forms.push_back(w + w.back() + "ess");
   }
@@ -372,8 +410,9 @@ std::vector<Counterpart> GenderCounterpartFinder::counterparts(std::string_view 
   }
   from_morphology(noun, gender, out);
   for (auto& c : out) c.score += shape_bonus(noun, c.word);
-  out.erase(std::remove_if(out.begin(), out.end(), [&](const Counterpart& c) { return c.word == noun; }),
-            out.end());
+  out.erase(
+      std::remove_if(out.begin(), out.end(), [&](const Counterpart& c) { return c.word == noun; }),
+      out.end());
   std::stable_sort(out.begin(), out.end(),
                    [](const Counterpart& a, const Counterpart& b) { return a.score > b.score; });
   return out;

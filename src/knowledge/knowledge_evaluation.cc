@@ -24,10 +24,16 @@ nlohmann::json read_json(const std::string& path) {
   }
 }
 
-double ratio(std::size_t a, std::size_t b) { return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0; }
+double ratio(std::size_t a, std::size_t b) {
+  return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+}
 
-void score_query(const GenderCounterpartFinder& finder, const std::string& query,
-                 const std::string& gold, CounterpartScore& s) {
+void score_query(const GenderCounterpartFinder& finder, std::string query, std::string gold,
+                 const Lemmatize& lemmatize, CounterpartScore& s) {
+  if (lemmatize) {
+    query = lemmatize(normalize_term(query));
+    gold = lemmatize(normalize_term(gold));
+  }
   ++s.n_queries;
   const auto got = finder.counterparts(query);
   if (!got.empty()) ++s.n_answered;
@@ -35,9 +41,11 @@ void score_query(const GenderCounterpartFinder& finder, const std::string& query
   if (!got.empty() && got.front().word == want) {
     ++s.n_top1;
   } else {
-    s.misses.push_back(query + " -> " + (got.empty() ? "(none)" : got.front().word) + " (want " + want + ")");
+    s.misses.push_back(query + " -> " + (got.empty() ? "(none)" : got.front().word) + " (want " +
+                       want + ")");
   }
-  if (std::any_of(got.begin(), got.end(), [&](const Counterpart& c) { return c.word == want; })) ++s.n_any;
+  if (std::any_of(got.begin(), got.end(), [&](const Counterpart& c) { return c.word == want; }))
+    ++s.n_any;
 }
 
 }  // namespace
@@ -60,7 +68,8 @@ std::vector<GenderPair> read_tab_pairs(const std::string& path) {
 
 std::vector<GenderPair> read_json_pairs(const std::string& path, bool female_first) {
   const nlohmann::json j = read_json(path);
-  if (!j.is_array()) throw core::ParseError(core::SourceLocation(path), "expected a JSON array of pairs");
+  if (!j.is_array())
+    throw core::ParseError(core::SourceLocation(path), "expected a JSON array of pairs");
   std::vector<GenderPair> out;
   for (std::size_t i = 0; i < j.size(); ++i) {
     const auto& p = j[i];
@@ -90,11 +99,12 @@ std::vector<std::string> read_json_words(const std::string& path) {
 }
 
 CounterpartScore evaluate_counterparts(const GenderCounterpartFinder& finder,
-                                       const std::vector<GenderPair>& pairs) {
+                                       const std::vector<GenderPair>& pairs,
+                                       const Lemmatize& lemmatize) {
   CounterpartScore s;
   for (const auto& p : pairs) {
-    score_query(finder, p.male, p.female, s);
-    score_query(finder, p.female, p.male, s);
+    score_query(finder, p.male, p.female, lemmatize, s);
+    score_query(finder, p.female, p.male, lemmatize, s);
   }
   s.precision = ratio(s.n_top1, s.n_answered);
   s.recall = ratio(s.n_top1, s.n_queries);
@@ -146,7 +156,8 @@ std::map<std::string, std::string> read_person_labels(const std::string& labels_
   return out;
 }
 
-std::vector<GenderPair> noun_pairs(const std::vector<GenderPair>& pairs, const std::string& labels_path) {
+std::vector<GenderPair> noun_pairs(const std::vector<GenderPair>& pairs,
+                                   const std::string& labels_path) {
   const auto labels = read_person_labels(labels_path);
   auto skipped = [&](const std::string& w) {
     const auto it = labels.find(normalize_term(w));
@@ -159,14 +170,16 @@ std::vector<GenderPair> noun_pairs(const std::vector<GenderPair>& pairs, const s
   return out;
 }
 
-BinaryScore evaluate_persons(const PersonClassifier& classifier, const std::vector<LabelledWord>& words) {
+BinaryScore evaluate_persons(const PersonClassifier& classifier,
+                             const std::vector<LabelledWord>& words, const Lemmatize& lemmatize) {
   BinaryScore s;
   for (const auto& w : words) {
-    if (classifier.graph().noun_senses(w.word).empty()) {
+    const std::string word = lemmatize ? lemmatize(w.word) : w.word;
+    if (classifier.graph().noun_senses(word).empty()) {
       ++s.n_unknown;
       continue;
     }
-    const bool got = classifier.is_person(w.word);
+    const bool got = classifier.is_person(word);
     if (got && w.person) ++s.tp;
     if (got && !w.person) {
       ++s.fp;

@@ -11,8 +11,8 @@ PersonOptions default_person_options(const KnowledgeGraph& graph) {
   PersonOptions o;
   if (graph.backend_name() == "conceptnet") {
     o.indicators = {"human", "people", "person", "human_adult", "employee"};
-    o.non_human = {"robot",  "machine", "place",  "organization", "body_part", "event",
-                   "disease", "animal", "plant",  "object",       "tool",      "building",
+    o.non_human = {"robot",   "machine", "place", "organization", "body_part", "event",
+                   "disease", "animal",  "plant", "object",       "tool",      "building",
                    "food",    "country", "city",  "location",     "company",   "vehicle"};
     o.max_hops = 2;
     o.min_weight = 1.0f;
@@ -21,8 +21,8 @@ PersonOptions default_person_options(const KnowledgeGraph& graph) {
   } else {
     o.indicators = {"person.n.01"};
     // Pruning only: WordNet's person subtree does not pass through these, they cut the search.
-    o.non_human = {"animal.n.01", "artifact.n.01", "location.n.01", "organization.n.01",
-                   "body_part.n.01", "event.n.01", "disease.n.01", "plant.n.02",
+    o.non_human = {"animal.n.01",      "artifact.n.01", "location.n.01", "organization.n.01",
+                   "body_part.n.01",   "event.n.01",    "disease.n.01",  "plant.n.02",
                    "abstraction.n.06", "substance.n.01"};
     o.max_hops = 12;
     o.min_weight = 0.0f;
@@ -63,7 +63,8 @@ bool PersonClassifier::sense_is_person(NodeId sense, std::vector<NodeId>* path) 
       }
       if (stops_.count(n) || hop == options_.max_hops) continue;
       for (const WeightedNode& h : graph_.hypernyms(n)) {
-        if (h.weight > options_.min_weight && parent.emplace(h.node, n).second) next.push_back(h.node);
+        if (h.weight > options_.min_weight && parent.emplace(h.node, n).second)
+          next.push_back(h.node);
       }
     }
     if (next.empty()) return false;

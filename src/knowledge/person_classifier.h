@@ -25,10 +25,10 @@
 namespace assay::knowledge {
 
 enum class SenseChoice {
-  kFirst,     // only the most frequent sense
-  kAnyOfTopN, // any of the top_n most frequent senses
-  kMajorityOfTopN,  // more than half of the top_n senses (or of all, if fewer)
-  kAnyTaggedOfTopN, // any of the top_n senses seen in the sense-tagged corpus (always the first)
+  kFirst,            // only the most frequent sense
+  kAnyOfTopN,        // any of the top_n most frequent senses
+  kMajorityOfTopN,   // more than half of the top_n senses (or of all, if fewer)
+  kAnyTaggedOfTopN,  // any of the top_n senses seen in the sense-tagged corpus (always the first)
 };
 
 struct PersonOptions {

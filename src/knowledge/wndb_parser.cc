@@ -71,14 +71,19 @@ PartOfSpeech parse_pos(FieldCursor& c, bool* satellite) {
   const std::string_view f = c.next("a part of speech (n, v, a, s or r)");
   if (f.size() == 1) {
     switch (f[0]) {
-      case 'n': return PartOfSpeech::kNoun;
-      case 'v': return PartOfSpeech::kVerb;
-      case 'a': return PartOfSpeech::kAdjective;
+      case 'n':
+        return PartOfSpeech::kNoun;
+      case 'v':
+        return PartOfSpeech::kVerb;
+      case 'a':
+        return PartOfSpeech::kAdjective;
       case 's':
         if (satellite) *satellite = true;
         return PartOfSpeech::kAdjective;
-      case 'r': return PartOfSpeech::kAdverb;
-      default: break;
+      case 'r':
+        return PartOfSpeech::kAdverb;
+      default:
+        break;
     }
   }
   c.bad("a part of speech (n, v, a, s or r)", f);
@@ -146,7 +151,8 @@ DataRecord parse_data_line(std::string_view line, const core::SourceLocation& wh
   }
   if (c.at_end()) c.fail("expected '|' and a gloss, got end of line");
   std::string_view rest = c.rest();
-  if (rest[0] != '|') c.fail("expected '|' before the gloss, got '" + std::string(rest.substr(0, 12)) + "'");
+  if (rest[0] != '|')
+    c.fail("expected '|' before the gloss, got '" + std::string(rest.substr(0, 12)) + "'");
   rest.remove_prefix(1);
   while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
   while (!rest.empty() && rest.back() == ' ') rest.remove_suffix(1);
@@ -168,12 +174,14 @@ IndexRecord parse_index_line(std::string_view line, const core::SourceLocation& 
           std::to_string(n_senses));
   }
   r.n_tagged = c.number("a tagged sense count", 10, 6);
-  if (r.n_tagged > n_synsets) c.bad("a tagged sense count no larger than the synset count", std::to_string(r.n_tagged));
+  if (r.n_tagged > n_synsets)
+    c.bad("a tagged sense count no larger than the synset count", std::to_string(r.n_tagged));
   r.offsets.reserve(n_synsets);
   for (std::uint32_t i = 0; i < n_synsets; ++i) {
     r.offsets.push_back(c.number("an 8-digit synset offset", 10, 8));
   }
-  if (!c.at_end()) c.fail("expected end of line after " + std::to_string(n_synsets) + " synset offsets");
+  if (!c.at_end())
+    c.fail("expected end of line after " + std::to_string(n_synsets) + " synset offsets");
   return r;
 }
 

@@ -55,7 +55,9 @@ struct IndexRecord {
 };
 
 // True for the licence preamble lines (they start with two spaces) that precede the records.
-inline bool is_preamble(std::string_view line) { return line.size() >= 2 && line[0] == ' ' && line[1] == ' '; }
+inline bool is_preamble(std::string_view line) {
+  return line.size() >= 2 && line[0] == ' ' && line[1] == ' ';
+}
 
 // `line` must outlive the returned views.
 DataRecord parse_data_line(std::string_view line, const core::SourceLocation& where);

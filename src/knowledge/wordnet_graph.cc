@@ -14,7 +14,9 @@ namespace {
 constexpr std::array<const char*, 4> kPosFile = {"noun", "verb", "adj", "adv"};
 constexpr std::array<char, 4> kPosLetter = {'n', 'v', 'a', 'r'};
 
-std::uint8_t kind_code(wndb::PointerKind k) { return static_cast<std::uint8_t>(k); }
+std::uint8_t kind_code(wndb::PointerKind k) {
+  return static_cast<std::uint8_t>(k);
+}
 
 std::string require_file(const std::string& dir, const std::string& name) {
   const std::string path = (std::filesystem::path(dir) / name).string();
@@ -27,7 +29,9 @@ std::string require_file(const std::string& dir, const std::string& name) {
   return path;
 }
 
-std::string lower(std::string_view s) { return normalize_term(s); }
+std::string lower(std::string_view s) {
+  return normalize_term(s);
+}
 
 }  // namespace
 
@@ -96,14 +100,16 @@ class WordNetGraph::Loader {
   }
 
   Range append_text(std::string_view s) {
-    const Range r{static_cast<std::uint32_t>(g_.text_.size()), static_cast<std::uint32_t>(s.size())};
+    const Range r{static_cast<std::uint32_t>(g_.text_.size()),
+                  static_cast<std::uint32_t>(s.size())};
     g_.text_.append(s);
     return r;
   }
 
   void build_offset_maps() {
     for (NodeId n = 0; n < g_.synsets_.size(); ++n) {
-      by_offset_[static_cast<std::size_t>(g_.synsets_[n].pos)].emplace_back(g_.synsets_[n].offset, n);
+      by_offset_[static_cast<std::size_t>(g_.synsets_[n].pos)].emplace_back(g_.synsets_[n].offset,
+                                                                            n);
     }
     for (auto& m : by_offset_) std::sort(m.begin(), m.end());
     for (std::size_t p = 0; p < 4; ++p) {
@@ -159,8 +165,9 @@ class WordNetGraph::Loader {
       if (line.empty() || wndb::is_preamble(line)) continue;
       const wndb::IndexRecord r = wndb::parse_index_line(line, reader.location());
       if (r.pos != file_pos) {
-        throw core::ParseError(reader.location(), std::string("lemma of another part of speech in index.") +
-                                                      kPosFile[static_cast<std::size_t>(file_pos)]);
+        throw core::ParseError(reader.location(),
+                               std::string("lemma of another part of speech in index.") +
+                                   kPosFile[static_cast<std::size_t>(file_pos)]);
       }
       Range range{static_cast<std::uint32_t>(g_.index_nodes_.size()),
                   static_cast<std::uint32_t>(r.offsets.size()), r.n_tagged};
@@ -243,7 +250,8 @@ std::size_t WordNetGraph::tagged_noun_sense_count(std::string_view word) const {
   if (exc == noun_exceptions_.end()) return 0;
   std::size_t n = 0;  // the bases' tagged senses come first in noun_senses' union
   for (const auto& base : exc->second) {
-    if (const auto it = index.find(base); it != index.end()) n = std::max<std::size_t>(n, it->second.tagged);
+    if (const auto it = index.find(base); it != index.end())
+      n = std::max<std::size_t>(n, it->second.tagged);
   }
   return n;
 }
@@ -253,7 +261,8 @@ std::vector<WeightedNode> WordNetGraph::links(NodeId node, std::uint8_t kind_a,
   const Synset& s = synsets_.at(node);
   std::vector<WeightedNode> out;
   for (std::uint32_t i = s.first_pointer; i < s.first_pointer + s.n_pointers; ++i) {
-    if (pointers_[i].kind == kind_a || pointers_[i].kind == kind_b) out.push_back({pointers_[i].target, 1.0f});
+    if (pointers_[i].kind == kind_a || pointers_[i].kind == kind_b)
+      out.push_back({pointers_[i].target, 1.0f});
   }
   return out;
 }
@@ -305,7 +314,8 @@ std::optional<NodeId> WordNetGraph::find_node(std::string_view name) const {
     if (c < '0' || c > '9') return std::nullopt;
     sense = sense * 10 + static_cast<std::size_t>(c - '0');
   }
-  const auto nodes = senses(name.substr(0, mid), static_cast<PartOfSpeech>(pos_it - kPosLetter.begin()));
+  const auto nodes =
+      senses(name.substr(0, mid), static_cast<PartOfSpeech>(pos_it - kPosLetter.begin()));
   if (sense == 0 || sense > nodes.size()) return std::nullopt;
   return nodes[sense - 1];
 }
@@ -322,7 +332,8 @@ std::vector<NodeId> WordNetGraph::lexical_targets(std::string_view query, std::u
   const std::string key = lower(query);
   std::vector<std::string> lemmas{key};
   if (senses(key, PartOfSpeech::kNoun).empty()) {
-    if (const auto exc = noun_exceptions_.find(key); exc != noun_exceptions_.end()) lemmas = exc->second;
+    if (const auto exc = noun_exceptions_.find(key); exc != noun_exceptions_.end())
+      lemmas = exc->second;
   }
   for (NodeId n : noun_senses(key)) {
     const Synset& s = synsets_[n];

@@ -28,11 +28,13 @@ std::string error_of(const std::string& path) {
 }
 
 // gzip-compresses `text` into `path`, optionally keeping only the first `keep` bytes.
-void write_gzip(const std::string& path, const std::string& text, std::size_t keep = std::string::npos) {
+void write_gzip(const std::string& path, const std::string& text,
+                std::size_t keep = std::string::npos) {
   const std::string full = path + ".full";
   gzFile gz = gzopen(full.c_str(), "wb");
   ASSERT_NE(gz, nullptr);
-  ASSERT_EQ(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  ASSERT_EQ(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())),
+            static_cast<int>(text.size()));
   gzclose(gz);
   std::string bytes = assay::testing::read_file(full);
   if (keep < bytes.size()) bytes.resize(keep);
@@ -42,7 +44,8 @@ void write_gzip(const std::string& path, const std::string& text, std::size_t ke
 TEST(ConceptNetDumpReader, RealFormatSampleKeepsEnglishEdges) {
   std::vector<std::string> isa;
   const auto stats = read_conceptnet_dump(kSample, [&](const ConceptNetAssertion& a) {
-    if (a.relation == ConceptNetRelation::kIsA) isa.push_back(std::string(a.start) + ">" + std::string(a.end));
+    if (a.relation == ConceptNetRelation::kIsA)
+      isa.push_back(std::string(a.start) + ">" + std::string(a.end));
   });
   EXPECT_EQ(stats.n_lines, 764u);
   EXPECT_EQ(stats.n_kept, 32u);  // 7 IsA, 2 Antonym, 5 FormOf, 6 DerivedFrom, 12 Synonym
@@ -60,7 +63,8 @@ TEST(ConceptNetDumpReader, GzipGivesTheSameAssertions) {
   auto collect = [](std::vector<std::string>& v) {
     return [&v](const ConceptNetAssertion& a) {
       v.push_back(std::string(to_string(a.relation)) + " " + std::string(a.start) + " " +
-                  std::string(a.end) + " " + std::to_string(a.weight) + " " + std::to_string(a.line));
+                  std::string(a.end) + " " + std::to_string(a.weight) + " " +
+                  std::to_string(a.line));
     };
   };
   read_conceptnet_dump(kSample, collect(plain));
@@ -82,7 +86,8 @@ TEST(ConceptNetDumpReader, DamagedGzipIsRejected) {
   const std::string corrupt = dir.file("corrupt.csv.gz");
   write_gzip(corrupt, text);
   std::string bytes = assay::testing::read_file(corrupt);
-  for (std::size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i) bytes[i] = static_cast<char>(~bytes[i]);
+  for (std::size_t i = bytes.size() / 2; i < bytes.size() / 2 + 64; ++i)
+    bytes[i] = static_cast<char>(~bytes[i]);
   std::ofstream(corrupt, std::ios::binary) << bytes;
   const std::string msg = error_of(corrupt);
   EXPECT_THAT(msg, HasSubstr("corrupt.csv.gz"));
@@ -95,8 +100,11 @@ TEST(ConceptNetDumpReader, BrokenLinesNameFileAndLine) {
     const char* want;
   };
   const Case cases[] = {
-      {"four-fields.csv", "four-fields.csv:2: expected 5 tab-separated fields (URI, relation, start, end, JSON), got 4"},
-      {"bad-relation.csv", "bad-relation.csv:2: expected a /r/<Relation> URI in the second field, got 'IsA'"},
+      {"four-fields.csv",
+       "four-fields.csv:2: expected 5 tab-separated fields (URI, relation, start, end, JSON), got "
+       "4"},
+      {"bad-relation.csv",
+       "bad-relation.csv:2: expected a /r/<Relation> URI in the second field, got 'IsA'"},
       {"empty-node.csv", "empty-node.csv:2: expected a node URI as the start"},
       {"empty-term.csv", "empty-term.csv:2: empty English term in the start URI"},
       {"no-weight.csv", "no-weight.csv:2: the metadata JSON has no \"weight\""},
@@ -106,7 +114,8 @@ TEST(ConceptNetDumpReader, BrokenLinesNameFileAndLine) {
   for (const auto& c : cases) {
     EXPECT_THAT(error_of(kData + "/conceptnet-broken/" + c.file), HasSubstr(c.want));
   }
-  EXPECT_THROW(read_conceptnet_dump(kData + "/no-such.csv", [](const ConceptNetAssertion&) {}), core::IoError);
+  EXPECT_THROW(read_conceptnet_dump(kData + "/no-such.csv", [](const ConceptNetAssertion&) {}),
+               core::IoError);
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ std::string cache_error(const std::string& path) {
 
 std::vector<std::string> terms(const KnowledgeGraph& g, const std::vector<WeightedNode>& v) {
   std::vector<std::string> out;
-  for (const auto& n : v) out.push_back(g.node_name(n.node) + ":" + std::to_string(n.weight).substr(0, 3));
+  for (const auto& n : v)
+    out.push_back(g.node_name(n.node) + ":" + std::to_string(n.weight).substr(0, 3));
   return out;
 }
 
@@ -74,11 +75,11 @@ TEST(ConceptNetGraph, IsPersonWithReferenceSettings) {
   const auto g = ConceptNetGraph::build(kMini);
   const PersonClassifier pc(*g, default_person_options(*g));
   EXPECT_TRUE(pc.is_person("actor"));
-  EXPECT_TRUE(pc.is_person("actress"));     // 2 hops
-  EXPECT_TRUE(pc.is_person("intern"));      // employee is an indicator
-  EXPECT_FALSE(pc.is_person("understudy")); // 3 hops > k = 2
-  EXPECT_FALSE(pc.is_person("puppet"));     // weight 1.0 is not > 1.0
-  EXPECT_FALSE(pc.is_person("android"));    // robot is an early stop
+  EXPECT_TRUE(pc.is_person("actress"));      // 2 hops
+  EXPECT_TRUE(pc.is_person("intern"));       // employee is an indicator
+  EXPECT_FALSE(pc.is_person("understudy"));  // 3 hops > k = 2
+  EXPECT_FALSE(pc.is_person("puppet"));      // weight 1.0 is not > 1.0
+  EXPECT_FALSE(pc.is_person("android"));     // robot is an early stop
   EXPECT_FALSE(pc.is_person("ice_cream"));
   const GenderCounterpartFinder f(*g, pc);
   EXPECT_EQ(f.gender_of("king"), Gender::kMale);
@@ -121,9 +122,12 @@ TEST(ConceptNetGraph, DamagedCachesAreRejected) {
     std::ofstream(dir.file(name), std::ios::binary) << content;
     return cache_error(dir.file(name));
   };
-  EXPECT_THAT(variant("short.cache", bytes.substr(0, 40)), HasSubstr("shorter than the 64-byte header"));
-  EXPECT_THAT(variant("truncated.cache", bytes.substr(0, bytes.size() - 8)), HasSubstr("(truncated)"));
-  EXPECT_THAT(variant("truncated.cache", bytes.substr(0, bytes.size() - 8)), HasSubstr("truncated.cache at byte"));
+  EXPECT_THAT(variant("short.cache", bytes.substr(0, 40)),
+              HasSubstr("shorter than the 64-byte header"));
+  EXPECT_THAT(variant("truncated.cache", bytes.substr(0, bytes.size() - 8)),
+              HasSubstr("(truncated)"));
+  EXPECT_THAT(variant("truncated.cache", bytes.substr(0, bytes.size() - 8)),
+              HasSubstr("truncated.cache at byte"));
   std::string magic = bytes;
   magic[0] = 'X';
   EXPECT_THAT(variant("magic.cache", magic), HasSubstr("bad magic"));
@@ -148,11 +152,13 @@ TEST(ConceptNetGraph, DamagedCachesAreRejected) {
             static_cast<uInt>(bad_edge.size() - 64)));
   std::memcpy(bad_edge.data() + 48, &crc, 4);
   EXPECT_THAT(variant("edge.cache", bad_edge),
-              HasSubstr("at byte " + std::to_string(first_edge) + ": invalid ConceptNet cache: edge node index out of range"));
+              HasSubstr("at byte " + std::to_string(first_edge) +
+                        ": invalid ConceptNet cache: edge node index out of range"));
   EXPECT_GT(n_edges, 0u);
   // More CRC-valid structural damage: an unknown relation code, unsorted terms.
   auto with_crc = [](std::string b) {
-    const auto c = static_cast<std::uint32_t>(crc32(crc32(0L, Z_NULL, 0), reinterpret_cast<const Bytef*>(b.data() + 64),
+    const auto c = static_cast<std::uint32_t>(crc32(crc32(0L, Z_NULL, 0),
+                                                    reinterpret_cast<const Bytef*>(b.data() + 64),
                                                     static_cast<uInt>(b.size() - 64)));
     std::memcpy(b.data() + 48, &c, 4);
     return b;
@@ -160,15 +166,18 @@ TEST(ConceptNetGraph, DamagedCachesAreRejected) {
   std::string bad_relation = bytes;
   const std::uint32_t relation = 9;
   std::memcpy(bad_relation.data() + first_edge + 12, &relation, 4);
-  EXPECT_THAT(variant("relation.cache", with_crc(bad_relation)), HasSubstr("unknown relation code"));
+  EXPECT_THAT(variant("relation.cache", with_crc(bad_relation)),
+              HasSubstr("unknown relation code"));
   std::string unsorted = bytes;
   std::swap(unsorted[64 + 4 * (n_nodes + 1)], unsorted[64 + 4 * (n_nodes + 1) + string_bytes - 1]);
-  EXPECT_THAT(variant("unsorted.cache", with_crc(unsorted)), HasSubstr("terms not strictly sorted"));
+  EXPECT_THAT(variant("unsorted.cache", with_crc(unsorted)),
+              HasSubstr("terms not strictly sorted"));
 }
 
 TEST(ConceptNetGraph, FormatSampleThroughTheCache) {
   assay::testing::TempDir dir;
-  const auto g = ConceptNetGraph::build(testing::kShared + "/conceptnet-format-sample/assertions.csv");
+  const auto g =
+      ConceptNetGraph::build(testing::kShared + "/conceptnet-format-sample/assertions.csv");
   g->write_cache(dir.file("sample.cache"));
   const auto reloaded = ConceptNetGraph::load_cache(dir.file("sample.cache"));
   EXPECT_EQ(fingerprint(*reloaded), fingerprint(*g));

@@ -43,16 +43,17 @@ TEST(GenderCounterpartFinder, RealWordNetFigures) {
   EXPECT_EQ(top(f, "policewoman"), "policeman/morphology");
   EXPECT_EQ(top(f, "nephew"), "niece/antonym");
   EXPECT_EQ(f.gender_of("chairwoman"), Gender::kFemale);
-  // Floors under the measured figures (docs/knowledge.md): the first antonym alone reaches R 0.56 on the
-  // MT-NLP pairs and fail.
-  const auto mt = evaluate_counterparts(f, read_tab_pairs(kShared + "/mt-nlp-word-pairs/word_pairs.txt"));
+  // Floors under the measured figures (docs/knowledge.md): the first antonym alone reaches R 0.56
+  // on the MT-NLP pairs and fail.
+  const auto mt =
+      evaluate_counterparts(f, read_tab_pairs(kShared + "/mt-nlp-word-pairs/word_pairs.txt"));
   EXPECT_EQ(mt.n_queries, 32u);
   EXPECT_GE(mt.precision, 0.90);
   EXPECT_GE(mt.recall, 0.90);
   EXPECT_EQ(mt.any_recall, 1.0);
-  const auto def = noun_pairs(
-      read_json_pairs(kShared + "/debiaswe-gender-lists/definitional_pairs.json", true),
-      testing::kPersonLabels);
+  const auto def =
+      noun_pairs(read_json_pairs(kShared + "/debiaswe-gender-lists/definitional_pairs.json", true),
+                 testing::kPersonLabels);
   const auto d = evaluate_counterparts(f, def);
   EXPECT_EQ(d.n_queries, 12u);  // pronoun and first-name pairs are left out
   EXPECT_GE(d.recall, 0.75);

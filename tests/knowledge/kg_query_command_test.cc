@@ -3,8 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "knowledge_test_paths.h"
@@ -43,8 +43,9 @@ TEST(KgQueryCommand, WordNetPersonAndCounterpart) {
 TEST(KgQueryCommand, ConceptNetBackendWritesItsCache) {
   TempDir dir;
   const std::string cache = dir.file("mini.cache");
-  const auto r = run_assay(dir, "kg query --word king --backend conceptnet:" + kData +
-                                    "/conceptnet-mini.csv --cache " + cache + " --relation antonyms");
+  const auto r =
+      run_assay(dir, "kg query --word king --backend conceptnet:" + kData +
+                         "/conceptnet-mini.csv --cache " + cache + " --relation antonyms");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto v = lines(r.out);
   ASSERT_EQ(v.size(), 1u);
@@ -64,8 +65,8 @@ TEST(KgQueryCommand, BadInputExitsTwoWithTheReason) {
   r = run_assay(dir, "kg query --word x --wordnet-dir " + dir.file("nowhere"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("install the Debian package wordnet-base"));
-  r = run_assay(dir, "kg query --word x --backend conceptnet:" + kData + "/conceptnet-broken/four-fields.csv --cache " +
-                         dir.file("c.cache"));
+  r = run_assay(dir, "kg query --word x --backend conceptnet:" + kData +
+                         "/conceptnet-broken/four-fields.csv --cache " + dir.file("c.cache"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("four-fields.csv:2: expected 5 tab-separated fields"));
   EXPECT_TRUE(r.out.empty());

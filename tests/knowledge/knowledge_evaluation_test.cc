@@ -28,7 +28,8 @@ TEST(KnowledgeEvaluation, ReadsTheSharedLists) {
   ASSERT_EQ(mt.size(), 16u);
   EXPECT_EQ(mt[0].male, "actor");
   EXPECT_EQ(mt[0].female, "actress");
-  const auto def = read_json_pairs(kShared + "/debiaswe-gender-lists/definitional_pairs.json", true);
+  const auto def =
+      read_json_pairs(kShared + "/debiaswe-gender-lists/definitional_pairs.json", true);
   ASSERT_EQ(def.size(), 10u);
   EXPECT_EQ(def[0].male, "man");
   EXPECT_EQ(def[0].female, "woman");

@@ -43,7 +43,8 @@ TEST(PersonClassifier, HopLimitAndEarlyStop) {
   ASSERT_TRUE(three.sense_is_person(g->noun_senses("actress")[0], &path));
   std::vector<std::string> names;
   for (NodeId n : path) names.push_back(g->node_name(n));
-  EXPECT_THAT(names, ::testing::ElementsAre("actress.n.01", "actor.n.01", "performer.n.01", "person.n.01"));
+  EXPECT_THAT(
+      names, ::testing::ElementsAre("actress.n.01", "actor.n.01", "performer.n.01", "person.n.01"));
   o.non_human = {"performer.n.01"};  // a stop node is never expanded
   EXPECT_FALSE(PersonClassifier(*g, o).is_person("actress"));
   EXPECT_TRUE(PersonClassifier(*g, o).is_person("woman"));

@@ -19,8 +19,12 @@ std::string error_of(void (*fn)(std::string_view), std::string_view line) {
   return "no error";
 }
 
-void data(std::string_view l) { parse_data_line(l, kWhere); }
-void index(std::string_view l) { parse_index_line(l, kWhere); }
+void data(std::string_view l) {
+  parse_data_line(l, kWhere);
+}
+void index(std::string_view l) {
+  parse_index_line(l, kWhere);
+}
 
 TEST(WndbParser, DataLineWithLexicalAndSemanticPointers) {
   const std::string line =
@@ -41,7 +45,8 @@ TEST(WndbParser, DataLineWithLexicalAndSemanticPointers) {
 }
 
 TEST(WndbParser, VerbFramesAndAdjectiveMarkers) {
-  const DataRecord v = parse_data_line("00000100 36 v 01 act 0 000 02 + 02 00 + 08 01 | perform", kWhere);
+  const DataRecord v =
+      parse_data_line("00000100 36 v 01 act 0 000 02 + 02 00 + 08 01 | perform", kWhere);
   EXPECT_EQ(v.pos, PartOfSpeech::kVerb);
   EXPECT_EQ(v.gloss, "perform");
   const DataRecord a = parse_data_line("00000200 00 s 01 galore(ip) 0 000 | plenty", kWhere);
@@ -73,8 +78,9 @@ TEST(WndbParser, BadDataLinesNameLineAndColumn) {
 }
 
 TEST(WndbParser, BadIndexLines) {
-  EXPECT_THAT(error_of(index, "person n 1 2 @ ~ 2 0 00000300"),
-              HasSubstr("data.noun:7:18: expected a sense count equal to the synset count 1, got '2'"));
+  EXPECT_THAT(
+      error_of(index, "person n 1 2 @ ~ 2 0 00000300"),
+      HasSubstr("data.noun:7:18: expected a sense count equal to the synset count 1, got '2'"));
   EXPECT_THAT(error_of(index, "person n 2 2 @ ~ 2 0 00000300"),
               HasSubstr("expected an 8-digit synset offset, got end of line"));
   EXPECT_THAT(error_of(index, "person n 1 2 @ ~ 1 0 00000300 00000400"),

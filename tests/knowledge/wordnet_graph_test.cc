@@ -9,9 +9,8 @@
 #include <filesystem>
 #include <set>
 
-#include "core/jsonl.h"
-
 #include "core/error.h"
+#include "core/jsonl.h"
 #include "core/thread_pool.h"
 #include "knowledge_test_paths.h"
 #include "support/temp_dir.h"
@@ -81,7 +80,8 @@ TEST(WordNetGraph, MiniDatabaseStructure) {
 TEST(WordNetGraph, MissingFileNamesThePackage) {
   assay::testing::TempDir dir;
   for (const auto& e : std::filesystem::directory_iterator(kMiniWordNet)) {
-    if (e.path().filename() != "index.adv") std::filesystem::copy_file(e.path(), dir.path() / e.path().filename());
+    if (e.path().filename() != "index.adv")
+      std::filesystem::copy_file(e.path(), dir.path() / e.path().filename());
   }
   const std::string msg = load_error(dir.path().string());
   EXPECT_THAT(msg, HasSubstr("index.adv"));
@@ -96,15 +96,21 @@ TEST(WordNetGraph, MalformedFilesNameFileLineAndColumn) {
     const char* want;
   };
   const Case cases[] = {
-      {"data.noun", "bad-offset.data.noun", "data.noun:2:1: expected an 8-digit synset offset, got '0000x100'"},
+      {"data.noun", "bad-offset.data.noun",
+       "data.noun:2:1: expected an 8-digit synset offset, got '0000x100'"},
       {"data.noun", "missing-gloss.data.noun", "data.noun:3:"},
       {"data.noun", "short-pointer-list.data.noun", "data.noun:2:"},
-      {"data.noun", "dangling-pointer.data.noun", "data.noun:3: pointer to synset offset 9999 which is not in data.noun"},
+      {"data.noun", "dangling-pointer.data.noun",
+       "data.noun:3: pointer to synset offset 9999 which is not in data.noun"},
       {"index.noun", "bad-sense-count.index.noun", "index.noun:3:18: expected a sense count equal"},
-      {"index.noun", "unknown-offset.index.noun", "index.noun:2: lemma 'actor' names synset offset 451"},
-      {"data.noun", "duplicate-offset.data.noun", "data.noun:3: duplicate synset offset 100 (first on line 2)"},
-      {"data.noun", "bad-target-word.data.noun", "data.noun:3: pointer names word 5 of synset 100, which has 1 words"},
-      {"data.noun", "wrong-pos.data.noun", "data.noun:2: synset of part of speech 'v' in data.noun"},
+      {"index.noun", "unknown-offset.index.noun",
+       "index.noun:2: lemma 'actor' names synset offset 451"},
+      {"data.noun", "duplicate-offset.data.noun",
+       "data.noun:3: duplicate synset offset 100 (first on line 2)"},
+      {"data.noun", "bad-target-word.data.noun",
+       "data.noun:3: pointer names word 5 of synset 100, which has 1 words"},
+      {"data.noun", "wrong-pos.data.noun",
+       "data.noun:2: synset of part of speech 'v' in data.noun"},
       {"index.noun", "duplicate-lemma.index.noun", "index.noun:3: duplicate lemma 'actor'"},
       {"noun.exc", "bad.noun.exc", "noun.exc:2:"},
   };
@@ -128,16 +134,20 @@ TEST(WordNetGraph, RealWordNetFactsAndConcurrentReads) {
     if (h.empty()) break;
     n = h[0].node;
   }
-  EXPECT_THAT(chain, ElementsAre("actor.n.01", "performer.n.01", "entertainer.n.01", "person.n.01"));
+  EXPECT_THAT(chain,
+              ElementsAre("actor.n.01", "performer.n.01", "entertainer.n.01", "person.n.01"));
   const auto actress = g->noun_senses("actress");
   ASSERT_EQ(actress.size(), 1u);
   EXPECT_EQ(g->gloss(actress[0]), "a female actor");
   EXPECT_THAT(names(*g, g->hypernyms(actress[0])), ElementsAre("actor.n.01"));
   EXPECT_EQ(g->gloss(g->noun_senses("waitress")[0]), "a woman waiter");
   EXPECT_EQ(g->gloss(g->noun_senses("queen")[0]).rfind("the only fertile female", 0), 0u);
-  for (const auto& [m, f] : std::vector<std::pair<std::string, std::string>>{
-           {"uncle", "aunt"}, {"king", "queen"}, {"brother", "sister"}, {"boy", "girl"},
-           {"man", "woman"}, {"husband", "wife"}}) {
+  for (const auto& [m, f] : std::vector<std::pair<std::string, std::string>>{{"uncle", "aunt"},
+                                                                             {"king", "queen"},
+                                                                             {"brother", "sister"},
+                                                                             {"boy", "girl"},
+                                                                             {"man", "woman"},
+                                                                             {"husband", "wife"}}) {
     EXPECT_THAT(g->antonyms(m), ::testing::Contains(f)) << m;
   }
   EXPECT_TRUE(g->antonyms("actor").empty());
