@@ -56,31 +56,53 @@ bool better(const Neighbor& a, const Neighbor& b) {
   return a.index < b.index;
 }
 
-std::vector<Neighbor> select_top(const float* scores, std::size_t n_rows,
-                                 const ResolvedQuery& q, std::size_t top_k) {
-  const std::size_t keep = std::min(n_rows, top_k + q.excluded.size());
-  std::vector<Neighbor> heap;  // the `keep` best so far, worst on top
-  heap.reserve(keep + 1);
-  for (std::size_t j = 0; j < n_rows; ++j) {
-    const Neighbor cand{j, scores[j]};
-    if (heap.size() < keep) {
-      heap.push_back(cand);
-      std::push_heap(heap.begin(), heap.end(), better);
-    } else if (keep > 0 && better(cand, heap.front())) {
-      std::pop_heap(heap.begin(), heap.end(), better);
-      heap.back() = cand;
-      std::push_heap(heap.begin(), heap.end(), better);
+// The best `keep` rows seen so far (a heap with the worst on top); rows arrive in chunks.
+class TopK {
+ public:
+  TopK(std::size_t top_k, const ResolvedQuery& q, std::size_t n_rows)
+      : top_k_(top_k), query_(&q), keep_(std::min(n_rows, top_k + q.excluded.size())) {
+    heap_.reserve(keep_ + 1);
+  }
+
+  void push(const float* scores, std::size_t first_row, std::size_t n) {
+    if (keep_ == 0) return;
+    for (std::size_t j = 0; j < n; ++j) {
+      const Neighbor cand{first_row + j, scores[j]};
+      if (heap_.size() < keep_) {
+        heap_.push_back(cand);
+        std::push_heap(heap_.begin(), heap_.end(), better);
+      } else if (better(cand, heap_.front())) {
+        std::pop_heap(heap_.begin(), heap_.end(), better);
+        heap_.back() = cand;
+        std::push_heap(heap_.begin(), heap_.end(), better);
+      }
     }
   }
-  std::sort(heap.begin(), heap.end(), better);
-  std::vector<Neighbor> out;
-  for (const Neighbor& nb : heap) {
-    if (std::find(q.excluded.begin(), q.excluded.end(), nb.index) != q.excluded.end()) continue;
-    if (out.size() == top_k) break;
-    out.push_back(nb);
+
+  // Best first, without the query words, at most top_k.
+  std::vector<Neighbor> take() {
+    std::sort(heap_.begin(), heap_.end(), better);
+    std::vector<Neighbor> out;
+    const auto& ex = query_->excluded;
+    for (const Neighbor& nb : heap_) {
+      if (std::find(ex.begin(), ex.end(), nb.index) != ex.end()) continue;
+      if (out.size() == top_k_) break;
+      out.push_back(nb);
+    }
+    return out;
   }
-  return out;
-}
+
+ private:
+  std::size_t top_k_;
+  const ResolvedQuery* query_;
+  std::size_t keep_;
+  std::vector<Neighbor> heap_;
+};
+
+// Rows are scored in chunks small enough for the cache, so no score buffer proportional to
+// the vocabulary is allocated (and page-faulted) per query.
+constexpr std::size_t kRowChunkSingle = 16384;
+constexpr std::size_t kRowChunkBatch = 4096;
 
 int as_int(std::size_t v) {
   ASSAY_CHECK(v <= static_cast<std::size_t>(std::numeric_limits<int>::max()));
@@ -99,12 +121,16 @@ std::vector<Neighbor> most_similar(const EmbeddingMatrix& matrix, const Similari
                                    const SearchOptions& options) {
   const ResolvedQuery q = resolve(matrix, query);
   const std::size_t n_rows = search_rows(matrix, options);
-  std::vector<float> scores(n_rows);
-  if (n_rows > 0) {
-    cblas_sgemv(CblasRowMajor, CblasNoTrans, as_int(n_rows), as_int(matrix.dim()), 1.0f,
-                matrix.data(), as_int(matrix.dim()), q.mean.data(), 1, 0.0f, scores.data(), 1);
+  const std::size_t d = matrix.dim();
+  TopK top(options.top_k, q, n_rows);
+  std::vector<float> scores(std::min(n_rows, kRowChunkSingle));
+  for (std::size_t r0 = 0; r0 < n_rows; r0 += kRowChunkSingle) {
+    const std::size_t n = std::min(kRowChunkSingle, n_rows - r0);
+    cblas_sgemv(CblasRowMajor, CblasNoTrans, as_int(n), as_int(d), 1.0f, matrix.data() + r0 * d,
+                as_int(d), q.mean.data(), 1, 0.0f, scores.data(), 1);
+    top.push(scores.data(), r0, n);
   }
-  return select_top(scores.data(), n_rows, q, options.top_k);
+  return top.take();
 }
 
 std::vector<std::vector<Neighbor>> most_similar_batch(const EmbeddingMatrix& matrix,
@@ -121,21 +147,23 @@ std::vector<std::vector<Neighbor>> most_similar_batch(const EmbeddingMatrix& mat
   for (std::size_t first = 0; first < queries.size(); first += block) {
     const std::size_t nq = std::min(block, queries.size() - first);
     means.resize(nq * d);
+    std::vector<TopK> tops;
+    tops.reserve(nq);
     for (std::size_t i = 0; i < nq; ++i) {
       std::copy(resolved[first + i].mean.begin(), resolved[first + i].mean.end(),
                 means.begin() + static_cast<std::ptrdiff_t>(i * d));
+      tops.emplace_back(options.top_k, resolved[first + i], n_rows);
     }
-    scores.resize(nq * n_rows);
-    if (n_rows > 0) {
-      // scores (nq x n_rows) = means (nq x d) . rows^T (d x n_rows)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(nq), as_int(n_rows), as_int(d),
-                  1.0f, means.data(), as_int(d), matrix.data(), as_int(d), 0.0f, scores.data(),
-                  as_int(n_rows));
+    scores.resize(nq * std::min(n_rows, kRowChunkBatch));
+    for (std::size_t r0 = 0; r0 < n_rows; r0 += kRowChunkBatch) {
+      const std::size_t n = std::min(kRowChunkBatch, n_rows - r0);
+      // scores (nq x n) = means (nq x d) . rows[r0, r0 + n)^T (d x n)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(nq), as_int(n), as_int(d),
+                  1.0f, means.data(), as_int(d), matrix.data() + r0 * d, as_int(d), 0.0f,
+                  scores.data(), as_int(n));
+      for (std::size_t i = 0; i < nq; ++i) tops[i].push(scores.data() + i * n, r0, n);
     }
-    for (std::size_t i = 0; i < nq; ++i) {
-      out[first + i] = select_top(scores.data() + i * n_rows, n_rows, resolved[first + i],
-                                  options.top_k);
-    }
+    for (std::size_t i = 0; i < nq; ++i) out[first + i] = tops[i].take();
   }
   return out;
 }
