@@ -26,6 +26,7 @@ struct Agreement {
   std::size_t n_queries = 0;
   std::size_t n_ranks = 0;
   std::size_t n_tie_swaps = 0;
+  double max_difference = 0;
 };
 
 void expect_same_ranking(const EmbeddingMatrix& m, const std::vector<Neighbor>& mine,
@@ -38,6 +39,8 @@ void expect_same_ranking(const EmbeddingMatrix& m, const std::vector<Neighbor>& 
     const double gscore = expected[i][1];
     EXPECT_NEAR(mine[i].similarity, gscore, kScoreTolerance) << label << " rank " << i + 1;
     ++agreement.n_ranks;
+    agreement.max_difference =
+        std::max(agreement.max_difference, std::abs(mine[i].similarity - gscore));
     if (m.word(mine[i].index) != gword) {
       // A swap of tied words: gensim's word sits next to this rank in our list (or just past
       // its end), and its score equals ours at this rank.
@@ -103,6 +106,9 @@ TEST_P(GensimGoldens, RankingsEqualMostSimilar) {
   EXPECT_GT(single.n_queries, 0u);
   RecordProperty("queries", static_cast<int>(single.n_queries));
   RecordProperty("tie_swaps", static_cast<int>(single.n_tie_swaps));
+  RecordProperty("ranks", static_cast<int>(single.n_ranks));
+  RecordProperty("max_difference_e9", static_cast<int>(single.max_difference * 1e9));
+  RecordProperty("batch_max_difference_e9", static_cast<int>(batched.max_difference * 1e9));
 }
 
 INSTANTIATE_TEST_SUITE_P(GloveGoogleNewsTiny, GensimGoldens, ::testing::Values(0u, 1u, 2u));
