@@ -91,6 +91,14 @@ struct BrokenCase {
   const char* message;
 };
 
+// Readable parameter names for gtest and ctest (the file name without its extension).
+void PrintTo(const BrokenCase& c, std::ostream* os) { *os << c.file; }
+std::string case_name(const ::testing::TestParamInfo<BrokenCase>& info) {
+  std::string n = info.param.file;
+  n = n.substr(0, n.find('.'));
+  return n;
+}
+
 class BrokenArpa : public ::testing::TestWithParam<BrokenCase> {};
 
 TEST_P(BrokenArpa, IsRejectedWithLocation) {
@@ -124,7 +132,8 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenCase{"unknown_word.arpa", ":18:8: ", "word 'zz' of this 2-gram is not among"},
         BrokenCase{"duplicate.arpa", ":18:6: ", "duplicate 2-gram"},
         BrokenCase{"positive_prob.arpa", ":19:1: ", "must be <= 0, got 0.5"},
-        BrokenCase{"backoff_highest.arpa", ":22:1: ", "expected 4 fields"}));
+        BrokenCase{"backoff_highest.arpa", ":22:1: ", "expected 4 fields"}),
+    case_name);
 
 TEST(ArpaModel, MissingFileIsIoError) {
   EXPECT_THROW(ArpaModel::load(broken("does_not_exist.arpa")), core::IoError);

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
@@ -128,6 +129,25 @@ TEST_F(CmuTrigram, LogProbIsUsableOverTheVocabulary) {
   double sum = 0;
   for (WordId i = 0; i < model_->vocabulary_size(); ++i) sum += std::exp(model_->log_prob(i, {}));
   EXPECT_NEAR(sum, 1.0, 0.05);
+}
+
+TEST_F(CmuTrigram, ConcurrentQueriesEqualSerialOnes) {
+  const auto lines = read_lines(std::string(ASSAY_TEST_DATA_DIR) + "/lm/sentences.txt", 1000);
+  std::vector<double> serial;
+  for (const auto& l : lines) serial.push_back(score_sentence(*model_, split_words(l)).log_prob);
+  std::vector<std::vector<double>> parallel(3, std::vector<double>(lines.size()));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < parallel.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int rep = 0; rep < 5; ++rep) {
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+          parallel[t][i] = score_sentence(*model_, split_words(lines[i])).log_prob;
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const auto& p : parallel) EXPECT_EQ(p, serial);  // bitwise
 }
 
 TEST(SphinxModel, MissingModelNamesThePackage) {

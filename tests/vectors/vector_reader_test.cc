@@ -101,6 +101,14 @@ struct TextCase {
   const char* message;
 };
 
+// Readable parameter names for gtest and ctest (the file name without its extension).
+void PrintTo(const TextCase& c, std::ostream* os) { *os << c.name; }
+std::string text_case_name(const ::testing::TestParamInfo<TextCase>& info) {
+  std::string n = info.param.name;
+  n = n.substr(0, n.find('.'));
+  return n;
+}
+
 class BrokenTextVectors : public ::testing::TestWithParam<TextCase> {};
 
 TEST_P(BrokenTextVectors, NamesFileLineAndProblem) {
@@ -139,7 +147,8 @@ INSTANTIATE_TEST_SUITE_P(
         TextCase{"bad_utf8.txt", VectorFormat::kGlove, "caf\xe9 1 2\n", ":1:4: ",
                  "invalid UTF-8"},
         TextCase{"blank_line.txt", VectorFormat::kWord2vecText, "2 2\na 1 2\n\nb 3 4\n",
-                 ":3:1: ", "empty line"}));
+                 ":3:1: ", "empty line"}),
+    text_case_name);
 
 // Builds a word2vec binary file: header, then "word " + float32 bytes + "\n" per entry.
 std::string binary(const std::string& header, const std::vector<std::pair<std::string,
@@ -168,6 +177,14 @@ struct BinaryCase {
   const char* location;
   const char* message;
 };
+
+// Readable parameter names for gtest and ctest (the file name without its extension).
+void PrintTo(const BinaryCase& c, std::ostream* os) { *os << c.name; }
+std::string binary_case_name(const ::testing::TestParamInfo<BinaryCase>& info) {
+  std::string n = info.param.name;
+  n = n.substr(0, n.find('.'));
+  return n;
+}
 
 class BrokenBinaryVectors : public ::testing::TestWithParam<BinaryCase> {};
 
@@ -207,7 +224,8 @@ INSTANTIATE_TEST_SUITE_P(
                    "file ends inside word 2 of 2"},
         BinaryCase{"trailing.bin", kTwo + "junk", " at byte 26: ", "unexpected data after"},
         BinaryCase{"nan.bin", binary("1 2\n", {{"a", {1, std::nanf("")}}}), " at byte 10: ",
-                   "non-finite value in the vector of 'a'"}));
+                   "non-finite value in the vector of 'a'"}),
+    binary_case_name);
 
 TEST(VectorReader, MissingFileIsIoError) {
   EXPECT_THROW(read_vectors(kData + "nope.txt", VectorFormat::kGlove), core::IoError);
