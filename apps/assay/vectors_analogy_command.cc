@@ -28,8 +28,8 @@ int run(const VectorsQueryOptions& o, bool analogy) {
   const auto format = vectors::parse_vector_format(o.format);
   if (o.top == 0) throw core::UsageError("--top must be at least 1");
   const auto matrix = vectors::read_vectors(o.vectors, format);
-  const auto query = analogy ? vectors::analogy_query(o.a, o.b, o.c)
-                             : vectors::neighbor_query(o.word);
+  const auto query =
+      analogy ? vectors::analogy_query(o.a, o.b, o.c) : vectors::neighbor_query(o.word);
   vectors::SearchOptions search;
   search.top_k = o.top;
   search.restrict_to = o.restrict_to;

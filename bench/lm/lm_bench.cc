@@ -59,10 +59,11 @@ int main(int argc, char** argv) {
       sweep_ms.push_back(ms_since(t0));
     }
     const double s = median(score_ms);
-    std::printf("score %zu sentences (%zu words): %.1f ms median of %zu = %.0f sentences/s, "
-                "%.0f words/s\n",
-                sentences.size(), n_words, s, repeats, 1000.0 * static_cast<double>(sentences.size()) / s,
-                1000.0 * static_cast<double>(n_words) / s);
+    std::printf(
+        "score %zu sentences (%zu words): %.1f ms median of %zu = %.0f sentences/s, "
+        "%.0f words/s\n",
+        sentences.size(), n_words, s, repeats, 1000.0 * static_cast<double>(sentences.size()) / s,
+        1000.0 * static_cast<double>(n_words) / s);
     std::printf("vocabulary sweep (%d words, trigram context): %.2f ms median\n",
                 model->vocabulary_size(), median(sweep_ms));
     std::printf("(checksum %.3f)\n", checksum);

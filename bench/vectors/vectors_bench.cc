@@ -56,8 +56,8 @@ void load_check(const std::string& shared) {
   for (const File f : {File{"/word-vectors/word2vec-googlenews-300d.garg-subset.txt", "nurse"},
                        File{"/word-vectors/glove.twitter.27B.25d.subset.txt", "king"}}) {
     const auto t0 = Clock::now();
-    const auto m = assay::vectors::read_vectors(shared + f.rel,
-                                                assay::vectors::VectorFormat::kWord2vecText);
+    const auto m =
+        assay::vectors::read_vectors(shared + f.rel, assay::vectors::VectorFormat::kWord2vecText);
     const double ms = ms_since(t0);
     const auto nn = assay::vectors::most_similar(m, assay::vectors::neighbor_query(f.probe));
     std::printf("load %-55s %7zu x %3zu in %7.1f ms; nearest to %s: %s, %s\n", f.rel, m.size(),
@@ -74,12 +74,18 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string k = argv[i];
     const char* v = argv[i + 1];
-    if (k == "--rows") rows = std::strtoull(v, nullptr, 10);
-    else if (k == "--dim") dim = std::strtoull(v, nullptr, 10);
-    else if (k == "--queries") n_queries = std::strtoull(v, nullptr, 10);
-    else if (k == "--repeats") repeats = std::strtoull(v, nullptr, 10);
-    else if (k == "--seed") seed = std::strtoull(v, nullptr, 10);
-    else if (k == "--shared") shared = v;
+    if (k == "--rows")
+      rows = std::strtoull(v, nullptr, 10);
+    else if (k == "--dim")
+      dim = std::strtoull(v, nullptr, 10);
+    else if (k == "--queries")
+      n_queries = std::strtoull(v, nullptr, 10);
+    else if (k == "--repeats")
+      repeats = std::strtoull(v, nullptr, 10);
+    else if (k == "--seed")
+      seed = std::strtoull(v, nullptr, 10);
+    else if (k == "--shared")
+      shared = v;
   }
   try {
     if (!shared.empty()) load_check(shared);
@@ -90,8 +96,8 @@ int main(int argc, char** argv) {
     std::vector<SimilarityQuery> queries;
     assay::core::Rng pick(seed, 1);
     for (std::size_t q = 0; q < n_queries; ++q) {
-      queries.push_back(assay::vectors::analogy_query(word(pick.below(rows)), word(pick.below(rows)),
-                                                      word(pick.below(rows))));
+      queries.push_back(assay::vectors::analogy_query(
+          word(pick.below(rows)), word(pick.below(rows)), word(pick.below(rows))));
     }
     assay::vectors::SearchOptions o;
     o.top_k = 10;
@@ -101,7 +107,8 @@ int main(int argc, char** argv) {
     for (std::size_t r = 0; r < repeats; ++r) {
       std::vector<std::vector<assay::vectors::Neighbor>> one(n_queries);
       t0 = Clock::now();
-      for (std::size_t q = 0; q < n_queries; ++q) one[q] = assay::vectors::most_similar(m, queries[q], o);
+      for (std::size_t q = 0; q < n_queries; ++q)
+        one[q] = assay::vectors::most_similar(m, queries[q], o);
       single_ms.push_back(ms_since(t0) / static_cast<double>(n_queries));
       // Peer: one bare sgemv over the whole matrix (the memory-bandwidth floor of a query).
       t0 = Clock::now();

@@ -80,11 +80,13 @@ class ArpaReader {
   void read_counts() {
     auto line = next_content();
     if (!line) {
-      throw core::ParseError(core::SourceLocation{lines_.path()},
-                             "empty file, expected an ARPA language model starting with '\\data\\'");
+      throw core::ParseError(
+          core::SourceLocation{lines_.path()},
+          "empty file, expected an ARPA language model starting with '\\data\\'");
     }
-    if (*line != "\\data\\") fail(1, "expected '\\data\\' (the ARPA header), got '" +
-                                         std::string(line->substr(0, 40)) + "'");
+    if (*line != "\\data\\")
+      fail(1,
+           "expected '\\data\\' (the ARPA header), got '" + std::string(line->substr(0, 40)) + "'");
     std::string_view text;
     while (lines_.next(text)) {
       if (is_blank(text)) {
@@ -111,8 +113,10 @@ class ArpaReader {
                          std::string(spec.substr(eq + 1)) + "'");
       }
       if (*n != static_cast<std::int64_t>(counts_.size()) + 1) {
-        fail(7, "expected 'ngram " + std::to_string(counts_.size() + 1) + "=...' (orders must be "
-                "consecutive from 1), got order " + std::to_string(*n));
+        fail(7, "expected 'ngram " + std::to_string(counts_.size() + 1) +
+                    "=...' (orders must be "
+                    "consecutive from 1), got order " +
+                    std::to_string(*n));
       }
       if (counts_.size() == kMaxOrder) {
         fail(7, "n-gram orders above " + std::to_string(kMaxOrder) + " are not supported");
@@ -131,8 +135,7 @@ class ArpaReader {
     } else {
       auto line = next_content();
       if (!line) {
-        fail(0, "file ends before the " + section_header(n) +
-                    " section (truncated file?)");
+        fail(0, "file ends before the " + section_header(n) + " section (truncated file?)");
       }
       header = std::string(*line);
     }
@@ -158,20 +161,19 @@ class ArpaReader {
       }
       const std::size_t max_fields = highest ? n + 1 : n + 2;
       if (fields.size() != n + 1 && fields.size() != max_fields) {
-        fail(fields[0].column, "expected " +
-                                   (highest ? std::to_string(n + 1)
-                                            : std::to_string(n + 1) + " or " +
-                                                  std::to_string(n + 2)) +
-                                   " fields (log10 probability, " + std::to_string(n) +
-                                   (n == 1 ? " word" : " words") +
-                                   (highest ? "" : ", optional backoff") + "), got " +
-                                   std::to_string(fields.size()));
+        fail(fields[0].column,
+             "expected " +
+                 (highest ? std::to_string(n + 1)
+                          : std::to_string(n + 1) + " or " + std::to_string(n + 2)) +
+                 " fields (log10 probability, " + std::to_string(n) +
+                 (n == 1 ? " word" : " words") + (highest ? "" : ", optional backoff") + "), got " +
+                 std::to_string(fields.size()));
       }
       ArpaModel::Entry entry;
       entry.log10_prob = parse_log10(fields[0], "probability");
       if (entry.log10_prob > 0) {
-        fail(fields[0].column, "log10 probability must be <= 0, got " +
-                                   std::string(fields[0].text));
+        fail(fields[0].column,
+             "log10 probability must be <= 0, got " + std::string(fields[0].text));
       }
       if (fields.size() == n + 2) entry.log10_backoff = parse_log10(fields[n + 1], "backoff");
       if (n == 1) {
@@ -181,9 +183,8 @@ class ArpaReader {
       for (std::size_t k = 0; k < n; ++k) {
         const WordId id = model_->find(fields[k + 1].text);
         if (id == kNoWord) {
-          fail(fields[k + 1].column, "word '" + std::string(fields[k + 1].text) +
-                                         "' of this " + std::to_string(n) +
-                                         "-gram is not among the unigrams");
+          fail(fields[k + 1].column, "word '" + std::string(fields[k + 1].text) + "' of this " +
+                                         std::to_string(n) + "-gram is not among the unigrams");
         }
         ids[k] = id;
       }
@@ -197,8 +198,8 @@ class ArpaReader {
   float parse_log10(const Field& field, const char* what) const {
     const auto value = core::parse_double(field.text);
     if (!value || !std::isfinite(*value)) {
-      fail(field.column, std::string("expected a log10 ") + what + ", got '" +
-                             std::string(field.text) + "'");
+      fail(field.column,
+           std::string("expected a log10 ") + what + ", got '" + std::string(field.text) + "'");
     }
     return static_cast<float>(*value);
   }
@@ -222,8 +223,8 @@ class ArpaReader {
         fail(1, "more " + std::to_string(counts_.size()) + "-grams than the " +
                     std::to_string(counts_.back()) + " declared in \\data\\");
       }
-      fail(1, "expected '\\end\\' after the " + std::to_string(counts_.size()) +
-                  "-grams, got '" + std::string(text.substr(0, 40)) + "'");
+      fail(1, "expected '\\end\\' after the " + std::to_string(counts_.size()) + "-grams, got '" +
+                  std::string(text.substr(0, 40)) + "'");
     }
   }
 

@@ -59,7 +59,9 @@ double SentenceScore::cross_entropy() const {
   return -log_prob / static_cast<double>(n_tokens);
 }
 
-double SentenceScore::fluency() const { return 1.0 / (1.0 + cross_entropy()); }
+double SentenceScore::fluency() const {
+  return 1.0 / (1.0 + cross_entropy());
+}
 
 SentenceScore score_sentence(const NgramModel& model, std::span<const std::string> words,
                              const ScoreOptions& options) {

@@ -40,10 +40,10 @@ struct ScoreOptions {
 };
 
 struct TokenScore {
-  WordId id = kNoWord;     // kNoWord for an OOV word
-  double log_prob = 0;     // natural log; 0 for a skipped OOV word
+  WordId id = kNoWord;  // kNoWord for an OOV word
+  double log_prob = 0;  // natural log; 0 for a skipped OOV word
   bool oov = false;
-  bool scored = false;     // counted in n_tokens
+  bool scored = false;  // counted in n_tokens
 };
 
 struct SentenceScore {

@@ -13,8 +13,8 @@ namespace assay::vectors {
 namespace {
 
 struct ResolvedQuery {
-  std::vector<float> mean;             // unit length
-  std::vector<std::size_t> excluded;   // rows of the query words (with repeats, like gensim)
+  std::vector<float> mean;            // unit length
+  std::vector<std::size_t> excluded;  // rows of the query words (with repeats, like gensim)
 };
 
 ResolvedQuery resolve(const EmbeddingMatrix& m, const SimilarityQuery& q) {
@@ -115,7 +115,9 @@ SimilarityQuery analogy_query(std::string a, std::string b, std::string c) {
   return SimilarityQuery{{std::move(b), std::move(c)}, {std::move(a)}};
 }
 
-SimilarityQuery neighbor_query(std::string word) { return SimilarityQuery{{std::move(word)}, {}}; }
+SimilarityQuery neighbor_query(std::string word) {
+  return SimilarityQuery{{std::move(word)}, {}};
+}
 
 std::vector<Neighbor> most_similar(const EmbeddingMatrix& matrix, const SimilarityQuery& query,
                                    const SearchOptions& options) {
@@ -158,9 +160,9 @@ std::vector<std::vector<Neighbor>> most_similar_batch(const EmbeddingMatrix& mat
     for (std::size_t r0 = 0; r0 < n_rows; r0 += kRowChunkBatch) {
       const std::size_t n = std::min(kRowChunkBatch, n_rows - r0);
       // scores (nq x n) = means (nq x d) . rows[r0, r0 + n)^T (d x n)
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(nq), as_int(n), as_int(d),
-                  1.0f, means.data(), as_int(d), matrix.data() + r0 * d, as_int(d), 0.0f,
-                  scores.data(), as_int(n));
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, as_int(nq), as_int(n), as_int(d), 1.0f,
+                  means.data(), as_int(d), matrix.data() + r0 * d, as_int(d), 0.0f, scores.data(),
+                  as_int(n));
       for (std::size_t i = 0; i < nq; ++i) tops[i].push(scores.data() + i * n, r0, n);
     }
     for (std::size_t i = 0; i < nq; ++i) out[first + i] = tops[i].take();

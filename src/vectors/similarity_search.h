@@ -29,7 +29,7 @@ SimilarityQuery neighbor_query(std::string word);
 
 struct SearchOptions {
   std::size_t top_k = 10;
-  std::size_t restrict_to = 0;  // search only the first N rows (the N most frequent words)
+  std::size_t restrict_to = 0;   // search only the first N rows (the N most frequent words)
   std::size_t batch_block = 64;  // queries per sgemm in most_similar_batch
 };
 

@@ -70,8 +70,9 @@ class TextVectorReader {
       split(line, fields_);
       if (fields_.size() == 2 && parse_positive(fields_[0].text) &&
           parse_positive(fields_[1].text)) {
-        fail(1, "this looks like a word2vec/fastText header ('count dimension'); read the file "
-                "with the word2vec or fasttext format");
+        fail(1,
+             "this looks like a word2vec/fastText header ('count dimension'); read the file "
+             "with the word2vec or fasttext format");
       }
       if (fields_.size() < 2) fail(1, "expected a word followed by its vector values");
       dim_ = fields_.size() - 1;
@@ -85,8 +86,8 @@ class TextVectorReader {
       add_line(line);
     }
     if (has_header && !full() && n_read_ < declared) {
-      fail(0, "file ends after " + std::to_string(n_read_) + " of the " +
-                  std::to_string(declared) + " vectors declared in the header (truncated file?)");
+      fail(0, "file ends after " + std::to_string(n_read_) + " of the " + std::to_string(declared) +
+                  " vectors declared in the header (truncated file?)");
     }
     return EmbeddingMatrix(std::move(words_), std::move(values_), dim_);
   }
@@ -113,8 +114,8 @@ class TextVectorReader {
     if (*dim > 1'000'000) fail(fields_[1].column, "implausible dimension " + std::to_string(*dim));
     declared = *count;
     dim_ = *dim;
-    const std::uint64_t reserve = options_.limit ? std::min<std::uint64_t>(declared, options_.limit)
-                                                 : declared;
+    const std::uint64_t reserve =
+        options_.limit ? std::min<std::uint64_t>(declared, options_.limit) : declared;
     if (reserve <= 10'000'000) {
       words_.reserve(reserve);
       values_.reserve(reserve * dim_);
@@ -125,8 +126,8 @@ class TextVectorReader {
     split(line, fields_);
     ++n_read_;
     if (fields_.size() != dim_ + 1) {
-      if (fields_.empty()) fail(1, "empty line, expected a word and " + std::to_string(dim_) +
-                                       " values");
+      if (fields_.empty())
+        fail(1, "empty line, expected a word and " + std::to_string(dim_) + " values");
       fail(fields_.size() > 1 ? fields_[1].column : 1,
            "expected " + std::to_string(dim_) + " values after the word '" +
                std::string(fields_[0].text.substr(0, 40)) + "', got " +
@@ -182,10 +183,14 @@ VectorFormat parse_vector_format(std::string_view name) {
 
 std::string_view to_string(VectorFormat format) {
   switch (format) {
-    case VectorFormat::kWord2vecText: return "word2vec";
-    case VectorFormat::kWord2vecBinary: return "word2vec-bin";
-    case VectorFormat::kGlove: return "glove";
-    case VectorFormat::kFasttext: return "fasttext";
+    case VectorFormat::kWord2vecText:
+      return "word2vec";
+    case VectorFormat::kWord2vecBinary:
+      return "word2vec-bin";
+    case VectorFormat::kGlove:
+      return "glove";
+    case VectorFormat::kFasttext:
+      return "fasttext";
   }
   return "?";
 }

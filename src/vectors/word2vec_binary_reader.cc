@@ -93,12 +93,13 @@ EmbeddingMatrix read_word2vec_binary(const std::string& path, const ReadOptions&
       in.fail(0, "this is gzip-compressed data; decompress it first (gunzip)");
     }
     header.push_back(static_cast<char>(c));
-    if (header.size() > kMaxHeader) in.fail(0, "expected the header 'count dimension' and a newline");
+    if (header.size() > kMaxHeader)
+      in.fail(0, "expected the header 'count dimension' and a newline");
   }
   const std::size_t space = header.find(' ');
   const auto count = core::parse_int64(header.substr(0, space == std::string::npos ? 0 : space));
-  const auto dim = space == std::string::npos ? std::nullopt
-                                              : core::parse_int64(header.substr(space + 1));
+  const auto dim =
+      space == std::string::npos ? std::nullopt : core::parse_int64(header.substr(space + 1));
   if (!count || !dim || *count <= 0 || *dim <= 0 || *dim > 1'000'000) {
     in.fail(0, "expected the header 'count dimension' with positive numbers, got '" +
                    header.substr(0, 40) + "'");

@@ -92,7 +92,9 @@ struct BrokenCase {
 };
 
 // Readable parameter names for gtest and ctest (the file name without its extension).
-void PrintTo(const BrokenCase& c, std::ostream* os) { *os << c.file; }
+void PrintTo(const BrokenCase& c, std::ostream* os) {
+  *os << c.file;
+}
 std::string case_name(const ::testing::TestParamInfo<BrokenCase>& info) {
   std::string n = info.param.file;
   n = n.substr(0, n.find('.'));
@@ -125,7 +127,8 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenCase{"bad_prob.arpa", ":11:1: ", "expected a log10 probability, got '-0.x'"},
         BrokenCase{"bad_backoff.arpa", ":10:8: ", "expected a log10 backoff, got 'zz'"},
         BrokenCase{"field_count.arpa", ":16:1: ", "expected 3 or 4 fields"},
-        BrokenCase{"fewer_entries.arpa", ":19:1: ", "ends after 4 entries, but \\data\\ declares 5"},
+        BrokenCase{"fewer_entries.arpa",
+                   ":19:1: ", "ends after 4 entries, but \\data\\ declares 5"},
         BrokenCase{"more_entries.arpa", ":24:1: ", "more 3-grams than the 2 declared"},
         BrokenCase{"truncated.arpa", ":16: ", "file ends after 2 of the 5 2-grams"},
         BrokenCase{"no_end.arpa", ":24: ", "without '\\end\\'"},

@@ -30,8 +30,8 @@ std::vector<nlohmann::json> parse_lines(const std::string& text) {
 TEST(LmScoreCommand, ArpaModelJsonLines) {
   TempDir dir;
   const auto input = dir.write("in.txt", "a b\nA zz B\n\n");
-  const auto r = run_assay(dir, "lm score --model arpa:" + kTiny + " --input " + input +
-                                    " --lowercase");
+  const auto r =
+      run_assay(dir, "lm score --model arpa:" + kTiny + " --input " + input + " --lowercase");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = parse_lines(r.out);
   ASSERT_EQ(rows.size(), 3u);
@@ -50,8 +50,8 @@ TEST(LmScoreCommand, OutFileAndUnkPolicy) {
   TempDir dir;
   const auto input = dir.write("in.txt", "a zz b\n");
   const auto out = dir.file("scores.jsonl");
-  const auto r = run_assay(dir, "lm score --model arpa:" + kTiny + " --input " + input +
-                                    " --oov unk --out " + out);
+  const auto r = run_assay(
+      dir, "lm score --model arpa:" + kTiny + " --input " + input + " --oov unk --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   const auto rows = parse_lines(assay::testing::read_file(out));

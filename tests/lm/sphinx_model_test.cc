@@ -57,8 +57,8 @@ class CmuTrigram : public ::testing::Test {
     model_ = nullptr;
   }
   void SetUp() override {
-    if (!model_) GTEST_SKIP() << kCmuTrigramPath << " is absent (install " << kCmuTrigramPackage
-                              << ")";
+    if (!model_)
+      GTEST_SKIP() << kCmuTrigramPath << " is absent (install " << kCmuTrigramPackage << ")";
   }
   static SphinxModel* model_;
 };
@@ -83,8 +83,7 @@ TEST_F(CmuTrigram, VocabularyMatchesTheModelCard) {
 
 TEST_F(CmuTrigram, SentencesEqualSphinxLmEval) {
   const auto goldens = read_goldens();
-  const auto lines =
-      read_lines(std::string(ASSAY_TEST_DATA_DIR) + "/lm/sentences.txt", 1000);
+  const auto lines = read_lines(std::string(ASSAY_TEST_DATA_DIR) + "/lm/sentences.txt", 1000);
   ASSERT_EQ(goldens["sentences"].size(), lines.size());
   for (const auto& g : goldens["sentences"]) {
     const std::string& text = lines.at(g["line"].get<std::size_t>() - 1);
@@ -100,7 +99,8 @@ TEST_F(CmuTrigram, SentencesEqualSphinxLmEval) {
 TEST_F(CmuTrigram, RtPolarityTokensEqualSphinxLmEval) {
   const auto goldens = read_goldens();
   for (const auto& g : goldens["corpora"]) {
-    const std::string path = std::string(ASSAY_SHARED_DATA_DIR) + "/" + g["file"].get<std::string>();
+    const std::string path =
+        std::string(ASSAY_SHARED_DATA_DIR) + "/" + g["file"].get<std::string>();
     if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
     const auto lines = read_lines(path, g["n_lines"].get<std::size_t>());
     std::vector<long> all;

@@ -49,8 +49,8 @@ void expect_same_ranking(const EmbeddingMatrix& m, const std::vector<Neighbor>& 
       for (std::size_t j = i > 0 ? i - 1 : 0; j <= i + 1 && j < mine.size(); ++j) {
         adjacent = adjacent || m.word(mine[j].index) == gword;
       }
-      EXPECT_TRUE(adjacent) << label << " rank " << i + 1 << ": " << m.word(mine[i].index)
-                            << " vs " << gword;
+      EXPECT_TRUE(adjacent) << label << " rank " << i + 1 << ": " << m.word(mine[i].index) << " vs "
+                            << gword;
       EXPECT_NEAR(mine[i].similarity, gscore, kScoreTolerance) << label;
     }
   }
@@ -101,7 +101,8 @@ TEST_P(GensimGoldens, RankingsEqualMostSimilar) {
   const auto all = most_similar_batch(m, same, o);
   ASSERT_EQ(all.size(), same.size());
   for (std::size_t i = 0; i < all.size(); ++i) {
-    expect_same_ranking(m, all[i], same_expected[i], std::string("batch ").append(std::to_string(i)), batched);
+    expect_same_ranking(m, all[i], same_expected[i],
+                        std::string("batch ").append(std::to_string(i)), batched);
   }
   EXPECT_GT(single.n_queries, 0u);
   RecordProperty("queries", static_cast<int>(single.n_queries));
@@ -163,8 +164,7 @@ TEST(MostSimilar, BatchEqualsSingleAndRestrictLimitsRows) {
   std::vector<SimilarityQuery> queries;
   for (int i = 0; i < 50; ++i) {
     queries.push_back(i % 2 ? neighbor_query(name(i * 7))
-                            : analogy_query(name(i), name(i + 1),
-                                            name(2900 + i)));
+                            : analogy_query(name(i), name(i + 1), name(2900 + i)));
   }
   SearchOptions o;
   o.restrict_to = 1000;

@@ -102,7 +102,9 @@ struct TextCase {
 };
 
 // Readable parameter names for gtest and ctest (the file name without its extension).
-void PrintTo(const TextCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const TextCase& c, std::ostream* os) {
+  *os << c.name;
+}
 std::string text_case_name(const ::testing::TestParamInfo<TextCase>& info) {
   std::string n = info.param.name;
   n = n.substr(0, n.find('.'));
@@ -129,30 +131,29 @@ INSTANTIATE_TEST_SUITE_P(
     EveryErrorPath, BrokenTextVectors,
     ::testing::Values(
         TextCase{"empty.txt", VectorFormat::kWord2vecText, "", ": ", "empty file"},
-        TextCase{"no_header.txt", VectorFormat::kWord2vecText, "a 1 2\nb 3 4\n", ":1:1: ",
-                 "a text file without a header is GloVe"},
-        TextCase{"header_in_glove.txt", VectorFormat::kGlove, "2 2\na 1 2\nb 3 4\n", ":1:1: ",
-                 "looks like a word2vec/fastText header"},
+        TextCase{"no_header.txt", VectorFormat::kWord2vecText, "a 1 2\nb 3 4\n",
+                 ":1:1: ", "a text file without a header is GloVe"},
+        TextCase{"header_in_glove.txt", VectorFormat::kGlove, "2 2\na 1 2\nb 3 4\n",
+                 ":1:1: ", "looks like a word2vec/fastText header"},
         TextCase{"few_values.txt", VectorFormat::kWord2vecText, "2 3\na 1 2 3\nb 3 4\n",
                  ":3:3: ", "expected 3 values after the word 'b', got 2"},
-        TextCase{"glove_dim.txt", VectorFormat::kGlove, "a 1 2 3\nb 3 4 5 6\n", ":2:3: "
-                 , "expected 3 values"},
-        TextCase{"not_a_number.txt", VectorFormat::kFasttext, "2 2\na 1 2\nb 3 x4\n", ":3:5: ",
-                 "expected a number, got 'x4'"},
+        TextCase{"glove_dim.txt", VectorFormat::kGlove, "a 1 2 3\nb 3 4 5 6\n",
+                 ":2:3: ", "expected 3 values"},
+        TextCase{"not_a_number.txt", VectorFormat::kFasttext, "2 2\na 1 2\nb 3 x4\n",
+                 ":3:5: ", "expected a number, got 'x4'"},
         TextCase{"nan.txt", VectorFormat::kGlove, "a 1 nan\n", ":1:5: ", "is not finite"},
-        TextCase{"truncated.txt", VectorFormat::kWord2vecText, "3 2\na 1 2\nb 3 4\n", ":3: ",
-                 "file ends after 2 of the 3 vectors declared in the header"},
-        TextCase{"too_many.txt", VectorFormat::kWord2vecText, "1 2\na 1 2\nb 3 4\n", ":3:1: ",
-                 "more vectors than the 1 declared"},
-        TextCase{"bad_utf8.txt", VectorFormat::kGlove, "caf\xe9 1 2\n", ":1:4: ",
-                 "invalid UTF-8"},
+        TextCase{"truncated.txt", VectorFormat::kWord2vecText, "3 2\na 1 2\nb 3 4\n",
+                 ":3: ", "file ends after 2 of the 3 vectors declared in the header"},
+        TextCase{"too_many.txt", VectorFormat::kWord2vecText, "1 2\na 1 2\nb 3 4\n",
+                 ":3:1: ", "more vectors than the 1 declared"},
+        TextCase{"bad_utf8.txt", VectorFormat::kGlove, "caf\xe9 1 2\n", ":1:4: ", "invalid UTF-8"},
         TextCase{"blank_line.txt", VectorFormat::kWord2vecText, "2 2\na 1 2\n\nb 3 4\n",
                  ":3:1: ", "empty line"}),
     text_case_name);
 
 // Builds a word2vec binary file: header, then "word " + float32 bytes + "\n" per entry.
-std::string binary(const std::string& header, const std::vector<std::pair<std::string,
-                   std::vector<float>>>& rows) {
+std::string binary(const std::string& header,
+                   const std::vector<std::pair<std::string, std::vector<float>>>& rows) {
   std::string out = header;
   for (const auto& [w, v] : rows) {
     out += w + " ";
@@ -179,7 +180,9 @@ struct BinaryCase {
 };
 
 // Readable parameter names for gtest and ctest (the file name without its extension).
-void PrintTo(const BinaryCase& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const BinaryCase& c, std::ostream* os) {
+  *os << c.name;
+}
 std::string binary_case_name(const ::testing::TestParamInfo<BinaryCase>& info) {
   std::string n = info.param.name;
   n = n.substr(0, n.find('.'));
@@ -209,22 +212,22 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BinaryCase{"empty.bin", "", " at byte 0: ", "empty file"},
         BinaryCase{"gzip.bin", std::string("\x1f\x8b\x08\x00rest", 8), " at byte 0: ", "gzip"},
-        BinaryCase{"bad_header.bin", binary("2 x\n", {{"a", {1, 2}}}), " at byte 0: ",
-                   "expected the header 'count dimension'"},
+        BinaryCase{"bad_header.bin", binary("2 x\n", {{"a", {1, 2}}}),
+                   " at byte 0: ", "expected the header 'count dimension'"},
         BinaryCase{"no_newline.bin", "2 2", " at byte 3: ", "file ends inside the header"},
-        BinaryCase{"short.bin", kTwo.substr(0, kTwo.size() - 5), " at byte 4: ",
-                   "(at least 20 bytes) but only 17 bytes follow"},
+        BinaryCase{"short.bin", kTwo.substr(0, kTwo.size() - 5),
+                   " at byte 4: ", "(at least 20 bytes) but only 17 bytes follow"},
         BinaryCase{"huge_count.bin", binary("1000000 300\n", {{"a", {1, 2}}}),
                    " at byte 12: ", "the header declares 1000000 vectors of 300 floats"},
         BinaryCase{"cut_vector.bin",
                    binary("2 2\n", {{"aaaaaaaaaa", {3, 4}}, {"b", {0, 2}}}).substr(0, 30),
                    " at byte 26: ",
                    "truncated file: the vector of 'b' (2 of 2) needs 8 bytes, only 4 remain"},
-        BinaryCase{"cut_word.bin", binary("2 1\n", {{"a", {1}}}) + "abcdefg", " at byte 18: ",
-                   "file ends inside word 2 of 2"},
+        BinaryCase{"cut_word.bin", binary("2 1\n", {{"a", {1}}}) + "abcdefg",
+                   " at byte 18: ", "file ends inside word 2 of 2"},
         BinaryCase{"trailing.bin", kTwo + "junk", " at byte 26: ", "unexpected data after"},
-        BinaryCase{"nan.bin", binary("1 2\n", {{"a", {1, std::nanf("")}}}), " at byte 10: ",
-                   "non-finite value in the vector of 'a'"}),
+        BinaryCase{"nan.bin", binary("1 2\n", {{"a", {1, std::nanf("")}}}),
+                   " at byte 10: ", "non-finite value in the vector of 'a'"}),
     binary_case_name);
 
 TEST(VectorReader, MissingFileIsIoError) {

@@ -43,8 +43,8 @@ TEST(VectorsCommand, AnalogyKingQueen) {
 TEST(VectorsCommand, NeighborsWithRestrictToFile) {
   TempDir dir;
   const auto out = dir.file("n.jsonl");
-  const auto r = run_assay(dir, "vectors neighbors --vectors " + kGlove +
-                                    " --word actor --restrict 2000 --out " + out);
+  const auto r = run_assay(
+      dir, "vectors neighbors --vectors " + kGlove + " --word actor --restrict 2000 --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = parse_lines(assay::testing::read_file(out));
   ASSERT_EQ(rows.size(), 10u);
