@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "lm/safetensors_file.h"
+#include "lm/vector_math.h"
 
 namespace assay::lm {
 namespace {
@@ -54,23 +55,6 @@ void layer_norm(float* x, std::size_t rows, std::size_t h, const std::vector<flo
     const float m = static_cast<float>(mean);
     for (std::size_t i = 0; i < h; ++i) v[i] = (v[i] - m) * inv * g[i] + b[i];
   }
-}
-
-void gelu(float* x, std::size_t n) {
-  constexpr float kInvSqrt2 = 0.70710678118654752440f;
-  for (std::size_t i = 0; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * kInvSqrt2));
-}
-
-void softmax_row(float* v, std::size_t n) {
-  float mx = v[0];
-  for (std::size_t i = 1; i < n; ++i) mx = std::max(mx, v[i]);
-  float sum = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    v[i] = std::exp(v[i] - mx);
-    sum += v[i];
-  }
-  const float inv = 1.0f / sum;
-  for (std::size_t i = 0; i < n; ++i) v[i] *= inv;
 }
 
 }  // namespace
@@ -181,7 +165,7 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
         const float* v = base + 2 * h + head * d;
         // scores[t_len, len] = q·kᵀ·scale over the sequence's real keys only.
         gemm_nt(t_len, len, d, q, 3 * h, k, 3 * h, scores.data(), len, scale, 0.0f);
-        for (std::size_t t = 0; t < t_len; ++t) softmax_row(scores.data() + t * len, len);
+        for (std::size_t t = 0; t < t_len; ++t) softmax_inplace(scores.data() + t * len, len);
         gemm_nn(t_len, d, len, scores.data(), len, v, 3 * h,
                 ctx.data() + s * t_len * h + head * d, h);
       }
@@ -195,7 +179,7 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
     gemm_nt(rows, h, h, ctx.data(), h, L.attn_out_w.data(), h, attn.data(), h);
     layer_norm(attn.data(), rows, h, L.attn_ln_g, L.attn_ln_b, config_.layer_norm_eps);
     linear(rows, h, inter, attn.data(), L.ffn_in_w, L.ffn_in_b, ffn.data());
-    gelu(ffn.data(), ffn.size());
+    gelu_inplace(ffn.data(), ffn.size());
     // x = ffn·W2ᵀ + b2 + attn, then LayerNorm.
     for (std::size_t r = 0; r < rows; ++r) {
       float* dst = x.data() + r * h;
@@ -232,7 +216,7 @@ std::vector<float> BertModel::mlm_logits(
     std::memcpy(rows.data() + i * h, out.row(s, p), h * sizeof(float));
   }
   linear(n, h, h, rows.data(), weights_.mlm_transform_w, weights_.mlm_transform_b, t.data());
-  gelu(t.data(), t.size());
+  gelu_inplace(t.data(), t.size());
   layer_norm(t.data(), n, h, weights_.mlm_ln_g, weights_.mlm_ln_b, config_.layer_norm_eps);
   linear(n, h, v, t.data(), weights_.decoder(), weights_.mlm_bias, logits.data());
   return logits;
