@@ -328,6 +328,94 @@ def flat(t):
     return [float(f"{v:.9g}") for v in t.reshape(-1).tolist()]
 
 
+def levenshtein_edits(a, b):
+    """Same DP and tie-breaking as src/aeon/levenshtein_alignment.cc (match/substitute, then
+    delete, then insert, backtracking from the end)."""
+    n, m = len(a), len(b)
+    d = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        d[i][0] = i
+    for j in range(m + 1):
+        d[0][j] = j
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            d[i][j] = min(d[i - 1][j - 1] + (a[i - 1] != b[j - 1]), d[i - 1][j] + 1, d[i][j - 1] + 1)
+    i, j, edits = n, m, []
+    while i > 0 or j > 0:
+        if i > 0 and j > 0 and d[i][j] == d[i - 1][j - 1] + (a[i - 1] != b[j - 1]):
+            if a[i - 1] != b[j - 1]:
+                edits.append((i - 1, j - 1))
+            i, j = i - 1, j - 1
+        elif i > 0 and d[i][j] == d[i - 1][j] + 1:
+            edits.append((i - 1, j))
+            i -= 1
+        else:
+            edits.append((i, j - 1))
+            j -= 1
+    return edits[::-1]
+
+
+def patches(edits, la, lb, r=2):
+    out = []
+    for i, j in edits:
+        p = [max(i - r, 0), min(i + r, la), max(j - r, 0), min(j + r, lb)]
+        if out and (p[0] < out[-1][1] or p[2] < out[-1][3]):
+            out[-1][1] = max(out[-1][1], p[1])
+            out[-1][3] = max(out[-1][3], p[3])
+        else:
+            out.append(p)
+    return out
+
+
+def cos(u, v):
+    return float((u @ v) / torch.sqrt((u @ u) * (v @ v)))
+
+
+def semeval(w, cfg, vocab, a_text, b_text, paper):
+    """AEON SemEval on single-sentence texts with the pooled output as the embedding."""
+    vs = set(vocab)
+    cls, sep = vocab.index("[CLS]"), vocab.index("[SEP]")
+    a = [vocab.index(t) for t in tokenize(a_text, vs)]
+    b = [vocab.index(t) for t in tokenize(b_text, vs)]
+
+    def run(seqs):
+        seqs = [[cls] + s + [sep] for s in seqs]
+        T = max(len(s) for s in seqs)
+        ids = torch.tensor([s + [0] * (T - len(s)) for s in seqs])
+        return forward(w, cfg, ids, [len(s) for s in seqs])
+
+    x, pooled, _ = run([a, b])
+    whole = cos(pooled[0], pooled[1])
+    pcs = []
+    for p in patches(levenshtein_edits(a, b), len(a), len(b)):
+        if paper:
+            pcs.append(cos(x[0, 1 + p[0]:1 + p[1]].mean(0), x[1, 1 + p[2]:1 + p[3]].mean(0)))
+        else:
+            _, pp, _ = run([a[p[0]:p[1]], b[p[2]:p[3]]])
+            pcs.append(cos(pp[0], pp[1]))
+    if not pcs:
+        return whole
+    return 0.1 * min(pcs) + 0.2 * sum(pcs) / len(pcs) + 0.7 * whole
+
+
+def syneval_probs(w, cfg, vocab, sentence):
+    vs = set(vocab)
+    ids = [vocab.index("[CLS]")] + [vocab.index(t) for t in tokenize(sentence, vs)] + [vocab.index("[SEP]")]
+    copies = []
+    for p in range(1, len(ids) - 1):
+        c = list(ids)
+        c[p] = vocab.index("[MASK]")
+        copies.append(c)
+    _, _, logits = forward(w, cfg, torch.tensor(copies), [len(ids)] * len(copies))
+    return [float(torch.softmax(logits[k, k + 1], -1)[ids[k + 1]]) for k in range(len(copies))]
+
+
+SEMEVAL_PAIRS = [("the movie was very good", "the film was very good"),
+                 ("she is a great actress", "she is a really great actress and"),
+                 ("i liked this film , it was funny", "i hated this film , it was boring")]
+SYNEVAL_SENTENCES = ["The movie was very good.", "Hello world"]
+
+
 def main():
     vocab = build_vocab()
     vocab_set = set(vocab)
@@ -373,6 +461,9 @@ def main():
         golden["batches"].append({"seqs": seqs, "seq_len": T, "hidden": flat(x), "pooled": flat(pooled),
                                   "mlm_positions": positions, "mlm_logits": flat(mlm),
                                   "simcse_f16_hidden": flat(x16), "simcse_f16_pooled": flat(pooled16)})
+    golden["semeval"] = [{"original": a, "generated": b, "reference": semeval(w32, cfg, vocab, a, b, False),
+                          "paper": semeval(w32, cfg, vocab, a, b, True)} for a, b in SEMEVAL_PAIRS]
+    golden["syneval"] = [{"sentence": s, "probs": syneval_probs(w32, cfg, vocab, s)} for s in SYNEVAL_SENTENCES]
     with open(os.path.join(OUT, "goldens.json"), "w") as f:
         json.dump(golden, f)
     cases = [{"text": t, "basic": basic_tokenize(t), "wordpiece": tokenize(t, vocab_set)}
