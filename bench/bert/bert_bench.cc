@@ -14,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "aeon/syneval.h"
 #include "core/rng.h"
+#include "lm/bert_vocab.h"
 #include "lm/bert_model.h"
 
 namespace {
@@ -142,27 +144,33 @@ int main(int argc, char** argv) {
   const double flops32 = bare_gemms(c, 32, 1, b32, false);
   const double gemm128 = median_ms(reps, [&] { bare_gemms(c, 128, 1, b128, true); });
   const double gemm32 = median_ms(reps, [&] { bare_gemms(c, 32, 1, b32, true); });
-  // SynEval's masked-LM work for a 30-token sentence: 30 copies of [CLS] w1..w30 [SEP], each
-  // with one position masked, in one batch; the MLM head only at the masked positions.
-  const auto sentence = seq(32);
-  std::vector<std::vector<std::int32_t>> copies;
-  std::vector<std::pair<std::size_t, std::size_t>> positions;
-  for (std::size_t p = 1; p + 1 < sentence.size(); ++p) {
-    copies.push_back(sentence);
-    copies.back()[p] = 103;
-    positions.emplace_back(copies.size() - 1, p);
+  // SynEval (aeon::SynEval, the real scorer) on a 30-token sentence: 30 masked copies of
+  // 32 tokens in one batch. The vocabulary is synthetic ("w<i>" tokens) so the sentence
+  // "w1000 w1001 ..." tokenises to exactly 30 WordPieces.
+  std::vector<std::string> tokens;
+  for (std::size_t i = 0; i < c.vocab_size; ++i) {
+    std::string t = std::to_string(i);
+    t.insert(t.begin(), 'w');
+    tokens.push_back(std::move(t));
+  }
+  tokens[0] = "[PAD]";
+  tokens[100] = "[UNK]";
+  tokens[101] = "[CLS]";
+  tokens[102] = "[SEP]";
+  tokens[103] = "[MASK]";
+  const auto vocab = assay::lm::BertVocab::from_tokens(tokens);
+  std::string sentence;
+  for (int i = 0; i < 30; ++i) {
+    if (i > 0) sentence.push_back(' ');
+    sentence.push_back('w');
+    sentence.append(std::to_string(1000 + 37 * i));
   }
   double checksum = 0;
   const double syn = median_ms(std::max(3, reps / 2), [&] {
-    const auto out = model.encode(copies);
-    const auto logits = model.mlm_logits(out, positions);
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-      const float* row = logits.data() + i * c.vocab_size;
-      const float mx = *std::max_element(row, row + c.vocab_size);
-      double z = 0;
-      for (std::size_t v = 0; v < c.vocab_size; ++v) z += std::exp(row[v] - mx);
-      checksum += std::exp(row[sentence[positions[i].second]] - mx) / z;
-    }
+    assay::aeon::SynEval scorer(model, vocab);  // fresh: no cached sentence
+    const auto r = scorer.score(sentence);
+    if (r.n_tokens != 30) std::abort();
+    checksum += r.nat;
   });
   std::printf(
       "{\"impl\":\"assay\",\"threads\":%d,\"reps\":%d,\"encode128_ms\":%.2f,\"encode32_ms\":%.2f,"
