@@ -38,25 +38,6 @@ void linear(std::size_t rows, std::size_t in, std::size_t out, const float* x,
   gemm_nt(rows, out, in, x, in, w.data(), in, y, out);
 }
 
-void layer_norm(float* x, std::size_t rows, std::size_t h, const std::vector<float>& g,
-                const std::vector<float>& b, double eps) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    float* v = x + r * h;
-    double mean = 0;
-    for (std::size_t i = 0; i < h; ++i) mean += v[i];
-    mean /= static_cast<double>(h);
-    double var = 0;
-    for (std::size_t i = 0; i < h; ++i) {
-      const double d = v[i] - mean;
-      var += d * d;
-    }
-    var /= static_cast<double>(h);
-    const float inv = static_cast<float>(1.0 / std::sqrt(var + eps));
-    const float m = static_cast<float>(mean);
-    for (std::size_t i = 0; i < h; ++i) v[i] = (v[i] - m) * inv * g[i] + b[i];
-  }
-}
-
 }  // namespace
 
 void set_blas_threads(int n_threads) { openblas_set_num_threads(std::max(1, n_threads)); }
@@ -149,7 +130,7 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
       for (std::size_t i = 0; i < h; ++i) dst[i] = we[i] + pe[i] + te[i];
     }
   }
-  layer_norm(x.data(), rows, h, w.embed_ln_g, w.embed_ln_b, config_.layer_norm_eps);
+  layer_norm_inplace(x.data(), rows, h, w.embed_ln_g.data(), w.embed_ln_b.data(), config_.layer_norm_eps);
 
   std::vector<float> qkv(rows * 3 * h), ctx(rows * h), attn(rows * h), ffn(rows * inter);
   std::vector<float> scores(t_len * t_len);
@@ -177,7 +158,7 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
       for (std::size_t i = 0; i < h; ++i) a[i] += L.attn_out_b[i];
     }
     gemm_nt(rows, h, h, ctx.data(), h, L.attn_out_w.data(), h, attn.data(), h);
-    layer_norm(attn.data(), rows, h, L.attn_ln_g, L.attn_ln_b, config_.layer_norm_eps);
+    layer_norm_inplace(attn.data(), rows, h, L.attn_ln_g.data(), L.attn_ln_b.data(), config_.layer_norm_eps);
     linear(rows, h, inter, attn.data(), L.ffn_in_w, L.ffn_in_b, ffn.data());
     gelu_inplace(ffn.data(), ffn.size());
     // x = ffn·W2ᵀ + b2 + attn, then LayerNorm.
@@ -187,7 +168,7 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
       for (std::size_t i = 0; i < h; ++i) dst[i] = a[i] + L.ffn_out_b[i];
     }
     gemm_nt(rows, h, inter, ffn.data(), inter, L.ffn_out_w.data(), inter, x.data(), h);
-    layer_norm(x.data(), rows, h, L.out_ln_g, L.out_ln_b, config_.layer_norm_eps);
+    layer_norm_inplace(x.data(), rows, h, L.out_ln_g.data(), L.out_ln_b.data(), config_.layer_norm_eps);
   }
   return out;
 }
@@ -217,7 +198,7 @@ std::vector<float> BertModel::mlm_logits(
   }
   linear(n, h, h, rows.data(), weights_.mlm_transform_w, weights_.mlm_transform_b, t.data());
   gelu_inplace(t.data(), t.size());
-  layer_norm(t.data(), n, h, weights_.mlm_ln_g, weights_.mlm_ln_b, config_.layer_norm_eps);
+  layer_norm_inplace(t.data(), n, h, weights_.mlm_ln_g.data(), weights_.mlm_ln_b.data(), config_.layer_norm_eps);
   linear(n, h, v, t.data(), weights_.decoder(), weights_.mlm_bias, logits.data());
   return logits;
 }

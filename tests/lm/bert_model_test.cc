@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -230,6 +231,28 @@ TEST(BertModelLoad, BadConfig) {
   EXPECT_NE(edit("model_type", "gpt2").find("model_type 'gpt2' is not supported"), std::string::npos);
   m.dir.write("config.json", "{\"vocab_size\": 3,");
   EXPECT_NE(load_error(m.path()).find("config.json at byte"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace assay::lm
+
+namespace assay::lm {
+namespace {
+
+// The encoder has no randomness; its bytes must not depend on the BLAS thread count either
+// (OpenBLAS splits GEMMs by rows/columns, never along the reduction).
+TEST(BertModel, BitwiseSameAcrossBlasThreadCounts) {
+  auto loaded = BertModel::load_dir(kDir);
+  const auto seqs = seqs_of(goldens()["batches"][1]);
+  set_blas_threads(1);
+  const EncoderOutput one = loaded.model->encode(seqs);
+  const auto logits_one = loaded.model->mlm_logits(one, {{0, 1}, {2, 3}});
+  set_blas_threads(2);
+  const EncoderOutput two = loaded.model->encode(seqs);
+  const auto logits_two = loaded.model->mlm_logits(two, {{0, 1}, {2, 3}});
+  ASSERT_EQ(one.states.size(), two.states.size());
+  EXPECT_EQ(std::memcmp(one.states.data(), two.states.data(), one.states.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(logits_one.data(), logits_two.data(), logits_one.size() * sizeof(float)), 0);
 }
 
 }  // namespace
