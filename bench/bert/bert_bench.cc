@@ -177,13 +177,20 @@ int main(int argc, char** argv) {
   const auto ref = model.encode({s128});
   assay::lm::set_blas_threads(threads);
   const auto again = model.encode({s128});
+  const auto third = model.encode({s128});
   const bool bitwise = std::memcmp(ref.states.data(), again.states.data(),
                                    ref.states.size() * sizeof(float)) == 0;
+  const bool repeat = std::memcmp(third.states.data(), again.states.data(),
+                                  ref.states.size() * sizeof(float)) == 0;
+  double max_diff = 0;
+  for (std::size_t i = 0; i < ref.states.size(); ++i) {
+    max_diff = std::max(max_diff, static_cast<double>(std::fabs(ref.states[i] - again.states[i])));
+  }
   std::printf(
-      "{\"impl\":\"assay\",\"threads_bitwise_equal\":%s,\"threads\":%d,\"reps\":%d,\"encode128_ms\":%.2f,\"encode32_ms\":%.2f,"
+      "{\"impl\":\"assay\",\"threads_bitwise_equal\":%s,\"repeat_bitwise_equal\":%s,\"threads_max_abs_diff\":%.3g,\"threads\":%d,\"reps\":%d,\"encode128_ms\":%.2f,\"encode32_ms\":%.2f,"
       "\"sgemm128_ms\":%.2f,\"sgemm32_ms\":%.2f,\"sgemm128_gflops\":%.1f,\"sgemm32_gflops\":%.1f,"
       "\"syneval30_ms\":%.2f,\"checksum\":%.6g}\n",
-      bitwise ? "true" : "false", threads, reps, enc128, enc32, gemm128, gemm32, flops128 / gemm128 / 1e6,
+      bitwise ? "true" : "false", repeat ? "true" : "false", max_diff, threads, reps, enc128, enc32, gemm128, gemm32, flops128 / gemm128 / 1e6,
       flops32 / gemm32 / 1e6, syn, checksum);
   return 0;
 }
