@@ -24,7 +24,8 @@ struct AeonFilterOptions {
 double score_field(const nlohmann::json& j, const char* key, const core::SourceLocation& where) {
   const auto& v = core::require_key(j, key, where);
   if (v.is_null()) return std::nan("");
-  if (!v.is_number()) throw core::ParseError(where, std::string("field '") + key + "' is not a number");
+  if (!v.is_number())
+    throw core::ParseError(where, std::string("field '") + key + "' is not a number");
   return v.get<double>();
 }
 
@@ -60,14 +61,17 @@ int run(const AeonFilterOptions& o) {
 
 void add_aeon_filter_command(CLI::App& aeon, CommandResult& result) {
   auto opts = std::make_shared<AeonFilterOptions>();
-  auto* cmd = aeon.add_subcommand("filter", "Keep test cases above AEON's thresholds, drop the rest with the reason");
+  auto* cmd = aeon.add_subcommand(
+      "filter", "Keep test cases above AEON's thresholds, drop the rest with the reason");
   cmd->add_option("--scores", opts->scores, "JSON lines from `assay aeon score`")->required();
-  cmd->add_option("--task", opts->task, "sa (SemEval >= 0.87), nli (0.90) or se (0.91); SynEval >= 0.21")
+  cmd->add_option("--task", opts->task,
+                  "sa (SemEval >= 0.87), nli (0.90) or se (0.91); SynEval >= 0.21")
       ->required();
   cmd->add_option("--sim-threshold", opts->sim_threshold, "Override the SemEval threshold");
   cmd->add_option("--nat-threshold", opts->nat_threshold, "Override the SynEval threshold");
   cmd->add_option("--kept", opts->kept, "Output JSON lines of kept cases")->required();
-  cmd->add_option("--dropped", opts->dropped, "Output JSON lines of dropped cases, with \"reason\"")->required();
+  cmd->add_option("--dropped", opts->dropped, "Output JSON lines of dropped cases, with \"reason\"")
+      ->required();
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

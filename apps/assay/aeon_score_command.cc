@@ -35,7 +35,8 @@ nlohmann::ordered_json number_or_null(double v) {
 void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseScorer& scorer,
                   const std::vector<aeon::TestCase>& cases) {
   const bool csv = o.format == "csv";
-  if (csv) os << "original,generated,SemEval,SynEval,SynEval_original,semeval_backend,syneval_backend\n";
+  if (csv)
+    os << "original,generated,SemEval,SynEval,SynEval_original,semeval_backend,syneval_backend\n";
   char buf[64];
   for (const auto& c : cases) {
     aeon::TestCaseScore s;
@@ -48,8 +49,8 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
     if (csv) {
       std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f", s.semeval, s.syneval, s.syneval_original);
       os << aeon::csv_field(c.original) << ',' << aeon::csv_field(c.generated) << ',' << buf << ','
-         << aeon::csv_field(scorer.semeval_backend()) << ',' << aeon::csv_field(scorer.syneval_backend())
-         << '\n';
+         << aeon::csv_field(scorer.semeval_backend()) << ','
+         << aeon::csv_field(scorer.syneval_backend()) << '\n';
       continue;
     }
     nlohmann::ordered_json j;
@@ -66,11 +67,12 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
 }
 
 int run(const AeonScoreOptions& o) {
-  const int n_inputs = (!o.original.empty() || !o.generated.empty()) + !o.pairs.empty() +
-                       !o.annotations.empty();
+  const int n_inputs =
+      (!o.original.empty() || !o.generated.empty()) + !o.pairs.empty() + !o.annotations.empty();
   if (n_inputs != 1 || (o.original.empty() != o.generated.empty())) {
-    throw core::UsageError("give exactly one input: --original FILE --generated FILE, "
-                           "--pairs FILE.jsonl, or --annotations FILE.csv");
+    throw core::UsageError(
+        "give exactly one input: --original FILE --generated FILE, "
+        "--pairs FILE.jsonl, or --annotations FILE.csv");
   }
   if (o.format != "jsonl" && o.format != "csv") {
     throw core::UsageError("--format must be jsonl or csv, got '" + o.format + "'");
@@ -78,20 +80,29 @@ int run(const AeonScoreOptions& o) {
   aeon::TestCaseScorerOptions so;
   so.model_dir = o.model_dir;
   so.embedding_dir = o.embedding_dir;
-  if (o.variant == "paper") so.semeval.variant = aeon::SemEvalVariant::kPaper;
-  else if (o.variant != "reference") throw core::UsageError("--variant must be reference or paper");
-  if (o.pooling == "pooler") so.semeval.pooling = aeon::EmbeddingPooling::kPooler;
-  else if (o.pooling == "cls") so.semeval.pooling = aeon::EmbeddingPooling::kCls;
-  else if (o.pooling != "auto") throw core::UsageError("--pooling must be auto, pooler or cls");
+  if (o.variant == "paper")
+    so.semeval.variant = aeon::SemEvalVariant::kPaper;
+  else if (o.variant != "reference")
+    throw core::UsageError("--variant must be reference or paper");
+  if (o.pooling == "pooler")
+    so.semeval.pooling = aeon::EmbeddingPooling::kPooler;
+  else if (o.pooling == "cls")
+    so.semeval.pooling = aeon::EmbeddingPooling::kCls;
+  else if (o.pooling != "auto")
+    throw core::UsageError("--pooling must be auto, pooler or cls");
   lm::set_blas_threads(o.threads);
   std::vector<aeon::TestCase> cases;
-  if (!o.pairs.empty()) cases = aeon::read_jsonl_pairs(o.pairs, !o.keep_markers);
-  else if (!o.original.empty()) cases = aeon::read_line_pairs(o.original, o.generated, !o.keep_markers);
+  if (!o.pairs.empty())
+    cases = aeon::read_jsonl_pairs(o.pairs, !o.keep_markers);
+  else if (!o.original.empty())
+    cases = aeon::read_line_pairs(o.original, o.generated, !o.keep_markers);
   aeon::TestCaseScorer scorer(so);
 
   auto emit = [&](std::ostream& os) {
-    if (!o.annotations.empty()) aeon::score_annotation_csv(o.annotations, os, scorer);
-    else write_scores(os, o, scorer, cases);
+    if (!o.annotations.empty())
+      aeon::score_annotation_csv(o.annotations, os, scorer);
+    else
+      write_scores(os, o, scorer, cases);
   };
   if (o.out.empty()) {
     emit(std::cout);
@@ -105,18 +116,26 @@ int run(const AeonScoreOptions& o) {
 
 void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
   auto opts = std::make_shared<AeonScoreOptions>();
-  auto* cmd = aeon.add_subcommand("score", "SemEval (consistency) and SynEval (naturalness) of test cases");
+  auto* cmd =
+      aeon.add_subcommand("score", "SemEval (consistency) and SynEval (naturalness) of test cases");
   cmd->add_option("--original", opts->original, "Original texts, one per line");
-  cmd->add_option("--generated", opts->generated, "Generated texts, one per line (pairs with --original)");
-  cmd->add_option("--pairs", opts->pairs, "JSON lines with \"original\"/\"generated\" (or ori_text/adv_text)");
-  cmd->add_option("--annotations", opts->annotations,
-                  "AEON annotation CSV: rewrite its SemEval/SynEval columns (for `assay aeon eval`)");
-  cmd->add_option("--model-dir", opts->model_dir, "Hugging Face masked LM directory (bert-base-uncased)");
+  cmd->add_option("--generated", opts->generated,
+                  "Generated texts, one per line (pairs with --original)");
+  cmd->add_option("--pairs", opts->pairs,
+                  "JSON lines with \"original\"/\"generated\" (or ori_text/adv_text)");
+  cmd->add_option(
+      "--annotations", opts->annotations,
+      "AEON annotation CSV: rewrite its SemEval/SynEval columns (for `assay aeon eval`)");
+  cmd->add_option("--model-dir", opts->model_dir,
+                  "Hugging Face masked LM directory (bert-base-uncased)");
   cmd->add_option("--embedding-dir", opts->embedding_dir,
                   "Hugging Face embedding model directory (sup-simcse-bert-base-uncased)");
-  cmd->add_option("--format", opts->format, "jsonl or csv (ignored with --annotations)")->capture_default_str();
-  cmd->add_option("--variant", opts->variant, "SemEval variant: reference (code) or paper")->capture_default_str();
-  cmd->add_option("--pooling", opts->pooling, "Sentence vector: auto, pooler or cls")->capture_default_str();
+  cmd->add_option("--format", opts->format, "jsonl or csv (ignored with --annotations)")
+      ->capture_default_str();
+  cmd->add_option("--variant", opts->variant, "SemEval variant: reference (code) or paper")
+      ->capture_default_str();
+  cmd->add_option("--pooling", opts->pooling, "Sentence vector: auto, pooler or cls")
+      ->capture_default_str();
   cmd->add_option("--threads", opts->threads, "BLAS threads")->capture_default_str();
   cmd->add_flag("--keep-markers", opts->keep_markers, "Do not strip [[...]] mutation markers");
   cmd->add_option("--out", opts->out, "Write to FILE (atomically) instead of stdout");

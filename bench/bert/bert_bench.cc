@@ -16,8 +16,8 @@
 
 #include "aeon/syneval.h"
 #include "core/rng.h"
-#include "lm/bert_vocab.h"
 #include "lm/bert_model.h"
+#include "lm/bert_vocab.h"
 
 namespace {
 
@@ -96,8 +96,8 @@ double bare_gemms(const BertConfig& c, std::size_t t_len, std::size_t n_seqs,
   };
   if (buf.empty()) {
     buf = {std::vector<float>(r * h, 0.01f), std::vector<float>(3 * h * h, 0.01f),
-           std::vector<float>(r * 3 * h), std::vector<float>(in * h, 0.01f),
-           std::vector<float>(r * in), std::vector<float>(t_len * t_len)};
+           std::vector<float>(r * 3 * h),    std::vector<float>(in * h, 0.01f),
+           std::vector<float>(r * in),       std::vector<float>(t_len * t_len)};
   }
   double flops = 0;
   for (std::size_t l = 0; l < c.num_hidden_layers; ++l) {
@@ -178,19 +178,20 @@ int main(int argc, char** argv) {
   assay::lm::set_blas_threads(threads);
   const auto again = model.encode({s128});
   const auto third = model.encode({s128});
-  const bool bitwise = std::memcmp(ref.states.data(), again.states.data(),
-                                   ref.states.size() * sizeof(float)) == 0;
-  const bool repeat = std::memcmp(third.states.data(), again.states.data(),
-                                  ref.states.size() * sizeof(float)) == 0;
+  const bool bitwise =
+      std::memcmp(ref.states.data(), again.states.data(), ref.states.size() * sizeof(float)) == 0;
+  const bool repeat =
+      std::memcmp(third.states.data(), again.states.data(), ref.states.size() * sizeof(float)) == 0;
   double max_diff = 0;
   for (std::size_t i = 0; i < ref.states.size(); ++i) {
     max_diff = std::max(max_diff, static_cast<double>(std::fabs(ref.states[i] - again.states[i])));
   }
   std::printf(
-      "{\"impl\":\"assay\",\"threads_bitwise_equal\":%s,\"repeat_bitwise_equal\":%s,\"threads_max_abs_diff\":%.3g,\"threads\":%d,\"reps\":%d,\"encode128_ms\":%.2f,\"encode32_ms\":%.2f,"
+      "{\"impl\":\"assay\",\"threads_bitwise_equal\":%s,\"repeat_bitwise_equal\":%s,\"threads_max_"
+      "abs_diff\":%.3g,\"threads\":%d,\"reps\":%d,\"encode128_ms\":%.2f,\"encode32_ms\":%.2f,"
       "\"sgemm128_ms\":%.2f,\"sgemm32_ms\":%.2f,\"sgemm128_gflops\":%.1f,\"sgemm32_gflops\":%.1f,"
       "\"syneval30_ms\":%.2f,\"checksum\":%.6g}\n",
-      bitwise ? "true" : "false", repeat ? "true" : "false", max_diff, threads, reps, enc128, enc32, gemm128, gemm32, flops128 / gemm128 / 1e6,
-      flops32 / gemm32 / 1e6, syn, checksum);
+      bitwise ? "true" : "false", repeat ? "true" : "false", max_diff, threads, reps, enc128, enc32,
+      gemm128, gemm32, flops128 / gemm128 / 1e6, flops32 / gemm32 / 1e6, syn, checksum);
   return 0;
 }

@@ -4,7 +4,8 @@
 
 namespace assay::aeon {
 
-std::vector<Edit> levenshtein_edits(std::span<const std::int32_t> a, std::span<const std::int32_t> b) {
+std::vector<Edit> levenshtein_edits(std::span<const std::int32_t> a,
+                                    std::span<const std::int32_t> b) {
   const std::size_t n = a.size(), m = b.size(), w = m + 1;
   std::vector<std::uint32_t> d((n + 1) * w);
   for (std::size_t i = 0; i <= n; ++i) d[i * w] = static_cast<std::uint32_t>(i);
@@ -18,7 +19,8 @@ std::vector<Edit> levenshtein_edits(std::span<const std::int32_t> a, std::span<c
   std::vector<Edit> edits;
   std::size_t i = n, j = m;
   while (i > 0 || j > 0) {
-    if (i > 0 && j > 0 && d[i * w + j] == d[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)) {
+    if (i > 0 && j > 0 &&
+        d[i * w + j] == d[(i - 1) * w + j - 1] + (a[i - 1] == b[j - 1] ? 0u : 1u)) {
       if (a[i - 1] != b[j - 1]) edits.push_back({EditKind::kSubstitute, i - 1, j - 1});
       --i;
       --j;
@@ -34,8 +36,8 @@ std::vector<Edit> levenshtein_edits(std::span<const std::int32_t> a, std::span<c
   return edits;
 }
 
-std::vector<Patch> edit_patches(const std::vector<Edit>& edits, std::size_t a_len, std::size_t b_len,
-                                std::size_t radius) {
+std::vector<Patch> edit_patches(const std::vector<Edit>& edits, std::size_t a_len,
+                                std::size_t b_len, std::size_t radius) {
   std::vector<Patch> patches;
   for (const Edit& e : edits) {
     Patch p{e.a_pos >= radius ? e.a_pos - radius : 0, std::min(e.a_pos + radius, a_len),

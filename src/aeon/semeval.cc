@@ -25,8 +25,12 @@ SemEval::SemEval(const lm::BertModel& model, const lm::BertVocab& vocab, SemEval
     : model_(model), tokenizer_(vocab), options_(options) {
   if (options_.max_length < 3) throw core::UsageError("SemEval max_length must be at least 3");
   switch (options_.pooling) {
-    case EmbeddingPooling::kAuto: use_pooler_ = model.weights().has_pooler(); break;
-    case EmbeddingPooling::kCls: use_pooler_ = false; break;
+    case EmbeddingPooling::kAuto:
+      use_pooler_ = model.weights().has_pooler();
+      break;
+    case EmbeddingPooling::kCls:
+      use_pooler_ = false;
+      break;
     case EmbeddingPooling::kPooler:
       if (!model.weights().has_pooler()) {
         throw core::UsageError("SemEval pooling 'pooler' asked of a checkpoint without a pooler");
@@ -39,12 +43,14 @@ SemEval::SemEval(const lm::BertModel& model, const lm::BertVocab& vocab, SemEval
 std::vector<float> SemEval::sentence_vector(const lm::EncoderOutput& out, std::size_t seq,
                                             const std::vector<float>& pooled) const {
   const std::size_t h = out.hidden;
-  if (use_pooler_) return {pooled.begin() + static_cast<std::ptrdiff_t>(seq * h),
-                           pooled.begin() + static_cast<std::ptrdiff_t>((seq + 1) * h)};
+  if (use_pooler_)
+    return {pooled.begin() + static_cast<std::ptrdiff_t>(seq * h),
+            pooled.begin() + static_cast<std::ptrdiff_t>((seq + 1) * h)};
   return {out.row(seq, 0), out.row(seq, 0) + h};
 }
 
-std::vector<std::vector<float>> SemEval::embed(const std::vector<std::vector<std::int32_t>>& seqs) const {
+std::vector<std::vector<float>> SemEval::embed(
+    const std::vector<std::vector<std::int32_t>>& seqs) const {
   std::vector<std::vector<std::int32_t>> wrapped;
   for (const auto& s : seqs) wrapped.push_back(tokenizer_.wrap(s, options_.max_length));
   const lm::EncoderOutput out = model_.encode(wrapped, tokenizer_.vocab().pad_id());
@@ -77,8 +83,8 @@ SemEvalResult SemEval::score(std::string_view original, std::string_view generat
   double cos_whole = 1.0;
 
   if (options_.variant == SemEvalVariant::kPaper) {
-    const std::vector<std::vector<std::int32_t>> wholes = {tokenizer_.wrap(a_ids, options_.max_length),
-                                                           tokenizer_.wrap(b_ids, options_.max_length)};
+    const std::vector<std::vector<std::int32_t>> wholes = {
+        tokenizer_.wrap(a_ids, options_.max_length), tokenizer_.wrap(b_ids, options_.max_length)};
     const lm::EncoderOutput out = model_.encode(wholes, tokenizer_.vocab().pad_id());
     const std::vector<float> pooled = use_pooler_ ? model_.pool(out) : std::vector<float>{};
     cos_whole = cosine(sentence_vector(out, 0, pooled), sentence_vector(out, 1, pooled));
@@ -93,8 +99,10 @@ SemEvalResult SemEval::score(std::string_view original, std::string_view generat
       }
       return v;  // cosine is scale-free, so the sum serves as the mean
     };
-    for (const Patch& p : edit_patches(levenshtein_edits(a, b), a_len, b_len, options_.patch_radius)) {
-      patch_cos.push_back(cosine(mean_rows(0, p.a_begin, p.a_end), mean_rows(1, p.b_begin, p.b_end)));
+    for (const Patch& p :
+         edit_patches(levenshtein_edits(a, b), a_len, b_len, options_.patch_radius)) {
+      patch_cos.push_back(
+          cosine(mean_rows(0, p.a_begin, p.a_end), mean_rows(1, p.b_begin, p.b_end)));
     }
     return combine(cos_whole, patch_cos);
   }
@@ -109,7 +117,8 @@ SemEvalResult SemEval::score(std::string_view original, std::string_view generat
   for (std::size_t s = 0; s < sa.size(); ++s) {
     if (sa[s] == sb[s]) continue;
     const auto x = tokenizer_.encode(sa[s]), y = tokenizer_.encode(sb[s]);
-    for (const Patch& p : edit_patches(levenshtein_edits(x, y), x.size(), y.size(), options_.patch_radius)) {
+    for (const Patch& p :
+         edit_patches(levenshtein_edits(x, y), x.size(), y.size(), options_.patch_radius)) {
       seqs.emplace_back(x.begin() + static_cast<std::ptrdiff_t>(p.a_begin),
                         x.begin() + static_cast<std::ptrdiff_t>(p.a_end));
       seqs.emplace_back(y.begin() + static_cast<std::ptrdiff_t>(p.b_begin),
@@ -121,7 +130,8 @@ SemEvalResult SemEval::score(std::string_view original, std::string_view generat
   cos_whole = cosine(wholes[0], wholes[1]);
   if (seqs.size() > 2) {
     const auto patches = embed({seqs.begin() + 2, seqs.end()});
-    for (std::size_t i = 0; i + 1 < patches.size(); i += 2) patch_cos.push_back(cosine(patches[i], patches[i + 1]));
+    for (std::size_t i = 0; i + 1 < patches.size(); i += 2)
+      patch_cos.push_back(cosine(patches[i], patches[i + 1]));
   }
   return combine(cos_whole, patch_cos);
 }

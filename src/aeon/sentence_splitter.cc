@@ -8,10 +8,12 @@ namespace assay::aeon {
 namespace {
 
 constexpr std::array<std::string_view, 22> kAbbreviations = {
-    "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "vs", "etc", "e.g", "i.e", "inc",
-    "ltd", "co", "corp", "jan", "feb", "aug", "sept", "oct", "dec"};
+    "mr",  "mrs", "ms",  "dr", "prof", "sr",  "jr",  "st",  "vs",   "etc", "e.g",
+    "i.e", "inc", "ltd", "co", "corp", "jan", "feb", "aug", "sept", "oct", "dec"};
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
 
 std::string trim(std::string_view s) {
   std::size_t a = 0, b = s.size();
@@ -54,12 +56,15 @@ std::vector<std::string> split_sentences(std::string_view text) {
     }
     const std::size_t run_begin = i;
     while (i < text.size() && (text[i] == '.' || text[i] == '!' || text[i] == '?')) ++i;
-    while (i < text.size() && (text[i] == '"' || text[i] == '\'' || text[i] == ')' || text[i] == ']')) ++i;
+    while (i < text.size() &&
+           (text[i] == '"' || text[i] == '\'' || text[i] == ')' || text[i] == ']'))
+      ++i;
     if (i < text.size() && !is_space(text[i])) continue;  // "3.5", "a.m.", "yahoo!com"
     if (i - run_begin == 1 && text[run_begin] == '.') {
       const std::string w = word_before(text, run_begin);
       const bool initial = w.size() == 1 && std::isalpha(static_cast<unsigned char>(w[0]));
-      if (initial || std::find(kAbbreviations.begin(), kAbbreviations.end(), w) != kAbbreviations.end()) {
+      if (initial ||
+          std::find(kAbbreviations.begin(), kAbbreviations.end(), w) != kAbbreviations.end()) {
         continue;
       }
     }
@@ -73,7 +78,8 @@ std::string strip_mutation_markers(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (i + 1 < text.size() && ((text[i] == '[' && text[i + 1] == '[') || (text[i] == ']' && text[i + 1] == ']'))) {
+    if (i + 1 < text.size() &&
+        ((text[i] == '[' && text[i + 1] == '[') || (text[i] == ']' && text[i + 1] == ']'))) {
       ++i;
       continue;
     }

@@ -12,8 +12,9 @@ namespace assay::aeon {
 SynEval::SynEval(const lm::BertModel& model, const lm::BertVocab& vocab, SynEvalOptions options)
     : model_(model), tokenizer_(vocab), options_(options) {
   if (!model.weights().has_mlm_head()) {
-    throw core::UsageError("SynEval needs a masked-LM checkpoint (cls.predictions.* tensors), "
-                           "such as bert-base-uncased; this one has none");
+    throw core::UsageError(
+        "SynEval needs a masked-LM checkpoint (cls.predictions.* tensors), "
+        "such as bert-base-uncased; this one has none");
   }
   if (options_.max_length < 3 || options_.max_batch == 0) {
     throw core::UsageError("SynEval max_length must be at least 3 and max_batch positive");

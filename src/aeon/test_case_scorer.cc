@@ -11,8 +11,9 @@ namespace assay::aeon {
 
 TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
   if (o.model_dir.empty() && o.embedding_dir.empty()) {
-    throw core::UsageError("give --model-dir (masked LM) and/or --embedding-dir (embedding "
-                           "model); the offline backends are not part of this build");
+    throw core::UsageError(
+        "give --model-dir (masked LM) and/or --embedding-dir (embedding "
+        "model); the offline backends are not part of this build");
   }
   if (!o.model_dir.empty()) mlm_ = lm::BertModel::load_dir(o.model_dir);
   if (!o.embedding_dir.empty()) embedder_ = lm::BertModel::load_dir(o.embedding_dir);
@@ -22,8 +23,9 @@ TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
   const std::string& emb_dir = embedder_ ? o.embedding_dir : o.model_dir;
   semeval_ = std::make_unique<SemEval>(*emb.model, emb.vocab, o.semeval);
   syneval_ = std::make_unique<SynEval>(*mlm.model, mlm.vocab, o.syneval);
-  const bool pooler = o.semeval.pooling == EmbeddingPooling::kPooler ||
-                      (o.semeval.pooling == EmbeddingPooling::kAuto && emb.model->weights().has_pooler());
+  const bool pooler =
+      o.semeval.pooling == EmbeddingPooling::kPooler ||
+      (o.semeval.pooling == EmbeddingPooling::kAuto && emb.model->weights().has_pooler());
   semeval_backend_ = "bert:" + emb_dir + (pooler ? ":pooler" : ":cls") +
                      (o.semeval.variant == SemEvalVariant::kPaper ? ":paper" : ":reference");
   syneval_backend_ = "bert-mlm:" + mlm_dir;
@@ -41,7 +43,8 @@ TestCaseScore TestCaseScorer::score(const TestCase& c) {
   return s;
 }
 
-std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out, TestCaseScorer& scorer) {
+std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
+                                 TestCaseScorer& scorer) {
   core::CsvReader csv(in_path);
   const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
   std::vector<std::string> header = csv.header();

@@ -50,6 +50,7 @@ class TestCaseScorer {
 // Re-scores an AEON annotation CSV: every record's ori_text/adv_text (markers stripped) gets
 // fresh SemEval and SynEval values, written into those columns (appended when absent), all
 // other columns unchanged, so `assay aeon eval` can evaluate the result. Returns the count.
-std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out, TestCaseScorer& scorer);
+std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
+                                 TestCaseScorer& scorer);
 
 }  // namespace assay::aeon

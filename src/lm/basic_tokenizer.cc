@@ -52,9 +52,9 @@ CodePoints normalize(const CodePoints& cps, bool compose) {
   const std::string s = encode(cps);
   utf8proc_uint8_t* out = nullptr;
   const int flags = UTF8PROC_STABLE | (compose ? UTF8PROC_COMPOSE : UTF8PROC_DECOMPOSE);
-  const utf8proc_ssize_t n =
-      utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
-                   static_cast<utf8proc_ssize_t>(s.size()), &out, static_cast<utf8proc_option_t>(flags));
+  const utf8proc_ssize_t n = utf8proc_map(reinterpret_cast<const utf8proc_uint8_t*>(s.data()),
+                                          static_cast<utf8proc_ssize_t>(s.size()), &out,
+                                          static_cast<utf8proc_option_t>(flags));
   if (n < 0) return cps;  // cannot happen for valid code points; keep the input unchanged
   std::unique_ptr<utf8proc_uint8_t, decltype(&std::free)> guard(out, &std::free);
   return decode(std::string_view(reinterpret_cast<const char*>(out), static_cast<std::size_t>(n)));
@@ -106,7 +106,9 @@ bool is_cjk(char32_t c) {
 }
 
 // Python's str.split() separators that survive cleaning (controls are gone, Zs became ' ').
-bool is_split_space(char32_t c) { return c == U' ' || c == 0x2028 || c == 0x2029; }
+bool is_split_space(char32_t c) {
+  return c == U' ' || c == 0x2028 || c == 0x2029;
+}
 
 bool is_cased(char32_t c) {
   const auto cat = category(c);

@@ -59,9 +59,8 @@ BertConfig BertConfig::load(const std::string& path) {
   c.num_attention_heads = require_size(j, "num_attention_heads", path, kMaxDim);
   c.intermediate_size = require_size(j, "intermediate_size", path, kMaxDim * 4);
   c.max_position_embeddings = require_size(j, "max_position_embeddings", path, kMaxDim);
-  c.type_vocab_size = j.contains("type_vocab_size")
-                          ? require_size(j, "type_vocab_size", path, kMaxDim)
-                          : 2;
+  c.type_vocab_size =
+      j.contains("type_vocab_size") ? require_size(j, "type_vocab_size", path, kMaxDim) : 2;
   if (const auto eps = j.find("layer_norm_eps"); eps != j.end()) {
     if (!eps->is_number() || eps->get<double>() <= 0 || eps->get<double>() > 1) {
       throw core::ParseError(core::SourceLocation(path),

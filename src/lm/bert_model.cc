@@ -40,7 +40,9 @@ void linear(std::size_t rows, std::size_t in, std::size_t out, const float* x,
 
 }  // namespace
 
-void set_blas_threads(int n_threads) { openblas_set_num_threads(std::max(1, n_threads)); }
+void set_blas_threads(int n_threads) {
+  openblas_set_num_threads(std::max(1, n_threads));
+}
 
 BertModel::BertModel(BertConfig config, BertWeights weights)
     : config_(std::move(config)), weights_(std::move(weights)) {}
@@ -56,8 +58,7 @@ BertModel::Loaded BertModel::load_dir(const std::string& dir) {
   for (const char* name : {"config.json", "vocab.txt"}) {
     if (!fs::exists(root / name)) {
       throw core::MissingResourceError(core::SourceLocation((root / name).string()),
-                                       std::string("missing ") + name +
-                                           " in the model directory");
+                                       std::string("missing ") + name + " in the model directory");
     }
   }
   const fs::path st = root / "model.safetensors";
@@ -130,7 +131,8 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
       for (std::size_t i = 0; i < h; ++i) dst[i] = we[i] + pe[i] + te[i];
     }
   }
-  layer_norm_inplace(x.data(), rows, h, w.embed_ln_g.data(), w.embed_ln_b.data(), config_.layer_norm_eps);
+  layer_norm_inplace(x.data(), rows, h, w.embed_ln_g.data(), w.embed_ln_b.data(),
+                     config_.layer_norm_eps);
 
   std::vector<float> qkv(rows * 3 * h), ctx(rows * h), attn(rows * h), ffn(rows * inter);
   std::vector<float> scores(t_len * t_len);
@@ -147,8 +149,8 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
         // scores[t_len, len] = q·kᵀ·scale over the sequence's real keys only.
         gemm_nt(t_len, len, d, q, 3 * h, k, 3 * h, scores.data(), len, scale, 0.0f);
         for (std::size_t t = 0; t < t_len; ++t) softmax_inplace(scores.data() + t * len, len);
-        gemm_nn(t_len, d, len, scores.data(), len, v, 3 * h,
-                ctx.data() + s * t_len * h + head * d, h);
+        gemm_nn(t_len, d, len, scores.data(), len, v, 3 * h, ctx.data() + s * t_len * h + head * d,
+                h);
       }
     }
     // attn = ctx·Woᵀ + b + x, then LayerNorm.
@@ -158,7 +160,8 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
       for (std::size_t i = 0; i < h; ++i) a[i] += L.attn_out_b[i];
     }
     gemm_nt(rows, h, h, ctx.data(), h, L.attn_out_w.data(), h, attn.data(), h);
-    layer_norm_inplace(attn.data(), rows, h, L.attn_ln_g.data(), L.attn_ln_b.data(), config_.layer_norm_eps);
+    layer_norm_inplace(attn.data(), rows, h, L.attn_ln_g.data(), L.attn_ln_b.data(),
+                       config_.layer_norm_eps);
     linear(rows, h, inter, attn.data(), L.ffn_in_w, L.ffn_in_b, ffn.data());
     gelu_inplace(ffn.data(), ffn.size());
     // x = ffn·W2ᵀ + b2 + attn, then LayerNorm.
@@ -168,7 +171,8 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
       for (std::size_t i = 0; i < h; ++i) dst[i] = a[i] + L.ffn_out_b[i];
     }
     gemm_nt(rows, h, inter, ffn.data(), inter, L.ffn_out_w.data(), inter, x.data(), h);
-    layer_norm_inplace(x.data(), rows, h, L.out_ln_g.data(), L.out_ln_b.data(), config_.layer_norm_eps);
+    layer_norm_inplace(x.data(), rows, h, L.out_ln_g.data(), L.out_ln_b.data(),
+                       config_.layer_norm_eps);
   }
   return out;
 }
@@ -177,28 +181,33 @@ std::vector<float> BertModel::pool(const EncoderOutput& out) const {
   if (!weights_.has_pooler()) throw core::UsageError("this checkpoint has no pooler weights");
   const std::size_t h = config_.hidden_size;
   std::vector<float> cls(out.n_seqs * h), pooled(out.n_seqs * h);
-  for (std::size_t s = 0; s < out.n_seqs; ++s) std::memcpy(cls.data() + s * h, out.row(s, 0), h * sizeof(float));
+  for (std::size_t s = 0; s < out.n_seqs; ++s)
+    std::memcpy(cls.data() + s * h, out.row(s, 0), h * sizeof(float));
   linear(out.n_seqs, h, h, cls.data(), weights_.pooler_w, weights_.pooler_b, pooled.data());
   for (float& v : pooled) v = std::tanh(v);
   return pooled;
 }
 
 std::vector<float> BertModel::mlm_logits(
-    const EncoderOutput& out, const std::vector<std::pair<std::size_t, std::size_t>>& positions) const {
+    const EncoderOutput& out,
+    const std::vector<std::pair<std::size_t, std::size_t>>& positions) const {
   if (!weights_.has_mlm_head()) {
-    throw core::UsageError("this checkpoint has no masked-LM head (cls.predictions.*); use a "
-                           "BertForPreTraining/BertForMaskedLM checkpoint such as bert-base-uncased");
+    throw core::UsageError(
+        "this checkpoint has no masked-LM head (cls.predictions.*); use a "
+        "BertForPreTraining/BertForMaskedLM checkpoint such as bert-base-uncased");
   }
   const std::size_t h = config_.hidden_size, v = config_.vocab_size, n = positions.size();
   std::vector<float> rows(n * h), t(n * h), logits(n * v);
   for (std::size_t i = 0; i < n; ++i) {
     const auto [s, p] = positions[i];
-    if (s >= out.n_seqs || p >= out.lengths[s]) throw core::UsageError("MLM position outside the batch");
+    if (s >= out.n_seqs || p >= out.lengths[s])
+      throw core::UsageError("MLM position outside the batch");
     std::memcpy(rows.data() + i * h, out.row(s, p), h * sizeof(float));
   }
   linear(n, h, h, rows.data(), weights_.mlm_transform_w, weights_.mlm_transform_b, t.data());
   gelu_inplace(t.data(), t.size());
-  layer_norm_inplace(t.data(), n, h, weights_.mlm_ln_g.data(), weights_.mlm_ln_b.data(), config_.layer_norm_eps);
+  layer_norm_inplace(t.data(), n, h, weights_.mlm_ln_g.data(), weights_.mlm_ln_b.data(),
+                     config_.layer_norm_eps);
   linear(n, h, v, t.data(), weights_.decoder(), weights_.mlm_bias, logits.data());
   return logits;
 }

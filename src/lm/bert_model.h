@@ -54,8 +54,9 @@ class BertModel {
   std::vector<float> pool(const EncoderOutput& out) const;
   // MLM logits [positions.size(), vocab] for (sequence, position) pairs. Throws UsageError
   // when the checkpoint has no MLM head.
-  std::vector<float> mlm_logits(const EncoderOutput& out,
-                                const std::vector<std::pair<std::size_t, std::size_t>>& positions) const;
+  std::vector<float> mlm_logits(
+      const EncoderOutput& out,
+      const std::vector<std::pair<std::size_t, std::size_t>>& positions) const;
 
  private:
   BertConfig config_;

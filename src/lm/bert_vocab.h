@@ -17,11 +17,14 @@ class BertVocab {
   // the path (and line). As in Hugging Face's load_vocab, a duplicated token maps to its last id.
   static BertVocab load(const std::string& path);
   // For tests and generated models: tokens in id order (same checks, "<memory>" as the path).
-  static BertVocab from_tokens(std::vector<std::string> tokens, const std::string& path = "<memory>");
+  static BertVocab from_tokens(std::vector<std::string> tokens,
+                               const std::string& path = "<memory>");
 
   std::size_t size() const { return tokens_.size(); }
   std::optional<std::int32_t> find(std::string_view token) const;
-  const std::string& token(std::int32_t id) const { return tokens_.at(static_cast<std::size_t>(id)); }
+  const std::string& token(std::int32_t id) const {
+    return tokens_.at(static_cast<std::size_t>(id));
+  }
   const std::string& path() const { return path_; }
 
   std::int32_t pad_id() const { return pad_; }

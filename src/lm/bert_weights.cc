@@ -80,8 +80,10 @@ BertWeights BertWeights::load(const SafetensorsFile& file, const BertConfig& c) 
   const TensorLoader t(file, w.prefix);
   const std::uint64_t h = c.hidden_size, v = c.vocab_size, in = c.intermediate_size;
   w.word_embeddings = t.get(kWord, {v, h});
-  w.position_embeddings = t.get("embeddings.position_embeddings.weight", {c.max_position_embeddings, h});
-  w.token_type_embeddings = t.get("embeddings.token_type_embeddings.weight", {c.type_vocab_size, h});
+  w.position_embeddings =
+      t.get("embeddings.position_embeddings.weight", {c.max_position_embeddings, h});
+  w.token_type_embeddings =
+      t.get("embeddings.token_type_embeddings.weight", {c.type_vocab_size, h});
   w.embed_ln_g = t.get_ln("embeddings.LayerNorm", true, h);
   w.embed_ln_b = t.get_ln("embeddings.LayerNorm", false, h);
   for (std::size_t l = 0; l < c.num_hidden_layers; ++l) {

@@ -20,26 +20,26 @@
 namespace assay::lm {
 
 struct BertLayerWeights {
-  std::vector<float> qkv_w, qkv_b;  // [3H, H], [3H]: query, key, value rows stacked
+  std::vector<float> qkv_w, qkv_b;            // [3H, H], [3H]: query, key, value rows stacked
   std::vector<float> attn_out_w, attn_out_b;  // [H, H], [H]
-  std::vector<float> attn_ln_g, attn_ln_b;  // [H]
-  std::vector<float> ffn_in_w, ffn_in_b;  // [I, H], [I]
-  std::vector<float> ffn_out_w, ffn_out_b;  // [H, I], [H]
-  std::vector<float> out_ln_g, out_ln_b;  // [H]
+  std::vector<float> attn_ln_g, attn_ln_b;    // [H]
+  std::vector<float> ffn_in_w, ffn_in_b;      // [I, H], [I]
+  std::vector<float> ffn_out_w, ffn_out_b;    // [H, I], [H]
+  std::vector<float> out_ln_g, out_ln_b;      // [H]
 };
 
 struct BertWeights {
-  std::vector<float> word_embeddings;  // [V, H]
-  std::vector<float> position_embeddings;  // [P, H]
+  std::vector<float> word_embeddings;        // [V, H]
+  std::vector<float> position_embeddings;    // [P, H]
   std::vector<float> token_type_embeddings;  // [T, H]
   std::vector<float> embed_ln_g, embed_ln_b;
   std::vector<BertLayerWeights> layers;
-  std::vector<float> pooler_w, pooler_b;  // [H, H], [H]; empty without a pooler
+  std::vector<float> pooler_w, pooler_b;                // [H, H], [H]; empty without a pooler
   std::vector<float> mlm_transform_w, mlm_transform_b;  // [H, H], [H]
   std::vector<float> mlm_ln_g, mlm_ln_b;
   std::vector<float> mlm_decoder_w;  // [V, H]; empty when tied to word_embeddings
-  std::vector<float> mlm_bias;  // [V]; empty without an MLM head
-  std::string prefix;  // "bert." or ""
+  std::vector<float> mlm_bias;       // [V]; empty without an MLM head
+  std::string prefix;                // "bert." or ""
 
   bool has_pooler() const { return !pooler_w.empty(); }
   bool has_mlm_head() const { return !mlm_bias.empty(); }

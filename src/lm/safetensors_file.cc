@@ -27,9 +27,9 @@ struct DTypeName {
   std::size_t size;
 };
 constexpr DTypeName kDTypes[] = {
-    {"F64", DType::kF64, 8}, {"F32", DType::kF32, 4}, {"F16", DType::kF16, 2},
+    {"F64", DType::kF64, 8},   {"F32", DType::kF32, 4}, {"F16", DType::kF16, 2},
     {"BF16", DType::kBF16, 2}, {"I64", DType::kI64, 8}, {"I32", DType::kI32, 4},
-    {"I16", DType::kI16, 2}, {"I8", DType::kI8, 1}, {"U8", DType::kU8, 1},
+    {"I16", DType::kI16, 2},   {"I8", DType::kI8, 1},   {"U8", DType::kU8, 1},
     {"BOOL", DType::kBool, 1},
 };
 
@@ -209,7 +209,8 @@ void SafetensorsFile::parse_header() {
     TensorInfo info;
     info.name = name;
     const auto dt = v.find("dtype");
-    if (dt == v.end() || !dt->is_string()) throw fail(kLengthBytes, where + "missing string 'dtype'");
+    if (dt == v.end() || !dt->is_string())
+      throw fail(kLengthBytes, where + "missing string 'dtype'");
     const std::string dts = dt->get<std::string>();
     std::size_t elem = 0;
     for (const auto& d : kDTypes) {
@@ -228,16 +229,18 @@ void SafetensorsFile::parse_header() {
         throw fail(kLengthBytes, where + "shape entries must be non-negative integers");
       const std::uint64_t dim = d.get<std::uint64_t>();
       info.shape.push_back(dim);
-      if (dim != 0 && n_bytes > UINT64_MAX / dim) overflow = true;
-      else n_bytes *= dim;
+      if (dim != 0 && n_bytes > UINT64_MAX / dim)
+        overflow = true;
+      else
+        n_bytes *= dim;
     }
     if (overflow) {
-      throw fail(kLengthBytes, where + "shape " + shape_string(info.shape) +
-                                   " overflows a 64-bit byte count");
+      throw fail(kLengthBytes,
+                 where + "shape " + shape_string(info.shape) + " overflows a 64-bit byte count");
     }
     const auto off = v.find("data_offsets");
-    if (off == v.end() || !off->is_array() || off->size() != 2 ||
-        !(*off)[0].is_number_unsigned() || !(*off)[1].is_number_unsigned()) {
+    if (off == v.end() || !off->is_array() || off->size() != 2 || !(*off)[0].is_number_unsigned() ||
+        !(*off)[1].is_number_unsigned()) {
       throw fail(kLengthBytes, where + "'data_offsets' must be two non-negative integers");
     }
     info.begin = (*off)[0].get<std::uint64_t>();
@@ -272,8 +275,8 @@ void SafetensorsFile::parse_header() {
     if (b.begin < a.end) {
       throw fail(kLengthBytes, "tensor '" + b.name + "' data_offsets [" + std::to_string(b.begin) +
                                    ", " + std::to_string(b.end) + ") overlap tensor '" + a.name +
-                                   "' [" + std::to_string(a.begin) + ", " +
-                                   std::to_string(a.end) + ")");
+                                   "' [" + std::to_string(a.begin) + ", " + std::to_string(a.end) +
+                                   ")");
     }
   }
 }
@@ -286,8 +289,8 @@ const TensorInfo* SafetensorsFile::find(const std::string& name) const {
 std::span<const std::byte> SafetensorsFile::bytes(const TensorInfo& info) const {
   // `info` came from this file's validated index; re-check so a foreign TensorInfo is a bug.
   if (info.end > map_size_ - data_begin_ || info.begin > info.end) {
-    throw core::ParseError(core::SourceLocation(path_), "tensor '" + info.name +
-                                                             "' is not inside this file");
+    throw core::ParseError(core::SourceLocation(path_),
+                           "tensor '" + info.name + "' is not inside this file");
   }
   return {map_ + data_begin_ + info.begin, static_cast<std::size_t>(info.end - info.begin)};
 }

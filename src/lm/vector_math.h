@@ -3,9 +3,10 @@
 // LayerNorm. vector_math.cc is compiled with -fopenmp-simd (the `omp simd` reductions) and
 // -fno-trapping-math (without it GCC will not if-convert the clamps, and nothing vectorises);
 // both are portable SSE2 code generation, not -march=native.
-// Accuracy (checked in tests/lm/vector_math_test.cc against libm): erf within 5e-7 absolute (a few float ulps),
-// exp within 3 ulp-ish relative (2e-7) on the softmax's range. glibc's scalar erff/expf cost
-// ~10 ns each, which for BERT-base's 4.7 M GELUs per 128 tokens was a third of the budget.
+// Accuracy (checked in tests/lm/vector_math_test.cc against libm): erf within 5e-7 absolute (a few
+// float ulps), exp within 3 ulp-ish relative (2e-7) on the softmax's range. glibc's scalar
+// erff/expf cost ~10 ns each, which for BERT-base's 4.7 M GELUs per 128 tokens was a third of the
+// budget.
 #pragma once
 
 #include <bit>
@@ -60,7 +61,6 @@ inline float fast_exp(float x) {
   const float scale = std::bit_cast<float>(bits);
   return p * scale;
 }
-
 
 // x ← 0.5·x·(1 + erf(x/√2)) (exact-erf GELU, as BERT uses, not the tanh approximation).
 void gelu_inplace(float* x, std::size_t n);

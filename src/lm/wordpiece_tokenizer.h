@@ -27,7 +27,8 @@ class WordpieceTokenizer {
   // Their ids.
   std::vector<std::int32_t> encode(std::string_view text) const;
   // [CLS] ids [SEP], truncating `ids` so the result has at most `max_length` tokens.
-  std::vector<std::int32_t> wrap(const std::vector<std::int32_t>& ids, std::size_t max_length) const;
+  std::vector<std::int32_t> wrap(const std::vector<std::int32_t>& ids,
+                                 std::size_t max_length) const;
 
   const BertVocab& vocab() const { return vocab_; }
 

@@ -49,10 +49,12 @@ TEST(SemEval, IdenticalTextsScoreOne) {
 TEST(SemEval, OnlyChangedSentencesMakePatches) {
   auto loaded = lm::BertModel::load_dir(kDir);
   const SemEval s(*loaded.model, loaded.vocab);
-  const auto one = s.score("the movie was good. it was funny.", "the movie was good. it was boring.");
+  const auto one =
+      s.score("the movie was good. it was funny.", "the movie was good. it was boring.");
   EXPECT_EQ(one.n_patches, 1u);
   EXPECT_LT(one.sim, 1.0);
-  const auto two = s.score("the movie was good. it was funny.", "the film was good. it was boring.");
+  const auto two =
+      s.score("the movie was good. it was funny.", "the film was good. it was boring.");
   EXPECT_EQ(two.n_patches, 2u);
 }
 

@@ -8,10 +8,12 @@ namespace {
 using V = std::vector<std::string>;
 
 TEST(SentenceSplitter, SplitsOnTerminalPunctuation) {
-  EXPECT_EQ(split_sentences("It was good. Really! Was it?  Yes"), (V{"It was good.", "Really!", "Was it?", "Yes"}));
+  EXPECT_EQ(split_sentences("It was good. Really! Was it?  Yes"),
+            (V{"It was good.", "Really!", "Was it?", "Yes"}));
   EXPECT_EQ(split_sentences("skip it . joyfully , you still have that option ."),
             (V{"skip it .", "joyfully , you still have that option ."}));
-  EXPECT_EQ(split_sentences("He said \"stop.\" Then left."), (V{"He said \"stop.\"", "Then left."}));
+  EXPECT_EQ(split_sentences("He said \"stop.\" Then left."),
+            (V{"He said \"stop.\"", "Then left."}));
 }
 
 TEST(SentenceSplitter, KeepsAbbreviationsNumbersAndInitials) {

@@ -35,7 +35,8 @@ TEST(SynEval, MatchesGoldensAndFormula) {
     expect_probs(syn.sentence_probabilities(c["sentence"]), c["probs"]);
     for (const auto& p : c["probs"]) all.push_back(p.get<double>());
   }
-  const auto r = syn.score(g[0]["sentence"].get<std::string>() + " " + g[1]["sentence"].get<std::string>());
+  const auto r =
+      syn.score(g[0]["sentence"].get<std::string>() + " " + g[1]["sentence"].get<std::string>());
   double mn = 1, sum = 0;
   for (double p : all) {
     mn = std::min(mn, p);
@@ -67,7 +68,8 @@ TEST(SynEval, BatchSplitGivesTheSameProbabilities) {
   const std::string s = "she is a great actress, and the plot never makes sense.";
   const auto a = one.sentence_probabilities(s), b = split.sentence_probabilities(s);
   ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], 1e-5 * a[i]);  // GEMM blocking differs with the row count
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_NEAR(a[i], b[i], 1e-5 * a[i]);  // GEMM blocking differs with the row count
 }
 
 TEST(SynEval, EmptyTextIsNaNAndNoHeadIsAnError) {

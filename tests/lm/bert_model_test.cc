@@ -69,7 +69,8 @@ TEST(BertModel, MatchesTorchGoldens) {
     expect_close(out.states, batch["hidden"], "hidden states");
     expect_close(m.pool(out), batch["pooled"], "pooled output");
     std::vector<std::pair<std::size_t, std::size_t>> pos;
-    for (const auto& p : batch["mlm_positions"]) pos.emplace_back(p[0].get<std::size_t>(), p[1].get<std::size_t>());
+    for (const auto& p : batch["mlm_positions"])
+      pos.emplace_back(p[0].get<std::size_t>(), p[1].get<std::size_t>());
     expect_close(m.mlm_logits(out, pos), batch["mlm_logits"], "MLM logits");
   }
 }
@@ -152,7 +153,8 @@ TEST(BertModelLoad, MissingTensor) {
   m.rewrite([](auto& t) { t.erase("bert.encoder.layer.1.output.dense.bias"); });
   const std::string msg = load_error(m.path());
   EXPECT_NE(msg.find("model.safetensors: missing tensor 'bert.encoder.layer.1.output.dense.bias'"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
 }
 
 TEST(BertModelLoad, MissingLayerNormReportsBothNames) {
@@ -161,7 +163,8 @@ TEST(BertModelLoad, MissingLayerNormReportsBothNames) {
   const std::string msg = load_error(m.path());
   EXPECT_NE(msg.find("missing tensor 'bert.embeddings.LayerNorm.weight' (or legacy "
                      "'bert.embeddings.LayerNorm.gamma')"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
 }
 
 TEST(BertModelLoad, WrongShape) {
@@ -174,7 +177,8 @@ TEST(BertModelLoad, WrongShape) {
   const std::string msg = load_error(m.path());
   EXPECT_NE(msg.find("tensor 'bert.encoder.layer.0.attention.self.key.bias' has shape [16], "
                      "expected [32] (from config.json)"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
 }
 
 TEST(BertModelLoad, NotABertCheckpoint) {
@@ -203,7 +207,8 @@ TEST(BertModelLoad, OnlyPytorchBin) {
   fs::rename(m.dir.file("model.safetensors"), m.dir.file("pytorch_model.bin"));
   const std::string msg = load_error(m.path());
   EXPECT_NE(msg.find("missing model.safetensors; only pytorch_model.bin is present"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
   EXPECT_NE(msg.find("safe_serialization=True"), std::string::npos) << msg;
 }
 
@@ -219,16 +224,22 @@ TEST(BertModelLoad, BadConfig) {
   auto edit = [&](const std::string& key, const nlohmann::json& value) {
     std::ifstream in(kDir + "/config.json");
     auto j = nlohmann::json::parse(in);
-    if (value.is_null()) j.erase(key); else j[key] = value;
+    if (value.is_null())
+      j.erase(key);
+    else
+      j[key] = value;
     m.dir.write("config.json", j.dump());
     return load_error(m.path());
   };
-  EXPECT_NE(edit("num_attention_heads", 5).find("hidden_size 32 is not divisible by num_attention_heads 5"),
+  EXPECT_NE(edit("num_attention_heads", 5)
+                .find("hidden_size 32 is not divisible by num_attention_heads 5"),
             std::string::npos);
   EXPECT_NE(edit("hidden_size", nullptr).find("missing 'hidden_size'"), std::string::npos);
   EXPECT_NE(edit("hidden_size", -3).find("'hidden_size' must be an integer"), std::string::npos);
-  EXPECT_NE(edit("hidden_act", "relu").find("hidden_act \"relu\" is not supported"), std::string::npos);
-  EXPECT_NE(edit("model_type", "gpt2").find("model_type 'gpt2' is not supported"), std::string::npos);
+  EXPECT_NE(edit("hidden_act", "relu").find("hidden_act \"relu\" is not supported"),
+            std::string::npos);
+  EXPECT_NE(edit("model_type", "gpt2").find("model_type 'gpt2' is not supported"),
+            std::string::npos);
   m.dir.write("config.json", "{\"vocab_size\": 3,");
   EXPECT_NE(load_error(m.path()).find("config.json at byte"), std::string::npos);
 }
@@ -253,10 +264,13 @@ TEST(BertModel, BitwiseSameAcrossBlasThreadCounts) {
   const EncoderOutput two = loaded.model->encode(seqs);
   const auto logits_two = loaded.model->mlm_logits(two, {{0, 1}, {2, 3}});
   const EncoderOutput again = loaded.model->encode(seqs);
-  EXPECT_EQ(std::memcmp(again.states.data(), two.states.data(), two.states.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(again.states.data(), two.states.data(), two.states.size() * sizeof(float)),
+            0);
   ASSERT_EQ(one.states.size(), two.states.size());
-  EXPECT_EQ(std::memcmp(one.states.data(), two.states.data(), one.states.size() * sizeof(float)), 0);
-  EXPECT_EQ(std::memcmp(logits_one.data(), logits_two.data(), logits_one.size() * sizeof(float)), 0);
+  EXPECT_EQ(std::memcmp(one.states.data(), two.states.data(), one.states.size() * sizeof(float)),
+            0);
+  EXPECT_EQ(std::memcmp(logits_one.data(), logits_two.data(), logits_one.size() * sizeof(float)),
+            0);
 }
 
 }  // namespace

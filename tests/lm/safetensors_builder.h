@@ -4,10 +4,9 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace assay::lm::testing {
 
@@ -19,7 +18,8 @@ struct RawTensor {
 
 inline std::string le64(std::uint64_t v) {
   std::string s(8, '\0');
-  for (int i = 0; i < 8; ++i) s[static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
+  for (int i = 0; i < 8; ++i)
+    s[static_cast<std::size_t>(i)] = static_cast<char>((v >> (8 * i)) & 0xFF);
   return s;
 }
 
@@ -33,7 +33,8 @@ inline std::string build_file(const std::map<std::string, RawTensor>& tensors) {
   nlohmann::json header = nlohmann::json::object();
   std::string data;
   for (const auto& [name, t] : tensors) {
-    header[name] = {{"dtype", t.dtype}, {"shape", t.shape},
+    header[name] = {{"dtype", t.dtype},
+                    {"shape", t.shape},
                     {"data_offsets", {data.size(), data.size() + t.bytes.size()}}};
     data += t.bytes;
   }

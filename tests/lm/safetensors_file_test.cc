@@ -68,7 +68,8 @@ TEST(SafetensorsFile, ReadsF32F16Bf16AndMetadata) {
     FAIL();
   } catch (const core::ParseError& e) {
     EXPECT_NE(std::string(e.what()).find("tensor 'i' has dtype I64, expected a floating-point"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 
@@ -79,8 +80,9 @@ TEST(SafetensorsFile, Metadata) {
   SafetensorsFile f(dir.write("m.safetensors", raw_file(header, f32_bytes({7.0f}))));
   EXPECT_EQ(f.metadata().at("format"), "pt");
   EXPECT_EQ(f.to_f32(*f.find("w"))[0], 7.0f);
-  EXPECT_NE(open_error(raw_file(R"({"__metadata__":{"format":1}})", "")).find(
-                "__metadata__ value of 'format' is not a string"), std::string::npos);
+  EXPECT_NE(open_error(raw_file(R"({"__metadata__":{"format":1}})", ""))
+                .find("__metadata__ value of 'format' is not a string"),
+            std::string::npos);
 }
 
 TEST(SafetensorsFile, MissingFileIsIoError) {
@@ -139,10 +141,11 @@ TEST(SafetensorsFile, NegativeOrFractionalShape) {
 }
 
 TEST(SafetensorsFile, ShapeDisagreesWithOffsets) {
-  const std::string msg = open_error(
-      raw_file(R"({"w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,12]}})", std::string(16, '\0')));
+  const std::string msg = open_error(raw_file(
+      R"({"w":{"dtype":"F32","shape":[2,2],"data_offsets":[0,12]}})", std::string(16, '\0')));
   EXPECT_NE(msg.find("dtype F32 shape [2,2] needs 16 bytes, data_offsets [0, 12) hold 12"),
-            std::string::npos) << msg;
+            std::string::npos)
+      << msg;
 }
 
 TEST(SafetensorsFile, OffsetsPastTheData) {
@@ -165,12 +168,14 @@ TEST(SafetensorsFile, OffsetsMalformed) {
   EXPECT_NE(open_error(raw_file(R"({"w":{"dtype":"F32","shape":[1]}})", std::string(4, '\0')))
                 .find("'data_offsets' must be"),
             std::string::npos);
-  EXPECT_NE(open_error(raw_file(R"({"w":{"shape":[1],"data_offsets":[0,4]}})", std::string(4, '\0')))
-                .find("missing string 'dtype'"),
-            std::string::npos);
-  EXPECT_NE(open_error(raw_file(R"({"w":{"dtype":"F32","data_offsets":[0,4]}})", std::string(4, '\0')))
-                .find("missing array 'shape'"),
-            std::string::npos);
+  EXPECT_NE(
+      open_error(raw_file(R"({"w":{"shape":[1],"data_offsets":[0,4]}})", std::string(4, '\0')))
+          .find("missing string 'dtype'"),
+      std::string::npos);
+  EXPECT_NE(
+      open_error(raw_file(R"({"w":{"dtype":"F32","data_offsets":[0,4]}})", std::string(4, '\0')))
+          .find("missing array 'shape'"),
+      std::string::npos);
   EXPECT_NE(open_error(raw_file(R"({"w":3})", "")).find("tensor 'w': entry is not an object"),
             std::string::npos);
   EXPECT_NE(open_error(raw_file(R"({"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4],"x":1}})",
@@ -183,7 +188,8 @@ TEST(SafetensorsFile, OverlappingTensors) {
   const std::string msg = open_error(raw_file(
       R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},"b":{"dtype":"F32","shape":[2],"data_offsets":[4,12]}})",
       std::string(12, '\0')));
-  EXPECT_NE(msg.find("tensor 'b' data_offsets [4, 12) overlap tensor 'a' [0, 8)"), std::string::npos)
+  EXPECT_NE(msg.find("tensor 'b' data_offsets [4, 12) overlap tensor 'a' [0, 8)"),
+            std::string::npos)
       << msg;
 }
 
@@ -195,9 +201,9 @@ TEST(SafetensorsFile, DuplicateTensorName) {
 }
 
 TEST(SafetensorsFile, ShapeOverflow) {
-  const std::string msg = open_error(raw_file(
-      R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}})",
-      std::string(4, '\0')));
+  const std::string msg = open_error(
+      raw_file(R"({"w":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,4]}})",
+               std::string(4, '\0')));
   EXPECT_NE(msg.find("overflows a 64-bit byte count"), std::string::npos) << msg;
 }
 

@@ -11,7 +11,8 @@ namespace {
 TEST(VectorMath, ErfMatchesLibm) {
   double worst = 0;
   for (float x = -6.0f; x <= 6.0f; x += 1e-3f) {
-    worst = std::max(worst, std::fabs(static_cast<double>(fast_erf(x)) - std::erf(static_cast<double>(x))));
+    worst = std::max(
+        worst, std::fabs(static_cast<double>(fast_erf(x)) - std::erf(static_cast<double>(x))));
   }
   EXPECT_LT(worst, 5e-7);  // a few float ulps
 }
