@@ -299,6 +299,7 @@ std::vector<float> SafetensorsFile::to_f32(const TensorInfo& info) const {
   const auto raw = bytes(info);
   const std::size_t n = static_cast<std::size_t>(info.n_elements());
   std::vector<float> out(n);
+  if (n == 0) return out;  // memcpy with a null pointer is undefined even for 0 bytes
   const std::byte* p = raw.data();
   switch (info.dtype) {
     case DType::kF32:

@@ -49,7 +49,8 @@ std::vector<std::vector<std::int32_t>> seqs_of(const nlohmann::json& batch) {
 TEST(BertModel, TokenizerReproducesGoldenIds) {
   auto loaded = BertModel::load_dir(kDir);
   const WordpieceTokenizer tok(loaded.vocab);
-  for (const auto& s : goldens()["sentences"]) {
+  const auto g = goldens();  // range-for over a temporary's member would dangle
+  for (const auto& s : g["sentences"]) {
     EXPECT_EQ(tok.wrap(tok.encode(s["text"].get<std::string>()), 512),
               s["ids"].get<std::vector<std::int32_t>>());
   }
@@ -95,7 +96,8 @@ TEST(BertModel, SimcseNamingWithF16Weights) {
   const BertModel& m = *loaded.model;
   EXPECT_EQ(m.weights().prefix, "");
   EXPECT_FALSE(m.weights().has_mlm_head());
-  for (const auto& batch : goldens()["batches"]) {
+  const auto g = goldens();
+  for (const auto& batch : g["batches"]) {
     const EncoderOutput out = m.encode(seqs_of(batch));
     expect_close(out.states, batch["simcse_f16_hidden"], "F16 hidden states");
     expect_close(m.pool(out), batch["simcse_f16_pooled"], "F16 pooled output");
