@@ -4,7 +4,7 @@
 # repeated runs, ratios to the peer measured in the same run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --test
+bash scripts/setup.sh --oracles
 bash scripts/build.sh release
 modules=("$@")
 if (( ${#modules[@]} == 0 )); then

@@ -3,12 +3,21 @@
 # already installed it changes nothing and does not touch the network.
 #   scripts/setup.sh          what building and running needs (scripts/packages/*.build)
 #   scripts/setup.sh --test   also what the tests need (scripts/packages/*.test)
-# Each module lists its own packages in scripts/packages/<module>.{build,test}, one per line.
+#   scripts/setup.sh --oracles  also the independent implementations that golden scripts,
+#                             benchmarks and fuzzers use (scripts/packages/*.oracle: Python with
+#                             scipy/sklearn/torch/nltk/gensim, the Perl tagger, sphinx_lm_eval,
+#                             clang); CI needs none of them, the goldens are committed.
+# Each module lists its own packages in scripts/packages/<module>.{build,test,oracle}.
 set -euo pipefail
 cd "$(dirname "$0")/packages"
 
 lists=(*.build)
-if [[ "${1:-}" == "--test" ]]; then lists+=(*.test); fi
+case "${1:-}" in
+  "") ;;
+  --test) lists+=(*.test) ;;
+  --oracles) lists+=(*.test *.oracle) ;;
+  *) echo "usage: scripts/setup.sh [--test|--oracles]" >&2; exit 2 ;;
+esac
 mapfile -t packages < <(cat "${lists[@]}" | sed 's/#.*//' | tr -s ' \t' '\n' | grep -v '^$' | sort -u)
 
 missing=()
