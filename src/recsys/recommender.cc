@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "recsys/funk_svd.h"
+#include "recsys/hybrid.h"
 #include "recsys/item_item.h"
 #include "recsys/user_user.h"
 
@@ -69,7 +70,7 @@ TopKLists recommend_all(const Recommender& model, const Ratings& train, std::siz
 }
 
 const std::vector<std::string>& recommender_names() {
-  static const std::vector<std::string> kNames = {"user-user", "item-item", "funk-svd"};
+  static const std::vector<std::string> kNames = {"user-user", "item-item", "funk-svd", "hybrid"};
   return kNames;
 }
 
@@ -77,6 +78,7 @@ std::unique_ptr<Recommender> make_recommender(std::string_view name) {
   if (name == "user-user") return std::make_unique<UserUser>();
   if (name == "item-item") return std::make_unique<ItemItem>();
   if (name == "funk-svd") return std::make_unique<FunkSvd>();
+  if (name == "hybrid") return std::make_unique<Hybrid>();
   std::string known;
   for (const auto& n : recommender_names()) known += (known.empty() ? "" : ", ") + n;
   throw core::UsageError("unknown algorithm '" + std::string(name) + "'; expected one of " + known);
