@@ -127,7 +127,8 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
     progress.add();
   });
   progress.finish();
-  results.n_executed = std::min(limit, n_jobs);
+  // Jobs run in index order of claim; the first `limit` claimed are the noise jobs, then runs.
+  results.n_executed = std::min(limit, n_jobs) - std::min(limit, noise_jobs.size());
 
   // Re-read the store so executed and resumed runs come back through the same path.
   done.clear();

@@ -40,7 +40,7 @@ struct CampaignResults {
   std::vector<AlgorithmBaseline> baselines;  // config.algorithms order
   std::vector<RunResult> runs;               // config order (algorithm, heuristic, size, trial)
   std::vector<NoiseResult> noise;            // config.algorithms order, then trial
-  std::size_t n_executed = 0;                // runs executed by this call
+  std::size_t n_executed = 0;                // runs executed by this call (not noise)
   std::size_t n_resumed = 0;                 // runs found in the store
   bool complete = false;                     // every configured run is in `runs`
 };
