@@ -1,5 +1,6 @@
 #include "recsys/item_item.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -92,20 +93,26 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   const float* centred = user_centred_.data() + begin;
   const std::size_t n_rated = end - begin;
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
-  // Gather block[k][j] = sim(items[k], rated[j]) reading the rows of the rated items (the
-  // matrix is symmetric bit for bit), so each row is streamed once per call instead of the
-  // whole matrix being touched at scattered places for every target item.
-  std::vector<float> block(items.size() * n_rated);
-  for (std::size_t j = 0; j < n_rated; ++j) {
-    const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * n_items_;
-    for (std::size_t k = 0; k < items.size(); ++k) block[k * n_rated + j] = row[items[k]];
-  }
+  // Targets are processed in tiles: block[k][j] = sim(items[k], rated[j]) is gathered from
+  // the rows of the rated items (the matrix is symmetric bit for bit), so each tile reads a
+  // narrow band of those rows and the block stays in L1, instead of every target touching
+  // its whole row at scattered places.
+  constexpr std::size_t kTile = 64;
+  std::vector<float> block(kTile * n_rated);
   TopNeighbors top(options_.n_neighbors);
-  for (std::size_t k = 0; k < items.size(); ++k) {
-    double avg = 0;
-    out[k] = top.weighted_average(block.data() + k * n_rated, centred, n_rated, avg)
-                 ? static_cast<float>(item_mean_[items[k]] + avg)
-                 : std::numeric_limits<float>::quiet_NaN();
+  for (std::size_t k0 = 0; k0 < items.size(); k0 += kTile) {
+    const std::size_t n_tile = std::min(kTile, items.size() - k0);
+    const ItemId* tile = items.data() + k0;
+    for (std::size_t j = 0; j < n_rated; ++j) {
+      const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * n_items_;
+      for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[tile[k]];
+    }
+    for (std::size_t k = 0; k < n_tile; ++k) {
+      double avg = 0;
+      out[k0 + k] = top.weighted_average(block.data() + k * n_rated, centred, n_rated, avg)
+                        ? static_cast<float>(item_mean_[tile[k]] + avg)
+                        : std::numeric_limits<float>::quiet_NaN();
+    }
   }
 }
 

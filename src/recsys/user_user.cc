@@ -1,12 +1,12 @@
 #include "recsys/user_user.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "core/check.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
-#include "recsys/top_neighbors.h"
 
 namespace assay::recsys {
 
@@ -46,6 +46,18 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
     }
     item_offsets_[i + 1] = item_users_.size();
   }
+  user_offsets_.assign(n_users_ + 1, 0);
+  user_items_.clear();
+  user_centred_.clear();
+  for (UserId u = 0; u < n_users_; ++u) {
+    const auto items = train.items_of(u);
+    const auto values = train.values_of_user(u);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      user_items_.push_back(items[k]);
+      user_centred_.push_back(values[k] - user_mean_[u]);
+    }
+    user_offsets_[u + 1] = user_items_.size();
+  }
   sim_.assign(n_users_ * n_users_, 0.0f);
   const float min_sim = options_.min_similarity;
   core::ThreadPool pool(std::max<std::size_t>(1, fit_options.n_threads));
@@ -77,22 +89,83 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
   });
 }
 
+namespace {
+
+struct Neighbor {
+  float sim;
+  float value;
+  UserId user;
+};
+
+// Most similar first; ties by smaller user id.
+bool more_similar(const Neighbor& a, const Neighbor& b) {
+  return a.sim != b.sim ? a.sim > b.sim : a.user < b.user;
+}
+
+// Lists shorter than this are scored item by item; longer ones by the neighbour walk.
+constexpr std::size_t kWalkMinItems = 32;
+
+}  // namespace
+
 void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
   ASSAY_CHECK(user < n_users_ && items.size() == out.size());
+  for (ItemId i : items) ASSAY_CHECK(i < n_items_);
   const float* row = sim_.data() + static_cast<std::size_t>(user) * n_users_;
-  TopNeighbors top(options_.n_neighbors);
-  std::vector<float> sims;
+  const std::size_t k_max = options_.n_neighbors;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto finish = [&](float num, float den) {
+    return static_cast<float>(user_mean_[user] +
+                              static_cast<double>(num) / static_cast<double>(den));
+  };
+  if (items.size() >= kWalkMinItems) {
+    // Walk the positive neighbours from most to least similar; each item takes the first
+    // k_max of its raters met, which are exactly its top-k_max neighbours.
+    std::vector<Neighbor> order;
+    for (UserId v = 0; v < n_users_; ++v) {
+      if (row[v] > 0.0f) order.push_back({row[v], 0.0f, v});
+    }
+    std::sort(order.begin(), order.end(), more_similar);
+    std::vector<float> num(n_items_, 0.0f), den(n_items_, 0.0f);
+    std::vector<std::uint32_t> count(n_items_, 0);
+    for (const Neighbor& nb : order) {
+      const float s = nb.sim;
+      for (std::size_t p = user_offsets_[nb.user]; p < user_offsets_[nb.user + 1]; ++p) {
+        const ItemId i = user_items_[p];
+        if (count[i] < k_max) {
+          num[i] += s * user_centred_[p];
+          den[i] += s;
+          ++count[i];
+        }
+      }
+    }
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const ItemId i = items[k];
+      out[k] = count[i] == 0 ? nan : finish(num[i], den[i]);
+    }
+    return;
+  }
+  std::vector<Neighbor> cand;
+  std::vector<float> work, spare;
   for (std::size_t k = 0; k < items.size(); ++k) {
     const ItemId i = items[k];
-    ASSAY_CHECK(i < n_items_);
-    const std::size_t begin = item_offsets_[i], n = item_offsets_[i + 1] - begin;
-    sims.resize(n);
-    const UserId* raters = item_users_.data() + begin;
-    for (std::size_t p = 0; p < n; ++p) sims[p] = row[raters[p]];
-    double avg = 0;
-    out[k] = top.weighted_average(sims.data(), item_centred_.data() + begin, n, avg)
-                 ? static_cast<float>(user_mean_[user] + avg)
-                 : std::numeric_limits<float>::quiet_NaN();
+    cand.clear();
+    for (std::size_t p = item_offsets_[i]; p < item_offsets_[i + 1]; ++p) {
+      const float s = row[item_users_[p]];
+      if (s > 0.0f) cand.push_back({s, item_centred_[p], item_users_[p]});
+    }
+    if (cand.empty()) {
+      out[k] = nan;
+      continue;
+    }
+    const std::size_t n = std::min(k_max, cand.size());
+    std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(n), cand.end(),
+                      more_similar);
+    float num = 0, den = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      num += cand[j].sim * cand[j].value;
+      den += cand[j].sim;
+    }
+    out[k] = finish(num, den);
   }
 }
 

@@ -4,6 +4,10 @@
 //  - similarity = cosine of the centred user vectors, kept only when > kMinSimilarity (1e-6);
 //  - score(u, i) = mean_u + sum_v sim(u,v) (r_vi - mean_v) / sum_v sim(u,v) over the 20 users
 //    v who rated i most similar to u (at least 1; otherwise unscorable: NaN).
+// The weighted sum runs over the chosen neighbours from most to least similar (ties: smaller
+// id first), whichever of the two scoring paths is taken (per item for short item lists; a
+// walk over the user's neighbours, most similar first, for long ones), so both give the same
+// bits.
 // The similarity matrix is dense (n_users^2 floats), limited to kMaxUsers. No randomness;
 // n_threads parallelises the similarity rows without changing a bit.
 #pragma once
@@ -41,6 +45,10 @@ class UserUser final : public Recommender {
   std::vector<std::size_t> item_offsets_;
   std::vector<UserId> item_users_;
   std::vector<float> item_centred_;
+  // The same centred ratings by user (rated items sorted), for the neighbour walk.
+  std::vector<std::size_t> user_offsets_;
+  std::vector<ItemId> user_items_;
+  std::vector<float> user_centred_;
 };
 
 }  // namespace assay::recsys

@@ -84,3 +84,29 @@ TEST(UserUser, ThreadsDoNotChangeSimilarities) {
 }
 
 }  // namespace
+
+namespace {
+
+// The item-by-item path (short lists) and the neighbour walk (long lists) give the same bits.
+TEST(UserUser, ShortAndLongListPathsAgreeBitwise) {
+  const assay::recsys::Ratings r = assay::recsys::fixtures::small_synthetic(7);
+  assay::recsys::UserUser model;
+  model.fit(r, {});
+  std::vector<assay::recsys::ItemId> all(r.n_items());
+  for (assay::recsys::ItemId i = 0; i < r.n_items(); ++i) all[i] = i;
+  std::vector<float> long_path(all.size());
+  for (assay::recsys::UserId u = 0; u < r.n_users(); u += 3) {
+    model.score(u, all, long_path);
+    for (assay::recsys::ItemId i = 0; i < r.n_items(); ++i) {
+      float one = 0;
+      model.score(u, std::span<const assay::recsys::ItemId>(&all[i], 1), std::span<float>(&one, 1));
+      if (std::isnan(one)) {
+        ASSERT_TRUE(std::isnan(long_path[i]));
+      } else {
+        ASSERT_EQ(one, long_path[i]) << u << " " << i;
+      }
+    }
+  }
+}
+
+}  // namespace
