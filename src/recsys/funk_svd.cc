@@ -15,17 +15,19 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
   high_ = static_cast<float>(train.scale().high);
   baseline_ = BiasModel::fit(train, o.bias_damping);
 
-  // Ratings in SGD order, as contiguous arrays (structure of arrays, 16 bytes per rating).
+  // Ratings in SGD order.
   const std::vector<Rating> ordered = sgd_order(train, fit_options.seed);
   const std::size_t n = ordered.size();
-  std::vector<std::uint32_t> su(n), si(n);
-  std::vector<float> rating(n), estimate(n);
+  // One 16-byte record per rating, read as a single stream by the SGD loop.
+  struct Entry {
+    std::uint32_t user, item;
+    float rating, estimate;
+  };
+  std::vector<Entry> entries(n);
   for (std::size_t k = 0; k < n; ++k) {
-    su[k] = ordered[k].user;
-    si[k] = ordered[k].item;
-    rating[k] = ordered[k].value;
-    estimate[k] =
-        std::clamp(static_cast<float>(baseline_.predict(su[k], si[k])), low_, high_);
+    const Rating& r = ordered[k];
+    entries[k] = {r.user, r.item, r.value,
+                  std::clamp(static_cast<float>(baseline_.predict(r.user, r.item)), low_, high_)};
   }
 
   user_features_.assign(o.n_features * n_users_, 0.0f);
@@ -33,28 +35,27 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
   const float lr = o.learning_rate, reg = o.regularization;
   const float lo = low_, hi = high_;
   for (std::size_t f = 0; f < o.n_features; ++f) {
-    float* uf = user_features_.data() + f * n_users_;
-    float* itf = item_features_.data() + f * n_items_;
+    // The two feature columns never overlap each other or the entries; telling the compiler
+    // lets it keep loads and stores of different arrays apart.
+    float* __restrict uf = user_features_.data() + f * n_users_;
+    float* __restrict itf = item_features_.data() + f * n_items_;
     std::fill(uf, uf + n_users_, o.initial_value);
     std::fill(itf, itf + n_items_, o.initial_value);
     const float trail =
         o.initial_value * o.initial_value * static_cast<float>(o.n_features - f - 1);
-    const std::uint32_t* pu = su.data();
-    const std::uint32_t* pi = si.data();
-    const float* pr = rating.data();
-    const float* pe = estimate.data();
+    const Entry* __restrict pe = entries.data();
     for (std::size_t epoch = 0; epoch < o.n_epochs; ++epoch) {
       for (std::size_t k = 0; k < n; ++k) {
-        const std::uint32_t u = pu[k], i = pi[k];
-        const float uv = uf[u], iv = itf[i];
-        const float pred = std::clamp(pe[k] + uv * iv, lo, hi) + trail;
-        const float err = pr[k] - pred;
-        uf[u] = uv + lr * (err * iv - reg * uv);
-        itf[i] = iv + lr * (err * uv - reg * iv);
+        const Entry e = pe[k];
+        const float uv = uf[e.user], iv = itf[e.item];
+        const float pred = std::clamp(e.estimate + uv * iv, lo, hi) + trail;
+        const float err = e.rating - pred;
+        uf[e.user] = uv + lr * (err * iv - reg * uv);
+        itf[e.item] = iv + lr * (err * uv - reg * iv);
       }
     }
-    for (std::size_t k = 0; k < n; ++k) {
-      estimate[k] = std::clamp(estimate[k] + uf[su[k]] * itf[si[k]], lo, hi);
+    for (Entry& e : entries) {
+      e.estimate = std::clamp(e.estimate + uf[e.user] * itf[e.item], lo, hi);
     }
   }
   // Users and items without training ratings keep no features: they score the baseline.

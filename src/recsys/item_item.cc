@@ -84,6 +84,32 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       }
     }
   });
+  // Sorted neighbour lists for the walk path; each list depends only on its row.
+  walk_min_rated_ = static_cast<std::size_t>(
+      std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
+  std::vector<std::size_t> counts(n_items_ + 1, 0);
+  for (std::size_t i = 0; i < n_items_; ++i) {
+    const float* row = sim_.data() + i * n_items_;
+    std::size_t c = 0;
+    for (std::size_t j = 0; j < n_items_; ++j) c += row[j] > 0.0f ? 1 : 0;
+    counts[i + 1] = counts[i] + c;
+  }
+  nbr_offsets_ = counts;
+  nbr_ids_.assign(nbr_offsets_.back(), 0);
+  nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
+  pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
+    for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
+      const float* row = sim_.data() + i * n_items_;
+      ItemId* out = nbr_ids_.data() + nbr_offsets_[i];
+      std::size_t c = 0;
+      for (std::size_t j = 0; j < n_items_; ++j) {
+        if (row[j] > 0.0f) out[c++] = static_cast<ItemId>(j);
+      }
+      std::stable_sort(out, out + c, [row](ItemId a, ItemId b) { return row[a] > row[b]; });
+      float* sims = nbr_sims_.data() + nbr_offsets_[i];
+      for (std::size_t p = 0; p < c; ++p) sims[p] = row[out[p]];
+    }
+  });
 }
 
 void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
@@ -93,6 +119,30 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   const float* centred = user_centred_.data() + begin;
   const std::size_t n_rated = end - begin;
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
+  if (n_rated > walk_min_rated_) {
+    // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood.
+    std::vector<std::uint32_t> slot(n_items_, 0);  // 1 + index in the user's row, 0: unrated
+    for (std::size_t j = 0; j < n_rated; ++j) slot[rated[j]] = static_cast<std::uint32_t>(j + 1);
+    const std::size_t k_max = options_.n_neighbors;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const ItemId i = items[k];
+      float num = 0, den = 0;
+      std::size_t found = 0;
+      for (std::size_t p = nbr_offsets_[i]; p < nbr_offsets_[i + 1] && found < k_max; ++p) {
+        const ItemId j = nbr_ids_[p];
+        const std::uint32_t at = slot[j];
+        if (at == 0) continue;
+        const float sim = nbr_sims_[p];
+        num += sim * centred[at - 1];
+        den += sim;
+        ++found;
+      }
+      out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
+                          : static_cast<float>(item_mean_[i] + static_cast<double>(num) /
+                                                                   static_cast<double>(den));
+    }
+    return;
+  }
   // Targets are processed in tiles: block[k][j] = sim(items[k], rated[j]) is gathered from
   // the rows of the rated items (the matrix is symmetric bit for bit), so each tile reads a
   // narrow band of those rows and the block stays in L1, instead of every target touching

@@ -4,6 +4,11 @@
 //    > kMinSimilarity (1e-6; negative and zero similarities are dropped);
 //  - score(u, i) = mean_i + sum_j sim(i,j) (r_uj - mean_j) / sum_j sim(i,j) over the 20 items
 //    j rated by u most similar to i (at least 1; otherwise the pair is unscorable: NaN).
+// Scoring takes one of two paths per user, fixed by the user's number of ratings n_u (so a
+// user's scores never depend on which items are asked for): light users gather the
+// similarities of their n_u rated items and select the top 20; users with
+// n_u > sqrt(20 * n_items) walk each target's neighbour list (sorted at fit time, most similar
+// first, ties by smaller id) until 20 rated items are met, which costs ~20 * n_items / n_u.
 // The similarity matrix is dense (n_items^2 floats), so the model is limited to kMaxItems.
 // Training is deterministic and uses no randomness; n_threads parallelises the similarity
 // rows without changing a bit of the result.
@@ -42,6 +47,11 @@ class ItemItem final : public Recommender {
   std::vector<std::size_t> user_offsets_;
   std::vector<ItemId> user_items_;
   std::vector<float> user_centred_;
+  // Per item: the items with positive similarity, most similar first (ties: smaller id).
+  std::vector<std::size_t> nbr_offsets_;
+  std::vector<ItemId> nbr_ids_;
+  std::vector<float> nbr_sims_;  // the similarities, beside the ids: the walk reads both in order
+  std::size_t walk_min_rated_ = 0;
 };
 
 }  // namespace assay::recsys
