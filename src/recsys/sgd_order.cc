@@ -1,7 +1,7 @@
 #include "recsys/sgd_order.h"
 
 #include <algorithm>
-#include <numeric>
+#include <utility>
 
 #include "core/rng.h"
 
@@ -14,15 +14,14 @@ std::uint64_t sgd_order_key(std::uint64_t seed, UserId user, ItemId item) {
 
 std::vector<Rating> sgd_order(const Ratings& train, std::uint64_t seed) {
   std::vector<Rating> all = train.triplets();
-  std::vector<std::uint64_t> keys(all.size());
-  for (std::size_t k = 0; k < all.size(); ++k) keys[k] = sgd_order_key(seed, all[k].user, all[k].item);
-  std::vector<std::uint32_t> order(all.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return keys[a] != keys[b] ? keys[a] < keys[b] : a < b;
-  });
+  // (key, canonical position) pairs sort directly (no indirection), ties by position.
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(all.size());
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    keyed[k] = {sgd_order_key(seed, all[k].user, all[k].item), static_cast<std::uint32_t>(k)};
+  }
+  std::sort(keyed.begin(), keyed.end());
   std::vector<Rating> out(all.size());
-  for (std::size_t k = 0; k < order.size(); ++k) out[k] = all[order[k]];
+  for (std::size_t k = 0; k < keyed.size(); ++k) out[k] = all[keyed[k].second];
   return out;
 }
 
