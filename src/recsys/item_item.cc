@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/check.h"
@@ -101,13 +102,22 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
       const float* row = sim_.data() + i * n_items_;
       ItemId* out = nbr_ids_.data() + nbr_offsets_[i];
-      std::size_t c = 0;
-      for (std::size_t j = 0; j < n_items_; ++j) {
-        if (row[j] > 0.0f) out[c++] = static_cast<ItemId>(j);
-      }
-      std::stable_sort(out, out + c, [row](ItemId a, ItemId b) { return row[a] > row[b]; });
       float* sims = nbr_sims_.data() + nbr_offsets_[i];
-      for (std::size_t p = 0; p < c; ++p) sims[p] = row[out[p]];
+      // Key = (inverted bits of the positive similarity, id): ascending keys are similarity
+      // descending, ties by smaller id (positive floats order like their bit patterns).
+      std::vector<std::uint64_t> keys;
+      keys.reserve(nbr_offsets_[i + 1] - nbr_offsets_[i]);
+      for (std::size_t j = 0; j < n_items_; ++j) {
+        if (!(row[j] > 0.0f)) continue;
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &row[j], sizeof bits);
+        keys.push_back((static_cast<std::uint64_t>(~bits) << 32) | j);
+      }
+      std::sort(keys.begin(), keys.end());
+      for (std::size_t p = 0; p < keys.size(); ++p) {
+        out[p] = static_cast<ItemId>(keys[p] & 0xffffffffu);
+        sims[p] = row[out[p]];
+      }
     }
   });
 }

@@ -59,7 +59,15 @@ TEST(ItemItem, MatchesReferenceOnSmallData) {
   const Ratings r = fixtures::small_synthetic(3);
   ItemItem model;
   model.fit(r, {});
-  for (UserId u : {0u, 17u, 63u, 119u}) {
+  // The heaviest user takes the neighbour-walk path (n_u > sqrt(20 * 200) = 63), the
+  // lightest the gather path; both must match the definition.
+  UserId heavy = 0, light = 0;
+  for (UserId u = 0; u < r.n_users(); ++u) {
+    if (r.items_of(u).size() > r.items_of(heavy).size()) heavy = u;
+    if (r.items_of(u).size() < r.items_of(light).size()) light = u;
+  }
+  ASSERT_GT(r.items_of(heavy).size(), 63u);
+  for (UserId u : {0u, 17u, 63u, 119u, heavy, light}) {
     std::vector<ItemId> items;
     for (ItemId i = 0; i < r.n_items(); i += 7) items.push_back(i);
     std::vector<float> out(items.size());
