@@ -95,6 +95,11 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
       if (noise_done.count({config.algorithms[a], t}) == 0) noise_jobs.push_back({a, t});
     }
   }
+  // Trial-major order: an interrupted campaign holds a few trials of every cell rather than
+  // all trials of the first algorithms (results do not depend on the order).
+  std::stable_sort(pending.begin(), pending.end(), [&](std::size_t a, std::size_t b) {
+    return keys[a].trial < keys[b].trial;
+  });
   results.n_resumed = keys.size() - pending.size();
 
   const std::size_t n_jobs = noise_jobs.size() + pending.size();
