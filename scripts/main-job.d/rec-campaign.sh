@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Main job, recommender stability: a short AAAI-19 campaign (every heuristic, n = 1, 10, 100,
-# 8 trials per cell) on the embedded synthetic generator; about a minute on 2 cores. Writes the
+# 4 trials per cell) on the embedded synthetic generator; about a minute on 2 cores. Writes the
 # report (summary.json, figure2.svg, tables 3 and 4, report.html, mods/) to
 # out/main-job/rec-campaign/. Usage: scripts/main-job.d/rec-campaign.sh [ASSAY_BINARY]
 set -euo pipefail
@@ -18,7 +18,7 @@ fi
 # A fresh store each time: the main job shows a whole campaign, not a resumed one.
 rm -f "$out/campaign.sqlite" "$out/campaign.sqlite-wal" "$out/campaign.sqlite-shm"
 echo "== assay rec campaign: $algorithms on $data"
-"$assay" rec campaign --data "$data" --algorithms "$algorithms" --trials 8 --seed 1 \
+"$assay" rec campaign --data "$data" --algorithms "$algorithms" --trials 4 --seed 1 \
   --threads "$(nproc)" --noise-trials 2 --delta 0.2 \
   --store "$out/campaign.sqlite" --out "$out"
 cat "$out/table4.md"
