@@ -2,11 +2,11 @@
 # Installs every Debian package assay needs. Non-interactive and idempotent: when everything is
 # already installed it changes nothing and does not touch the network.
 #   scripts/setup.sh          what building and running needs (scripts/packages/*.build)
-#   scripts/setup.sh --test   also what the tests need (scripts/packages/*.test)
-#   scripts/setup.sh --oracles  also the independent implementations that golden scripts,
-#                             benchmarks and fuzzers use (scripts/packages/*.oracle: Python with
-#                             scipy/sklearn/torch/nltk/gensim, the Perl tagger, sphinx_lm_eval,
-#                             clang); CI needs none of them, the goldens are committed.
+#   scripts/setup.sh --test   also what the tests need (scripts/packages/*.test), including
+#                             the live oracles the goldens are re-checked against (the Perl
+#                             tagger, NLTK, gensim, sphinx_lm_eval, scipy/scikit-learn)
+#   scripts/setup.sh --oracles  also what only benchmarks, tools/goldens/tiny_bert.py and the
+#                             fuzzers use (scripts/packages/*.oracle: PyTorch, clang)
 # Each module lists its own packages in scripts/packages/<module>.{build,test,oracle}.
 set -euo pipefail
 cd "$(dirname "$0")/packages"
