@@ -12,6 +12,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace assay::recsys {
@@ -89,6 +90,10 @@ class Ratings {
   Ratings apply(std::span<const Modification> modifications) const;
 
  private:
+  // Builds the CSR arrays from triplets already sorted by (user, item) without duplicates.
+  void build_from_sorted(const std::vector<Rating>& sorted, std::size_t n_users,
+                         std::size_t n_items);
+
   RatingScale scale_;
   std::vector<std::size_t> by_user_offsets_;  // n_users + 1
   std::vector<ItemId> by_user_items_;
@@ -101,6 +106,8 @@ class Ratings {
   std::vector<std::string> attribute_names_;
   std::vector<std::string> user_labels_;
   std::vector<std::string> item_labels_;
+  std::unordered_map<std::string, UserId> user_index_;
+  std::unordered_map<std::string, ItemId> item_index_;
 };
 
 }  // namespace assay::recsys

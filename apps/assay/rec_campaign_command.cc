@@ -1,0 +1,128 @@
+// `assay rec campaign`: the AAAI-19 study (algorithms × heuristics × sizes × trials) in one
+// command, resumable through a SQLite store, with the report written into --out.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "core/error.h"
+#include "core/progress.h"
+#include "recsys/data_spec.h"
+#include "stability/campaign.h"
+#include "stability/campaign_analysis.h"
+#include "stability/campaign_report.h"
+
+namespace assay::cli {
+namespace {
+
+struct RecCampaignOptions {
+  std::string data;
+  std::vector<std::string> algorithms;
+  std::vector<std::string> heuristics;
+  std::vector<std::size_t> sizes;
+  std::vector<std::string> portfolio;
+  std::size_t trials = 100;
+  std::uint64_t seed = 0;
+  std::size_t threads = 1;
+  std::size_t k = 10;
+  std::size_t noise_trials = 5;
+  double delta = 0.1;
+  std::string delta_oracle = "top-out";
+  std::string store;
+  std::string out;
+  std::size_t stop_after = 0;
+  bool quiet = false;
+};
+
+int run(const RecCampaignOptions& o) {
+  stability::CampaignConfig config;
+  if (!o.algorithms.empty()) config.algorithms = o.algorithms;
+  if (!o.heuristics.empty()) {
+    config.heuristics.clear();
+    for (const auto& h : o.heuristics) config.heuristics.push_back(stability::parse_heuristic(h));
+  }
+  if (!o.sizes.empty()) config.sizes = o.sizes;
+  if (!o.portfolio.empty()) {
+    config.heuristic_options.portfolio.clear();
+    for (const auto& h : o.portfolio) {
+      config.heuristic_options.portfolio.push_back(stability::parse_heuristic(h));
+    }
+  }
+  config.trials = o.trials;
+  config.seed = o.seed;
+  config.n_threads = o.threads;
+  config.k = o.k;
+  config.noise_trials = o.noise_trials;
+  config.data_description = o.data;
+  config.stop_after = o.stop_after;
+  config.progress.quiet = o.quiet;
+  stability::ReportOptions report;
+  report.delta = o.delta;
+  report.delta_oracle = stability::parse_oracle(o.delta_oracle);
+  for (const auto& a : config.algorithms) (void)recsys::make_recommender(a);
+
+  const auto data = recsys::load_ratings(o.data);
+  if (!o.quiet) {
+    std::fprintf(stderr, "rec campaign: %zu users, %zu items, %zu ratings; %zu runs planned\n",
+                 data.n_users(), data.n_items(), data.n_ratings(),
+                 stability::campaign_keys(config).size());
+  }
+  stability::CampaignStore store(o.store);
+  const auto results = stability::run_campaign(data, config, store);
+  const auto summary = stability::analyse_campaign(config, results);
+  const auto sets =
+      stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
+  stability::write_campaign_report(o.out, data, config, summary, sets, report);
+  std::printf("rec campaign: %zu runs (%zu executed now, %zu from %s)%s\n", results.runs.size(),
+              results.n_executed, results.n_resumed, o.store.c_str(),
+              results.complete ? "" : "; INCOMPLETE, run again to resume");
+  std::printf("rec campaign: %zu sets exceed %s %g, saved under %s/mods\n", sets.size(),
+              o.delta_oracle.c_str(), o.delta, o.out.c_str());
+  std::printf("rec campaign: report %s/report.html, summary %s/summary.json\n", o.out.c_str(),
+              o.out.c_str());
+  return kOk;
+}
+
+void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
+  auto o = std::make_shared<RecCampaignOptions>();
+  auto* cmd = rec.add_subcommand(
+      "campaign", "The stability study: algorithms × heuristics × sizes × trials, resumable");
+  cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
+      ->required();
+  cmd->add_option("--algorithms", o->algorithms,
+                  "Comma separated (default user-user,item-item,funk-svd,hybrid)")
+      ->delimiter(',');
+  cmd->add_option("--heuristics", o->heuristics,
+                  "Comma separated (default all ten: AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND "
+                  "APORTFOLIO)")
+      ->delimiter(',');
+  cmd->add_option("--sizes", o->sizes, "Set sizes (default 1,10,100)")->delimiter(',');
+  cmd->add_option("--trials", o->trials, "Trials per cell")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "Campaign seed")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "Runs in parallel")->capture_default_str();
+  cmd->add_option("--top-k", o->k, "Length of the recommendation lists")->capture_default_str();
+  cmd->add_option("--noise-trials", o->noise_trials,
+                  "Retrainings with other seeds per algorithm (noise floor)")
+      ->capture_default_str();
+  cmd->add_option("--portfolio", o->portfolio, "APORTFOLIO's heuristics (default AMU,ALI,AMR,AMA)")
+      ->delimiter(',');
+  cmd->add_option("--delta", o->delta, "Save every set whose instability exceeds this")
+      ->capture_default_str();
+  cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
+      ->capture_default_str();
+  cmd->add_option("--store", o->store, "SQLite store of finished runs (resumes from it)")
+      ->required();
+  cmd->add_option("--out", o->out, "Report directory")->required();
+  cmd->add_option("--stop-after", o->stop_after,
+                  "Stop after N runs (simulates an interruption; 0 = no limit)");
+  cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
+  cmd->callback([o, &result] { result.exit_code = run(*o); });
+}
+
+}  // namespace
+
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay",
+                       "campaign", add_rec_campaign_command)
+
+}  // namespace assay::cli

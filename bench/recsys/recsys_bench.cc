@@ -1,0 +1,93 @@
+// recsys_bench DATA_SPEC [--repeats N] [--only NAME]: for each algorithm, train on the whole
+// dataset and rank the top-10 of every user on one thread, repeated; prints the median wall
+// and CPU seconds, and the same for the plain FunkSVD floor with our ratio to it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "plain_funk_svd.h"
+#include "recsys/data_spec.h"
+#include "recsys/recommender.h"
+
+namespace {
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Timing {
+  double wall = 0, cpu = 0;
+};
+
+template <class Fn>
+Timing time_runs(std::size_t repeats, Fn fn) {
+  std::vector<double> wall, cpu;
+  for (std::size_t r = 0; r < repeats; ++r) {
+    const auto w0 = std::chrono::steady_clock::now();
+    const double c0 = cpu_seconds();
+    fn();
+    cpu.push_back(cpu_seconds() - c0);
+    wall.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
+  }
+  return {median(wall), median(cpu)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: recsys_bench DATA_SPEC [--repeats N] [--only NAME]\n");
+    return 2;
+  }
+  std::size_t repeats = 5;
+  std::string only;
+  for (int a = 2; a + 1 < argc; a += 2) {
+    const std::string flag = argv[a];
+    if (flag == "--repeats") repeats = std::stoul(argv[a + 1]);
+    if (flag == "--only") only = argv[a + 1];
+  }
+  using namespace assay;
+  const recsys::Ratings data = recsys::load_ratings(argv[1]);
+  std::printf("data: %zu users, %zu items, %zu ratings; %zu repeats, 1 thread, top-10\n",
+              data.n_users(), data.n_items(), data.n_ratings(), repeats);
+  std::printf("%-16s %10s %10s\n", "algorithm", "wall_s", "cpu_s");
+  Timing ours_funk;
+  std::size_t checksum = 0;
+  for (const auto& name : recsys::recommender_names()) {
+    if (!only.empty() && only != name) continue;
+    const Timing t = time_runs(repeats, [&] {
+      auto model = recsys::make_recommender(name);
+      model->fit(data, {0, 1});
+      const auto lists = recsys::recommend_all(*model, data, 10, 1);
+      checksum += lists[0].empty() ? 0 : lists[0][0];
+    });
+    if (name == "funk-svd") ours_funk = t;
+    std::printf("%-16s %10.3f %10.3f\n", name.c_str(), t.wall, t.cpu);
+  }
+  if (only.empty() || only == "plain-funk-svd") {
+    const Timing t = time_runs(repeats, [&] {
+      bench::PlainFunkSvd plain;
+      plain.fit(data, 0);
+      const auto lists = plain.top_k(data, 10);
+      checksum += lists[0].empty() ? 0 : lists[0][0];
+    });
+    std::printf("%-16s %10.3f %10.3f\n", "plain-funk-svd", t.wall, t.cpu);
+    if (ours_funk.cpu > 0) {
+      std::printf("funk-svd / plain-funk-svd: wall %.3f, cpu %.3f (goal <= 1.2)\n",
+                  ours_funk.wall / t.wall, ours_funk.cpu / t.cpu);
+    }
+  }
+  std::fprintf(stderr, "(checksum %zu)\n", checksum);
+  return 0;
+}

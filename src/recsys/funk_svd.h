@@ -1,0 +1,49 @@
+// FunkSVD as in LensKit 3 (FunkSVDItemScorer / FunkSVDModelProvider): features trained one at
+// a time by SGD over the residuals of the damped bias baseline plus the already-trained
+// features, with LensKit's "trail" term (the assumed contribution of the untrained features,
+// init^2 * (remaining features)) and clamping of every intermediate estimate to the scale.
+//
+// The order in which SGD visits ratings is the order of a hash of (seed, user, item): a pure
+// function of the pairs, so adding or removing one rating does not reorder the others, and
+// the seed changes the order (which is how the noise floor is measured). Training is serial
+// (SGD order matters); n_threads is ignored.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "recsys/bias_model.h"
+#include "recsys/recommender.h"
+
+namespace assay::recsys {
+
+struct FunkSvdOptions {
+  std::size_t n_features = 25;
+  std::size_t n_epochs = 125;  // per feature (LensKit's iteration count stopping rule)
+  float learning_rate = 0.001f;
+  float regularization = 0.015f;
+  float initial_value = 0.1f;
+  double bias_damping = BiasModel::kDefaultDamping;
+};
+
+class FunkSvd final : public Recommender {
+ public:
+  explicit FunkSvd(FunkSvdOptions options = {}) : options_(options) {}
+  std::string name() const override { return "funk-svd"; }
+  void fit(const Ratings& train, const FitOptions& options) override;
+  void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
+
+  const FunkSvdOptions& options() const { return options_; }
+
+ private:
+  FunkSvdOptions options_;
+  BiasModel baseline_;
+  float low_ = 1, high_ = 5;
+  std::size_t n_users_ = 0, n_items_ = 0;
+  // Feature-major: user_features_[f * n_users_ + u], item_features_[f * n_items_ + i], so
+  // the feature being trained is one contiguous array.
+  std::vector<float> user_features_, item_features_;
+};
+
+}  // namespace assay::recsys

@@ -1,0 +1,179 @@
+#include "recsys/item_item.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/check.h"
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "recsys/top_neighbors.h"
+
+
+namespace assay::recsys {
+
+void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
+  n_users_ = train.n_users();
+  n_items_ = train.n_items();
+  if (n_items_ > kMaxItems) {
+    throw core::UsageError("item-item keeps a dense similarity matrix and supports at most " +
+                           std::to_string(kMaxItems) + " items; the data has " +
+                           std::to_string(n_items_));
+  }
+  item_mean_.assign(n_items_, 0.0f);
+  for (ItemId i = 0; i < n_items_; ++i) {
+    const auto values = train.values_of_item(i);
+    double s = 0;
+    for (float v : values) s += v;
+    item_mean_[i] = values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
+  }
+  user_offsets_.assign(n_users_ + 1, 0);
+  user_items_.clear();
+  user_centred_.clear();
+  user_items_.reserve(train.n_ratings());
+  user_centred_.reserve(train.n_ratings());
+  for (UserId u = 0; u < n_users_; ++u) {
+    const auto items = train.items_of(u);
+    const auto values = train.values_of_user(u);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      user_items_.push_back(items[k]);
+      user_centred_.push_back(values[k] - item_mean_[items[k]]);
+    }
+    user_offsets_[u + 1] = user_items_.size();
+  }
+  // Centred item vectors: norms, and for row i the dot products with every other item,
+  // accumulated user by user (sum over u in U_i of c_ui * c_u*).
+  std::vector<double> norm(n_items_, 0.0);
+  for (ItemId i = 0; i < n_items_; ++i) {
+    const auto users = train.users_of(i);
+    const auto values = train.values_of_item(i);
+    double s = 0;
+    for (std::size_t k = 0; k < users.size(); ++k) {
+      const double c = values[k] - item_mean_[i];
+      s += c * c;
+    }
+    norm[i] = std::sqrt(s);
+  }
+  sim_.assign(n_items_ * n_items_, 0.0f);
+  const float min_sim = options_.min_similarity;
+  const std::size_t n_threads = std::max<std::size_t>(1, fit_options.n_threads);
+  core::ThreadPool pool(n_threads);
+  // Rows are independent; each is computed in a fixed order, so threads change nothing.
+  constexpr std::size_t kGrain = 16;
+  const std::size_t n_chunks = (n_items_ + kGrain - 1) / kGrain;
+  pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
+    std::vector<double> acc(n_items_);
+    for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
+      float* row = sim_.data() + i * n_items_;
+      if (norm[i] == 0.0) continue;
+      std::fill(acc.begin(), acc.end(), 0.0);
+      const auto users = train.users_of(static_cast<ItemId>(i));
+      const auto values = train.values_of_item(static_cast<ItemId>(i));
+      for (std::size_t k = 0; k < users.size(); ++k) {
+        const double ci = values[k] - item_mean_[i];
+        if (ci == 0.0) continue;
+        const UserId u = users[k];
+        for (std::size_t p = user_offsets_[u]; p < user_offsets_[u + 1]; ++p) {
+          acc[user_items_[p]] += ci * user_centred_[p];
+        }
+      }
+      for (std::size_t j = 0; j < n_items_; ++j) {
+        if (j == i || norm[j] == 0.0) continue;
+        const auto s = static_cast<float>(acc[j] / (norm[i] * norm[j]));
+        if (s > min_sim) row[j] = s;
+      }
+    }
+  });
+  // Sorted neighbour lists for the walk path; each list depends only on its row.
+  walk_min_rated_ = static_cast<std::size_t>(
+      std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
+  std::vector<std::size_t> counts(n_items_ + 1, 0);
+  for (std::size_t i = 0; i < n_items_; ++i) {
+    const float* row = sim_.data() + i * n_items_;
+    std::size_t c = 0;
+    for (std::size_t j = 0; j < n_items_; ++j) c += row[j] > 0.0f ? 1 : 0;
+    counts[i + 1] = counts[i] + c;
+  }
+  nbr_offsets_ = counts;
+  nbr_ids_.assign(nbr_offsets_.back(), 0);
+  nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
+  pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
+    for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
+      const float* row = sim_.data() + i * n_items_;
+      ItemId* out = nbr_ids_.data() + nbr_offsets_[i];
+      float* sims = nbr_sims_.data() + nbr_offsets_[i];
+      // Key = (inverted bits of the positive similarity, id): ascending keys are similarity
+      // descending, ties by smaller id (positive floats order like their bit patterns).
+      std::vector<std::uint64_t> keys;
+      keys.reserve(nbr_offsets_[i + 1] - nbr_offsets_[i]);
+      for (std::size_t j = 0; j < n_items_; ++j) {
+        if (!(row[j] > 0.0f)) continue;
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, &row[j], sizeof bits);
+        keys.push_back((static_cast<std::uint64_t>(~bits) << 32) | j);
+      }
+      std::sort(keys.begin(), keys.end());
+      for (std::size_t p = 0; p < keys.size(); ++p) {
+        out[p] = static_cast<ItemId>(keys[p] & 0xffffffffu);
+        sims[p] = row[out[p]];
+      }
+    }
+  });
+}
+
+void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
+  ASSAY_CHECK(user < n_users_ && items.size() == out.size());
+  const std::size_t begin = user_offsets_[user], end = user_offsets_[user + 1];
+  const ItemId* rated = user_items_.data() + begin;
+  const float* centred = user_centred_.data() + begin;
+  const std::size_t n_rated = end - begin;
+  for (ItemId i : items) ASSAY_CHECK(i < n_items_);
+  if (n_rated > walk_min_rated_) {
+    // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood.
+    std::vector<std::uint32_t> slot(n_items_, 0);  // 1 + index in the user's row, 0: unrated
+    for (std::size_t j = 0; j < n_rated; ++j) slot[rated[j]] = static_cast<std::uint32_t>(j + 1);
+    const std::size_t k_max = options_.n_neighbors;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const ItemId i = items[k];
+      float num = 0, den = 0;
+      std::size_t found = 0;
+      for (std::size_t p = nbr_offsets_[i]; p < nbr_offsets_[i + 1] && found < k_max; ++p) {
+        const ItemId j = nbr_ids_[p];
+        const std::uint32_t at = slot[j];
+        if (at == 0) continue;
+        const float sim = nbr_sims_[p];
+        num += sim * centred[at - 1];
+        den += sim;
+        ++found;
+      }
+      out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
+                          : static_cast<float>(item_mean_[i] + static_cast<double>(num) /
+                                                                   static_cast<double>(den));
+    }
+    return;
+  }
+  // Targets are processed in tiles: block[k][j] = sim(items[k], rated[j]) is gathered from
+  // the rows of the rated items (the matrix is symmetric bit for bit), so each tile reads a
+  // narrow band of those rows and the block stays in L1, instead of every target touching
+  // its whole row at scattered places.
+  constexpr std::size_t kTile = 64;
+  std::vector<float> block(kTile * n_rated);
+  TopNeighbors top(options_.n_neighbors);
+  for (std::size_t k0 = 0; k0 < items.size(); k0 += kTile) {
+    const std::size_t n_tile = std::min(kTile, items.size() - k0);
+    const ItemId* tile = items.data() + k0;
+    for (std::size_t j = 0; j < n_rated; ++j) {
+      const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * n_items_;
+      for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[tile[k]];
+    }
+    for (std::size_t k = 0; k < n_tile; ++k) {
+      double avg = 0;
+      out[k0 + k] = top.weighted_average(block.data() + k * n_rated, centred, n_rated, avg)
+                        ? static_cast<float>(item_mean_[tile[k]] + avg)
+                        : std::numeric_limits<float>::quiet_NaN();
+    }
+  }
+}
+
+}  // namespace assay::recsys

@@ -1,0 +1,57 @@
+// Item-item collaborative filtering with LensKit 3 semantics (ItemItemScorer, lkpy ItemItem):
+//  - ratings are centred by the item's mean rating;
+//  - similarity = cosine of the centred item vectors (adjusted cosine), kept only when
+//    > kMinSimilarity (1e-6; negative and zero similarities are dropped);
+//  - score(u, i) = mean_i + sum_j sim(i,j) (r_uj - mean_j) / sum_j sim(i,j) over the 20 items
+//    j rated by u most similar to i (at least 1; otherwise the pair is unscorable: NaN).
+// Scoring takes one of two paths per user, fixed by the user's number of ratings n_u (so a
+// user's scores never depend on which items are asked for): light users gather the
+// similarities of their n_u rated items and select the top 20; users with
+// n_u > sqrt(20 * n_items) walk each target's neighbour list (sorted at fit time, most similar
+// first, ties by smaller id) until 20 rated items are met, which costs ~20 * n_items / n_u.
+// The similarity matrix is dense (n_items^2 floats), so the model is limited to kMaxItems.
+// Training is deterministic and uses no randomness; n_threads parallelises the similarity
+// rows without changing a bit of the result.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "recsys/recommender.h"
+
+namespace assay::recsys {
+
+struct ItemItemOptions {
+  std::size_t n_neighbors = 20;
+  float min_similarity = 1e-6f;
+};
+
+class ItemItem final : public Recommender {
+ public:
+  static constexpr std::size_t kMaxItems = 16384;
+
+  explicit ItemItem(ItemItemOptions options = {}) : options_(options) {}
+  std::string name() const override { return "item-item"; }
+  // Throws core::UsageError when the data has more than kMaxItems items.
+  void fit(const Ratings& train, const FitOptions& options) override;
+  void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
+
+  float similarity(ItemId a, ItemId b) const { return sim_[a * n_items_ + b]; }
+
+ private:
+  ItemItemOptions options_;
+  std::size_t n_users_ = 0, n_items_ = 0;
+  std::vector<float> item_mean_;
+  std::vector<float> sim_;  // row-major n_items x n_items; 0 on the diagonal and below threshold
+  // Each user's rated items (sorted) and ratings centred by item mean.
+  std::vector<std::size_t> user_offsets_;
+  std::vector<ItemId> user_items_;
+  std::vector<float> user_centred_;
+  // Per item: the items with positive similarity, most similar first (ties: smaller id).
+  std::vector<std::size_t> nbr_offsets_;
+  std::vector<ItemId> nbr_ids_;
+  std::vector<float> nbr_sims_;  // the similarities, beside the ids: the walk reads both in order
+  std::size_t walk_min_rated_ = 0;
+};
+
+}  // namespace assay::recsys

@@ -1,0 +1,19 @@
+// The order in which SGD-trained recommenders visit ratings: ascending hash of
+// (seed, user, item). It depends only on the pairs (not on their position in the data), so
+// adding or removing one rating does not reorder the others; a different seed gives a
+// different order (that is the training noise the noise floor measures).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "recsys/ratings.h"
+
+namespace assay::recsys {
+
+std::uint64_t sgd_order_key(std::uint64_t seed, UserId user, ItemId item);
+
+// Every rating of `train` in SGD order (ties of the 64-bit key by canonical position).
+std::vector<Rating> sgd_order(const Ratings& train, std::uint64_t seed);
+
+}  // namespace assay::recsys

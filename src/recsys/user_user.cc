@@ -1,0 +1,172 @@
+#include "recsys/user_user.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/check.h"
+#include "core/error.h"
+#include "core/thread_pool.h"
+
+namespace assay::recsys {
+
+void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
+  n_users_ = train.n_users();
+  n_items_ = train.n_items();
+  if (n_users_ > kMaxUsers) {
+    throw core::UsageError("user-user keeps a dense similarity matrix and supports at most " +
+                           std::to_string(kMaxUsers) + " users; the data has " +
+                           std::to_string(n_users_));
+  }
+  user_mean_.assign(n_users_, 0.0f);
+  std::vector<double> norm(n_users_, 0.0);
+  for (UserId u = 0; u < n_users_; ++u) {
+    const auto values = train.values_of_user(u);
+    double s = 0;
+    for (float v : values) s += v;
+    user_mean_[u] = values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
+    double ss = 0;
+    for (float v : values) {
+      const double c = v - user_mean_[u];
+      ss += c * c;
+    }
+    norm[u] = std::sqrt(ss);
+  }
+  item_offsets_.assign(n_items_ + 1, 0);
+  item_users_.clear();
+  item_centred_.clear();
+  item_users_.reserve(train.n_ratings());
+  item_centred_.reserve(train.n_ratings());
+  for (ItemId i = 0; i < n_items_; ++i) {
+    const auto users = train.users_of(i);
+    const auto values = train.values_of_item(i);
+    for (std::size_t k = 0; k < users.size(); ++k) {
+      item_users_.push_back(users[k]);
+      item_centred_.push_back(values[k] - user_mean_[users[k]]);
+    }
+    item_offsets_[i + 1] = item_users_.size();
+  }
+  user_offsets_.assign(n_users_ + 1, 0);
+  user_items_.clear();
+  user_centred_.clear();
+  for (UserId u = 0; u < n_users_; ++u) {
+    const auto items = train.items_of(u);
+    const auto values = train.values_of_user(u);
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      user_items_.push_back(items[k]);
+      user_centred_.push_back(values[k] - user_mean_[u]);
+    }
+    user_offsets_[u + 1] = user_items_.size();
+  }
+  sim_.assign(n_users_ * n_users_, 0.0f);
+  const float min_sim = options_.min_similarity;
+  core::ThreadPool pool(std::max<std::size_t>(1, fit_options.n_threads));
+  constexpr std::size_t kGrain = 16;
+  const std::size_t n_chunks = (n_users_ + kGrain - 1) / kGrain;
+  // Rows are independent and each is accumulated in a fixed order: threads change nothing.
+  pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
+    std::vector<double> acc(n_users_);
+    for (std::size_t u = chunk * kGrain; u < std::min(n_users_, (chunk + 1) * kGrain); ++u) {
+      if (norm[u] == 0.0) continue;
+      float* row = sim_.data() + u * n_users_;
+      std::fill(acc.begin(), acc.end(), 0.0);
+      const auto items = train.items_of(static_cast<UserId>(u));
+      const auto values = train.values_of_user(static_cast<UserId>(u));
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const double cu = values[k] - user_mean_[u];
+        if (cu == 0.0) continue;
+        const ItemId i = items[k];
+        for (std::size_t p = item_offsets_[i]; p < item_offsets_[i + 1]; ++p) {
+          acc[item_users_[p]] += cu * item_centred_[p];
+        }
+      }
+      for (std::size_t v = 0; v < n_users_; ++v) {
+        if (v == u || norm[v] == 0.0) continue;
+        const auto s = static_cast<float>(acc[v] / (norm[u] * norm[v]));
+        if (s > min_sim) row[v] = s;
+      }
+    }
+  });
+}
+
+namespace {
+
+struct Neighbor {
+  float sim;
+  float value;
+  UserId user;
+};
+
+// Most similar first; ties by smaller user id.
+bool more_similar(const Neighbor& a, const Neighbor& b) {
+  return a.sim != b.sim ? a.sim > b.sim : a.user < b.user;
+}
+
+// Lists shorter than this are scored item by item; longer ones by the neighbour walk.
+constexpr std::size_t kWalkMinItems = 32;
+
+}  // namespace
+
+void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
+  ASSAY_CHECK(user < n_users_ && items.size() == out.size());
+  for (ItemId i : items) ASSAY_CHECK(i < n_items_);
+  const float* row = sim_.data() + static_cast<std::size_t>(user) * n_users_;
+  const std::size_t k_max = options_.n_neighbors;
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto finish = [&](float num, float den) {
+    return static_cast<float>(user_mean_[user] +
+                              static_cast<double>(num) / static_cast<double>(den));
+  };
+  if (items.size() >= kWalkMinItems) {
+    // Walk the positive neighbours from most to least similar; each item takes the first
+    // k_max of its raters met, which are exactly its top-k_max neighbours.
+    std::vector<Neighbor> order;
+    for (UserId v = 0; v < n_users_; ++v) {
+      if (row[v] > 0.0f) order.push_back({row[v], 0.0f, v});
+    }
+    std::sort(order.begin(), order.end(), more_similar);
+    std::vector<float> num(n_items_, 0.0f), den(n_items_, 0.0f);
+    std::vector<std::uint32_t> count(n_items_, 0);
+    for (const Neighbor& nb : order) {
+      const float s = nb.sim;
+      for (std::size_t p = user_offsets_[nb.user]; p < user_offsets_[nb.user + 1]; ++p) {
+        const ItemId i = user_items_[p];
+        if (count[i] < k_max) {
+          num[i] += s * user_centred_[p];
+          den[i] += s;
+          ++count[i];
+        }
+      }
+    }
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      const ItemId i = items[k];
+      out[k] = count[i] == 0 ? nan : finish(num[i], den[i]);
+    }
+    return;
+  }
+  std::vector<Neighbor> cand;
+  std::vector<float> work, spare;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const ItemId i = items[k];
+    cand.clear();
+    for (std::size_t p = item_offsets_[i]; p < item_offsets_[i + 1]; ++p) {
+      const float s = row[item_users_[p]];
+      if (s > 0.0f) cand.push_back({s, item_centred_[p], item_users_[p]});
+    }
+    if (cand.empty()) {
+      out[k] = nan;
+      continue;
+    }
+    const std::size_t n = std::min(k_max, cand.size());
+    std::partial_sort(cand.begin(), cand.begin() + static_cast<std::ptrdiff_t>(n), cand.end(),
+                      more_similar);
+    float num = 0, den = 0;
+    for (std::size_t j = 0; j < n; ++j) {
+      num += cand[j].sim * cand[j].value;
+      den += cand[j].sim;
+    }
+    out[k] = finish(num, den);
+  }
+}
+
+}  // namespace assay::recsys

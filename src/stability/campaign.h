@@ -1,0 +1,64 @@
+// The campaign runner: algorithms × heuristics × sizes × trials runs (the paper's study by
+// default), parallel across runs on a core::ThreadPool, every finished run appended to a
+// CampaignStore at once. Runs already in the store are skipped, so re-running after an
+// interruption finishes the campaign without losing or repeating a run, and gives the same
+// numbers as an uninterrupted campaign (each run's seed depends only on its key).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/progress.h"
+#include "recsys/ratings.h"
+#include "stability/campaign_run.h"
+#include "stability/campaign_store.h"
+#include "stability/heuristic.h"
+#include "stability/modification_set_file.h"
+
+namespace assay::stability {
+
+struct CampaignConfig {
+  std::vector<std::string> algorithms{"user-user", "item-item", "funk-svd", "hybrid"};
+  std::vector<Heuristic> heuristics = all_heuristics();
+  std::vector<std::size_t> sizes{1, 10, 100};
+  std::size_t trials = 100;
+  std::uint64_t seed = 0;
+  std::size_t n_threads = 1;
+  std::size_t k = 10;
+  // Retrainings on the unmodified data with other seeds, per algorithm (the noise floor).
+  std::size_t noise_trials = 5;
+  HeuristicOptions heuristic_options;
+  // Recorded in the store and checked on resume (e.g. the --data spec).
+  std::string data_description;
+  // Stop after this many newly executed runs (0: no limit); simulates an interruption.
+  std::size_t stop_after = 0;
+  core::ProgressOptions progress;
+};
+
+struct CampaignResults {
+  std::vector<AlgorithmBaseline> baselines;  // config.algorithms order
+  std::vector<RunResult> runs;               // config order (algorithm, heuristic, size, trial)
+  std::vector<NoiseResult> noise;            // config.algorithms order, then trial
+  std::size_t n_executed = 0;                // runs executed by this call (not noise)
+  std::size_t n_resumed = 0;                 // runs found in the store
+  bool complete = false;                     // every configured run is in `runs`
+};
+
+// Every run of the configuration, in config order.
+std::vector<RunKey> campaign_keys(const CampaignConfig& config);
+
+// Validates the configuration (throws core::UsageError), checks the store's identity, trains the
+// baselines, executes the missing runs and returns everything the store holds for this
+// configuration.
+CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& config,
+                             CampaignStore& store);
+
+// The runs whose `oracle` value exceeds `delta`, with their modification sets regenerated from
+// the recorded seeds (generation is deterministic), in run order.
+std::vector<SavedModificationSet> sets_exceeding(const recsys::Ratings& data,
+                                                 const CampaignConfig& config,
+                                                 const CampaignResults& results, double delta,
+                                                 Oracle oracle);
+
+}  // namespace assay::stability

@@ -1,0 +1,120 @@
+#include "stability/campaign_analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <tuple>
+
+#include "core/hypothesis_test.h"
+#include "core/summary_stats.h"
+
+namespace assay::stability {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+using CellKey = std::tuple<std::string, Heuristic, std::size_t>;
+
+}  // namespace
+
+CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignResults& results) {
+  CampaignSummary s;
+  s.n_runs = results.runs.size();
+  s.complete = results.complete;
+
+  // Trials of each (algorithm, heuristic, size), per oracle.
+  std::map<CellKey, std::array<std::vector<double>, kNumOracles>> values;
+  std::map<CellKey, std::vector<double>> set_sizes;
+  for (const auto& r : results.runs) {
+    const CellKey key{r.key.algorithm, r.key.heuristic, r.key.size};
+    for (std::size_t o = 0; o < kNumOracles; ++o) values[key][o].push_back(r.oracle[o]);
+    set_sizes[key].push_back(static_cast<double>(r.n_modifications));
+  }
+  const auto has = [&](const std::string& a, Heuristic h) {
+    return std::find(config.heuristics.begin(), config.heuristics.end(), h) !=
+               config.heuristics.end() &&
+           std::find(config.algorithms.begin(), config.algorithms.end(), a) !=
+               config.algorithms.end();
+  };
+
+  for (const auto& a : config.algorithms) {
+    for (const auto h : config.heuristics) {
+      for (const auto n : config.sizes) {
+        const CellKey key{a, h, n};
+        const auto it = values.find(key);
+        if (it == values.end()) continue;  // no finished trial (interrupted campaign)
+        const Heuristic base = random_baseline(h);
+        const auto base_it = has(a, base) ? values.find(CellKey{a, base, n}) : values.end();
+        for (std::size_t o = 0; o < kNumOracles; ++o) {
+          CellStats c;
+          c.algorithm = a;
+          c.heuristic = h;
+          c.size = n;
+          c.oracle = kAllOracles[o];
+          const auto& x = it->second[o];
+          c.trials = x.size();
+          c.mean = core::mean(x);
+          c.sd = core::standard_deviation(x);
+          c.mean_set_size = core::mean(set_sizes[key]);
+          c.ratio = kNaN;
+          c.p = kNaN;
+          c.baseline_mean = kNaN;
+          if (base_it != values.end()) {
+            const auto& b = base_it->second[o];
+            c.baseline = base;
+            c.baseline_mean = core::mean(b);
+            c.baseline_zero = c.baseline_mean == 0;
+            if (!c.baseline_zero) c.ratio = c.mean / c.baseline_mean;
+            c.p = core::welch_t_test(x, b).p;
+          }
+          s.cells.push_back(c);
+        }
+      }
+    }
+  }
+
+  for (const auto& a : config.algorithms) {
+    NoiseFloor f;
+    f.algorithm = a;
+    std::array<std::vector<double>, kNumOracles> v;
+    for (const auto& n : results.noise) {
+      if (n.algorithm != a) continue;
+      ++f.trials;
+      for (std::size_t o = 0; o < kNumOracles; ++o) v[o].push_back(n.oracle[o]);
+    }
+    for (std::size_t o = 0; o < kNumOracles; ++o) f.mean[o] = f.trials ? core::mean(v[o]) : kNaN;
+    s.noise_floor.push_back(f);
+  }
+
+  for (const auto h : config.heuristics) {
+    for (const auto n : config.sizes) {
+      TimingStats t;
+      t.heuristic = h;
+      t.size = n;
+      double sum = 0;
+      for (const auto& r : results.runs) {
+        if (r.key.heuristic != h || r.key.size != n) continue;
+        ++t.runs;
+        sum += r.generation_seconds;
+        t.max_seconds = std::max(t.max_seconds, r.generation_seconds);
+      }
+      t.mean_seconds = t.runs ? sum / static_cast<double>(t.runs) : kNaN;
+      s.timing.push_back(t);
+    }
+  }
+  return s;
+}
+
+const CellStats* find_cell(const CampaignSummary& summary, const std::string& algorithm,
+                           Heuristic heuristic, std::size_t size, Oracle oracle) {
+  for (const auto& c : summary.cells) {
+    if (c.algorithm == algorithm && c.heuristic == heuristic && c.size == size &&
+        c.oracle == oracle) {
+      return &c;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace assay::stability

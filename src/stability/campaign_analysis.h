@@ -1,0 +1,60 @@
+// Analysis of a campaign (spec "The study"): per (algorithm, heuristic, size, oracle) cell the
+// mean and standard deviation over trials, the ratio to the random baseline of the same
+// modification type with Welch's t-test p, "baseline 0" flags; the training noise floor per
+// algorithm; and the mean modification-set generation time per heuristic and size (Table 3).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "stability/campaign.h"
+
+namespace assay::stability {
+
+struct CellStats {
+  std::string algorithm;
+  Heuristic heuristic = Heuristic::kArand;
+  std::size_t size = 0;
+  Oracle oracle = Oracle::kTopOut;
+  std::size_t trials = 0;
+  double mean = 0;
+  double sd = 0;                      // sample sd; NaN for one trial
+  std::optional<Heuristic> baseline;  // absent when the campaign lacks the baseline heuristic
+  double baseline_mean = 0;
+  double ratio = 0;      // mean / baseline_mean; NaN when the baseline is 0 or absent
+  double p = 0;          // Welch's two-sided p against the baseline's trials; NaN if undefined
+  bool baseline_zero = false;
+  double mean_set_size = 0;  // mean number of modifications actually generated
+};
+
+struct NoiseFloor {
+  std::string algorithm;
+  std::size_t trials = 0;
+  std::array<double, kNumOracles> mean{};
+};
+
+struct TimingStats {
+  Heuristic heuristic = Heuristic::kArand;
+  std::size_t size = 0;
+  std::size_t runs = 0;  // over all algorithms
+  double mean_seconds = 0;
+  double max_seconds = 0;
+};
+
+struct CampaignSummary {
+  std::vector<CellStats> cells;  // config order, oracles innermost
+  std::vector<NoiseFloor> noise_floor;
+  std::vector<TimingStats> timing;
+  std::size_t n_runs = 0;
+  bool complete = false;
+};
+
+CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignResults& results);
+
+// The cell for (algorithm, heuristic, size, oracle), or nullptr.
+const CellStats* find_cell(const CampaignSummary& summary, const std::string& algorithm,
+                           Heuristic heuristic, std::size_t size, Oracle oracle);
+
+}  // namespace assay::stability

@@ -1,0 +1,372 @@
+#include "stability/campaign_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/svg_chart.h"
+
+namespace assay::stability {
+namespace {
+
+// Shortest text that identifies the value in a table; NaN as "–" (markdown) or "" (CSV).
+std::string num(double v, const char* nan_text = "n/a") {
+  if (std::isnan(v)) return nan_text;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// " text |": a markdown table cell (built by append: GCC 12 warns falsely on " " + string&&).
+std::string cell(const std::string& text) {
+  std::string out = " ";
+  out += text;
+  out += " |";
+  return out;
+}
+
+nlohmann::ordered_json number_or_null(double v) {
+  if (std::isnan(v) || std::isinf(v)) return nullptr;
+  return v;
+}
+
+bool contains(const std::vector<Heuristic>& hs, Heuristic h) {
+  return std::find(hs.begin(), hs.end(), h) != hs.end();
+}
+
+std::string ratio_text(const CellStats& c) {
+  if (!c.baseline) return "no baseline";
+  if (c.baseline_zero) return c.mean > 0 ? "baseline 0" : "0 / 0";
+  return num(c.ratio) + "×";
+}
+
+std::string html_escape_table(const std::string& markdown) {
+  // Markdown tables to HTML: header | sep | rows.
+  std::istringstream in(markdown);
+  std::string line, out = "<table>\n";
+  int row = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] != '|') {
+      if (!line.empty()) out += "<caption>" + core::xml_escape(line) + "</caption>\n";
+      continue;
+    }
+    ++row;
+    if (row == 2) continue;  // the |---| separator
+    out += "<tr>";
+    std::size_t start = 1;
+    while (start < line.size()) {
+      const std::size_t end = line.find('|', start);
+      if (end == std::string::npos) break;
+      std::string cell = line.substr(start, end - start);
+      const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
+      cell = b == std::string::npos ? "" : cell.substr(b, e - b + 1);
+      out += row == 1 ? "<th>" + core::xml_escape(cell) + "</th>"
+                      : "<td>" + core::xml_escape(cell) + "</td>";
+      start = end + 1;
+    }
+    out += "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+}  // namespace
+
+std::string modification_set_file_name(const RunKey& key) {
+  return key.algorithm + "-" + std::string(to_string(key.heuristic)) + "-n" +
+         std::to_string(key.size) + "-t" + std::to_string(key.trial) + ".json";
+}
+
+std::string summary_json(const CampaignConfig& config, const CampaignSummary& summary,
+                         const ReportOptions& options, const std::vector<std::string>& mod_files) {
+  nlohmann::ordered_json j;
+  j["format"] = "assay-rec-campaign-summary/1";
+  j["data"] = config.data_description;
+  j["seed"] = config.seed;
+  j["k"] = config.k;
+  j["algorithms"] = config.algorithms;
+  auto hs = nlohmann::ordered_json::array();
+  for (const auto h : config.heuristics) hs.push_back(std::string(to_string(h)));
+  j["heuristics"] = hs;
+  j["sizes"] = config.sizes;
+  j["trials_per_cell"] = config.trials;
+  auto portfolio = nlohmann::ordered_json::array();
+  for (const auto h : config.heuristic_options.portfolio) portfolio.push_back(std::string(to_string(h)));
+  j["portfolio"] = portfolio;
+  j["runs"] = summary.n_runs;
+  j["complete"] = summary.complete;
+  auto cells = nlohmann::ordered_json::array();
+  for (const auto& c : summary.cells) {
+    nlohmann::ordered_json e;
+    e["algorithm"] = c.algorithm;
+    e["heuristic"] = std::string(to_string(c.heuristic));
+    e["size"] = c.size;
+    e["trials"] = c.trials;
+    e["oracle"] = std::string(to_string(c.oracle));
+    e["mean"] = number_or_null(c.mean);
+    e["sd"] = number_or_null(c.sd);
+    e["baseline"] = c.baseline ? nlohmann::ordered_json(std::string(to_string(*c.baseline)))
+                               : nlohmann::ordered_json(nullptr);
+    e["baseline_mean"] = number_or_null(c.baseline_mean);
+    e["ratio"] = number_or_null(c.ratio);
+    e["p"] = number_or_null(c.p);
+    e["baseline_zero"] = c.baseline_zero;
+    e["mean_set_size"] = number_or_null(c.mean_set_size);
+    cells.push_back(e);
+  }
+  j["cells"] = cells;
+  auto noise = nlohmann::ordered_json::array();
+  for (const auto& f : summary.noise_floor) {
+    nlohmann::ordered_json e;
+    e["algorithm"] = f.algorithm;
+    e["trials"] = f.trials;
+    for (std::size_t o = 0; o < kNumOracles; ++o) {
+      e[std::string(to_string(kAllOracles[o]))] = number_or_null(f.mean[o]);
+    }
+    noise.push_back(e);
+  }
+  j["noise_floor"] = noise;
+  auto timing = nlohmann::ordered_json::array();
+  for (const auto& t : summary.timing) {
+    nlohmann::ordered_json e;
+    e["heuristic"] = std::string(to_string(t.heuristic));
+    e["size"] = t.size;
+    e["runs"] = t.runs;
+    e["mean_ms"] = number_or_null(t.mean_seconds * 1e3);
+    e["max_ms"] = number_or_null(t.max_seconds * 1e3);
+    timing.push_back(e);
+  }
+  j["timing"] = timing;
+  nlohmann::ordered_json ex;
+  ex["delta"] = options.delta;
+  ex["oracle"] = std::string(to_string(options.delta_oracle));
+  ex["files"] = mod_files;
+  j["exceeding_delta"] = ex;
+  return j.dump(1) + "\n";
+}
+
+std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& summary) {
+  core::BarChart chart;
+  chart.log_y = true;
+  chart.labels.title = "Figure 2: Top Out relative to the same-type random baseline";
+  chart.labels.x_label = "algorithm / heuristic (baseline-0 cells drawn at the top)";
+  chart.labels.y_label = "ratio to baseline (log10)";
+  for (const auto n : config.sizes) chart.series.push_back({"n = " + std::to_string(n), {}});
+  // Baseline-0 cells with a non-zero mean are drawn at the largest finite ratio, as the paper
+  // plotted them at the top of the axis.
+  double top = 1;
+  for (const auto& c : summary.cells) {
+    if (c.oracle == Oracle::kTopOut && std::isfinite(c.ratio)) top = std::max(top, c.ratio);
+  }
+  for (const auto& a : config.algorithms) {
+    for (const auto h : config.heuristics) {
+      if (is_random_baseline(h)) continue;
+      chart.categories.push_back(a + " " + std::string(to_string(h)));
+      for (std::size_t s = 0; s < config.sizes.size(); ++s) {
+        const auto* c = find_cell(summary, a, h, config.sizes[s], Oracle::kTopOut);
+        double v = std::numeric_limits<double>::quiet_NaN();
+        if (c && c->baseline_zero && c->mean > 0) {
+          v = top;
+        } else if (c && std::isfinite(c->ratio) && c->ratio > 0) {
+          v = c->ratio;
+        }
+        chart.series[s].values.push_back(v);
+      }
+    }
+  }
+  chart.labels.width = std::max(800, static_cast<int>(chart.categories.size()) * 60 + 160);
+  return core::render_svg(chart);
+}
+
+std::string table3_markdown(const CampaignSummary& summary) {
+  std::vector<std::size_t> sizes;
+  std::vector<Heuristic> heuristics;
+  for (const auto& t : summary.timing) {
+    if (std::find(sizes.begin(), sizes.end(), t.size) == sizes.end()) sizes.push_back(t.size);
+    if (!contains(heuristics, t.heuristic)) heuristics.push_back(t.heuristic);
+  }
+  std::string out = "| heuristic |";
+  for (const auto n : sizes) out += " n = " + std::to_string(n) + " (ms) |";
+  out += "\n|---|";
+  for (std::size_t s = 0; s < sizes.size(); ++s) out += "---:|";
+  out += "\n";
+  for (const auto h : heuristics) {
+    out += "| " + std::string(to_string(h)) + " |";
+    for (const auto n : sizes) {
+      for (const auto& t : summary.timing) {
+        if (t.heuristic == h && t.size == n) out += cell(num(t.mean_seconds * 1e3));
+      }
+    }
+    out += "\n";
+  }
+  return out + "Table 3: mean time to generate a modification set (influence precomputed).\n";
+}
+
+std::string table3_csv(const CampaignSummary& summary) {
+  std::string out = "heuristic,size,runs,mean_ms,max_ms\n";
+  for (const auto& t : summary.timing) {
+    out += std::string(to_string(t.heuristic)) + "," + std::to_string(t.size) + "," +
+           std::to_string(t.runs) + "," + num(t.mean_seconds * 1e3, "") + "," +
+           num(t.max_seconds * 1e3, "") + "\n";
+  }
+  return out;
+}
+
+namespace {
+struct Table4Row {
+  std::string algorithm;
+  std::size_t size;
+  const CellStats* portfolio;
+  const CellStats* random;
+};
+std::vector<Table4Row> table4_rows(const CampaignConfig& config, const CampaignSummary& summary) {
+  std::vector<Table4Row> rows;
+  for (const auto& a : config.algorithms) {
+    for (const auto n : config.sizes) {
+      if (n == 1) continue;  // the paper's Table 4 has n = 10 and 100
+      const auto* p = find_cell(summary, a, Heuristic::kAportfolio, n, Oracle::kTopOut);
+      const auto* r = find_cell(summary, a, Heuristic::kArand, n, Oracle::kTopOut);
+      if (p || r) rows.push_back({a, n, p, r});
+    }
+  }
+  return rows;
+}
+}  // namespace
+
+std::string table4_markdown(const CampaignConfig& config, const CampaignSummary& summary) {
+  std::string out =
+      "| algorithm | n | APORTFOLIO Top Out | ARAND Top Out | ratio | Welch p |\n"
+      "|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& r : table4_rows(config, summary)) {
+    out += "| " + r.algorithm + " | " + std::to_string(r.size) + " | " +
+           (r.portfolio ? num(r.portfolio->mean) : "n/a") + " | " +
+           (r.random ? num(r.random->mean) : "n/a") + " | " +
+           (r.portfolio ? ratio_text(*r.portfolio) : "n/a") + " | " +
+           (r.portfolio ? num(r.portfolio->p) : "n/a") + " |\n";
+  }
+  return out + "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out).\n";
+}
+
+std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summary) {
+  std::string out = "algorithm,size,aportfolio_top_out,arand_top_out,ratio,p,baseline_zero\n";
+  for (const auto& r : table4_rows(config, summary)) {
+    out += r.algorithm + "," + std::to_string(r.size) + "," +
+           (r.portfolio ? num(r.portfolio->mean, "") : "") + "," +
+           (r.random ? num(r.random->mean, "") : "") + "," +
+           (r.portfolio ? num(r.portfolio->ratio, "") : "") + "," +
+           (r.portfolio ? num(r.portfolio->p, "") : "") + "," +
+           (r.portfolio && r.portfolio->baseline_zero ? "1" : "0") + "\n";
+  }
+  return out;
+}
+
+std::string cells_csv(const CampaignSummary& summary) {
+  std::string out =
+      "algorithm,heuristic,size,oracle,trials,mean,sd,baseline,baseline_mean,ratio,p,"
+      "baseline_zero,mean_set_size\n";
+  for (const auto& c : summary.cells) {
+    out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," +
+           std::to_string(c.size) + "," + std::string(to_string(c.oracle)) + "," +
+           std::to_string(c.trials) + "," + num(c.mean, "") + "," + num(c.sd, "") + "," +
+           (c.baseline ? std::string(to_string(*c.baseline)) : "") + "," +
+           num(c.baseline_mean, "") + "," + num(c.ratio, "") + "," + num(c.p, "") + "," +
+           (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "\n";
+  }
+  return out;
+}
+
+namespace {
+
+std::string top_out_table_markdown(const CampaignConfig& config, const CampaignSummary& summary) {
+  std::string out = "| algorithm | heuristic |";
+  for (const auto n : config.sizes) out += " n = " + std::to_string(n) + " |";
+  out += "\n|---|---|";
+  for (std::size_t s = 0; s < config.sizes.size(); ++s) out += "---:|";
+  out += "\n";
+  for (const auto& a : config.algorithms) {
+    for (const auto h : config.heuristics) {
+      out += "| " + a + " | " + std::string(to_string(h)) + " |";
+      for (const auto n : config.sizes) {
+        const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
+        out += c ? cell(num(c->mean) + " (" + ratio_text(*c) + ", p " + num(c->p) + ")")
+                 : cell("n/a");
+      }
+      out += "\n";
+    }
+  }
+  return out + "Mean Top Out per cell (ratio to the same-type random baseline, Welch p).\n";
+}
+
+std::string noise_markdown(const CampaignSummary& summary) {
+  std::string out = "| algorithm | retrainings |";
+  for (const auto o : kAllOracles) out += " " + std::string(to_string(o)) + " |";
+  out += "\n|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& f : summary.noise_floor) {
+    out += "| " + f.algorithm + " | " + std::to_string(f.trials) + " |";
+    for (std::size_t o = 0; o < kNumOracles; ++o) out += cell(num(f.mean[o]));
+    out += "\n";
+  }
+  return out + "Noise floor: the same data retrained with another seed.\n";
+}
+
+}  // namespace
+
+std::vector<std::string> write_campaign_report(const std::string& dir,
+                                               const recsys::Ratings& data,
+                                               const CampaignConfig& config,
+                                               const CampaignSummary& summary,
+                                               const std::vector<SavedModificationSet>& sets,
+                                               const ReportOptions& options) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "mods", ec);
+  if (ec) {
+    throw core::IoError(core::SourceLocation(dir), "cannot create output directory: " + ec.message());
+  }
+  std::vector<std::string> written;
+  const auto put = [&](const std::string& name, const std::string& content) {
+    const std::string path = (fs::path(dir) / name).string();
+    core::write_file_atomically(path, content);
+    written.push_back(path);
+  };
+  std::vector<std::string> mod_files;
+  for (const auto& set : sets) {
+    const std::string name = "mods/" + modification_set_file_name(set.key);
+    put(name, to_json_text(set, data));
+    mod_files.push_back(name);
+  }
+  const std::string svg = figure2_svg(config, summary);
+  put("summary.json", summary_json(config, summary, options, mod_files));
+  put("cells.csv", cells_csv(summary));
+  put("figure2.svg", svg);
+  put("table3.md", table3_markdown(summary));
+  put("table3.csv", table3_csv(summary));
+  put("table4.md", table4_markdown(config, summary));
+  put("table4.csv", table4_csv(config, summary));
+
+  std::string html =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
+      "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto}"
+      "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+      "text-align:right}caption{caption-side:bottom;text-align:left;color:#555}</style>"
+      "</head><body>\n<h1>Recommender stability campaign</h1>\n<p>Data: " +
+      core::xml_escape(config.data_description) + "; seed " + std::to_string(config.seed) +
+      "; top-" + std::to_string(config.k) + "; " + std::to_string(summary.n_runs) + " runs" +
+      (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Figure 2</h2>\n" + svg +
+      "\n<h2>Top Out per cell</h2>\n" + html_escape_table(top_out_table_markdown(config, summary)) +
+      "<h2>Noise floor</h2>\n" + html_escape_table(noise_markdown(summary)) +
+      "<h2>Table 3</h2>\n" + html_escape_table(table3_markdown(summary)) + "<h2>Table 4</h2>\n" +
+      html_escape_table(table4_markdown(config, summary)) + "<h2>Sets exceeding δ = " +
+      num(options.delta) + " (" + std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
+      std::to_string(mod_files.size()) + " saved under mods/; replay one with <code>assay rec "
+      "replay --data SPEC --mods FILE --algorithm NAME</code>.</p>\n</body></html>\n";
+  put("report.html", html);
+  return written;
+}
+
+}  // namespace assay::stability

@@ -1,0 +1,46 @@
+// The campaign's outputs, all written atomically into one directory:
+//   summary.json      cells (mean, sd, baseline, ratio, p per algorithm/heuristic/size/oracle),
+//                     noise_floor, timing
+//   cells.csv         the same cells as CSV
+//   figure2.svg       Figure 2: Top Out ratio to the same-type random baseline, log10 axis
+//   table3.md/.csv    Table 3: mean modification-set generation time per heuristic and size
+//   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
+//   report.html       everything above in one page (SVG inline)
+//   mods/*.json       every modification set whose instability exceeded delta (replayable)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "recsys/ratings.h"
+#include "stability/campaign.h"
+#include "stability/campaign_analysis.h"
+
+namespace assay::stability {
+
+struct ReportOptions {
+  double delta = 0.1;
+  Oracle delta_oracle = Oracle::kTopOut;
+};
+
+std::string summary_json(const CampaignConfig& config, const CampaignSummary& summary,
+                         const ReportOptions& options, const std::vector<std::string>& mod_files);
+std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& summary);
+std::string table3_markdown(const CampaignSummary& summary);
+std::string table3_csv(const CampaignSummary& summary);
+std::string table4_markdown(const CampaignConfig& config, const CampaignSummary& summary);
+std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summary);
+std::string cells_csv(const CampaignSummary& summary);
+
+// File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
+std::string modification_set_file_name(const RunKey& key);
+
+// Writes every output into `dir` (created if needed); returns the paths written.
+std::vector<std::string> write_campaign_report(const std::string& dir,
+                                               const recsys::Ratings& data,
+                                               const CampaignConfig& config,
+                                               const CampaignSummary& summary,
+                                               const std::vector<SavedModificationSet>& sets,
+                                               const ReportOptions& options);
+
+}  // namespace assay::stability

@@ -1,0 +1,69 @@
+#include "stability/campaign_run.h"
+
+#include <chrono>
+
+#include "core/rng.h"
+
+namespace assay::stability {
+namespace {
+
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (const unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+std::string RunKey::to_string() const {
+  return algorithm + "/" + std::string(stability::to_string(heuristic)) + "/n=" +
+         std::to_string(size) + "/trial=" + std::to_string(trial);
+}
+
+std::uint64_t run_id(const RunKey& key) {
+  return fnv1a(key.algorithm + "|" + std::string(to_string(key.heuristic)) + "|" +
+               std::to_string(key.size) + "|" + std::to_string(key.trial));
+}
+
+std::uint64_t run_seed(std::uint64_t campaign_seed, const RunKey& key) {
+  return core::derive_seed(campaign_seed, run_id(key));
+}
+
+std::uint64_t model_seed(std::uint64_t campaign_seed, const std::string& algorithm) {
+  return core::derive_seed(campaign_seed, fnv1a("model|" + algorithm));
+}
+
+std::uint64_t noise_seed(std::uint64_t campaign_seed, const std::string& algorithm,
+                         std::size_t trial) {
+  return core::derive_seed(campaign_seed,
+                           fnv1a("noise|" + algorithm + "|" + std::to_string(trial)));
+}
+
+std::vector<recsys::Modification> run_modifications(const recsys::Ratings& data,
+                                                    const AlgorithmBaseline& baseline,
+                                                    const RunKey& key, std::uint64_t seed,
+                                                    const HeuristicOptions& options) {
+  return generate_modifications(key.heuristic, data, baseline.influence, key.size, seed, options);
+}
+
+RunResult execute_run(const recsys::Ratings& data, const AlgorithmBaseline& baseline,
+                      const RunKey& key, std::uint64_t seed, const HeuristicOptions& options) {
+  RunResult r;
+  r.key = key;
+  r.seed = seed;
+  const auto start = std::chrono::steady_clock::now();
+  const auto mods = run_modifications(data, baseline, key, seed, options);
+  r.generation_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.n_modifications = mods.size();
+  const auto modified = data.apply(mods);
+  const auto after = train_and_recommend(modified, baseline.algorithm, baseline.model_seed,
+                                         baseline.k, 1);
+  r.oracle = mean_distances(baseline.top, after);
+  return r;
+}
+
+}  // namespace assay::stability

@@ -1,0 +1,143 @@
+#include "stability/campaign_store.h"
+
+#include "core/error.h"
+
+namespace assay::stability {
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  algorithm TEXT NOT NULL, heuristic TEXT NOT NULL, size INTEGER NOT NULL,
+  trial INTEGER NOT NULL, seed INTEGER NOT NULL, n_modifications INTEGER NOT NULL,
+  generation_seconds REAL NOT NULL,
+  top_out REAL, jaccard REAL, aod REAL, rbo REAL,
+  PRIMARY KEY (algorithm, heuristic, size, trial));
+CREATE TABLE IF NOT EXISTS noise (
+  algorithm TEXT NOT NULL, trial INTEGER NOT NULL, seed INTEGER NOT NULL,
+  top_out REAL, jaccard REAL, aod REAL, rbo REAL,
+  PRIMARY KEY (algorithm, trial));
+)sql";
+
+// SQLite integers are signed 64-bit; seeds are stored bit for bit.
+std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+std::uint64_t from_sql(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+
+// NaN is stored as NULL (SQLite turns NaN into NULL anyway) and read back as NaN.
+void bind_value(core::SqliteStatement& s, int index, double v) {
+  if (v != v) {
+    s.bind_null(index);
+  } else {
+    s.bind(index, v);
+  }
+}
+double read_value(const core::SqliteStatement& s, int column) {
+  return s.column_is_null(column) ? std::numeric_limits<double>::quiet_NaN()
+                                  : s.column_double(column);
+}
+
+core::SqliteStore& with_schema(core::SqliteStore& db) {
+  db.exec(kSchema);
+  return db;
+}
+
+}  // namespace
+
+CampaignStore::CampaignStore(const std::string& path)
+    : db_(path),
+      insert_run_(with_schema(db_).prepare(
+          "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
+      insert_noise_(db_.prepare("INSERT INTO noise VALUES (?, ?, ?, ?, ?, ?, ?)")) {}
+
+void CampaignStore::check_identity(const std::map<std::string, std::string>& identity) {
+  std::lock_guard lock(mutex_);
+  core::SqliteTransaction tx(db_);
+  auto select = db_.prepare("SELECT value FROM campaign WHERE key = ?");
+  auto insert = db_.prepare("INSERT INTO campaign VALUES (?, ?)");
+  for (const auto& [key, value] : identity) {
+    select.bind(1, std::string_view(key));
+    if (select.step()) {
+      const std::string stored = select.column_text(0);
+      if (stored != value) {
+        throw core::UsageError(core::SourceLocation(db_.path()),
+                               "this store belongs to another campaign: " + key + " is '" +
+                                   stored + "' there but '" + value +
+                                   "' now (use a new --store or the original settings)");
+      }
+    } else {
+      insert.bind(1, std::string_view(key)).bind(2, std::string_view(value));
+      insert.run();
+    }
+    select.reset();
+  }
+  tx.commit();
+}
+
+void CampaignStore::append(const RunResult& r) {
+  std::lock_guard lock(mutex_);
+  auto& s = insert_run_;
+  s.bind(1, std::string_view(r.key.algorithm));
+  s.bind(2, to_string(r.key.heuristic));
+  s.bind(3, static_cast<std::int64_t>(r.key.size));
+  s.bind(4, static_cast<std::int64_t>(r.key.trial));
+  s.bind(5, to_sql(r.seed));
+  s.bind(6, static_cast<std::int64_t>(r.n_modifications));
+  s.bind(7, r.generation_seconds);
+  for (std::size_t o = 0; o < kNumOracles; ++o) bind_value(s, static_cast<int>(8 + o), r.oracle[o]);
+  s.run();  // autocommit: durable on return
+}
+
+void CampaignStore::append(const NoiseResult& r) {
+  std::lock_guard lock(mutex_);
+  auto& s = insert_noise_;
+  s.bind(1, std::string_view(r.algorithm));
+  s.bind(2, static_cast<std::int64_t>(r.trial));
+  s.bind(3, to_sql(r.seed));
+  for (std::size_t o = 0; o < kNumOracles; ++o) bind_value(s, static_cast<int>(4 + o), r.oracle[o]);
+  s.run();
+}
+
+std::vector<RunResult> CampaignStore::runs() const {
+  std::lock_guard lock(mutex_);
+  auto q = db_.prepare(
+      "SELECT algorithm, heuristic, size, trial, seed, n_modifications, generation_seconds, "
+      "top_out, jaccard, aod, rbo FROM runs ORDER BY algorithm, heuristic, size, trial");
+  std::vector<RunResult> out;
+  while (q.step()) {
+    RunResult r;
+    r.key.algorithm = q.column_text(0);
+    try {
+      r.key.heuristic = parse_heuristic(q.column_text(1));
+    } catch (core::Error& e) {
+      e.set_location_if_missing(core::SourceLocation(db_.path()));
+      throw;
+    }
+    r.key.size = static_cast<std::size_t>(q.column_int64(2));
+    r.key.trial = static_cast<std::size_t>(q.column_int64(3));
+    r.seed = from_sql(q.column_int64(4));
+    r.n_modifications = static_cast<std::size_t>(q.column_int64(5));
+    r.generation_seconds = q.column_double(6);
+    for (std::size_t o = 0; o < kNumOracles; ++o) r.oracle[o] = read_value(q, static_cast<int>(7 + o));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<NoiseResult> CampaignStore::noise() const {
+  std::lock_guard lock(mutex_);
+  auto q = db_.prepare(
+      "SELECT algorithm, trial, seed, top_out, jaccard, aod, rbo FROM noise "
+      "ORDER BY algorithm, trial");
+  std::vector<NoiseResult> out;
+  while (q.step()) {
+    NoiseResult r;
+    r.algorithm = q.column_text(0);
+    r.trial = static_cast<std::size_t>(q.column_int64(1));
+    r.seed = from_sql(q.column_int64(2));
+    for (std::size_t o = 0; o < kNumOracles; ++o) r.oracle[o] = read_value(q, static_cast<int>(3 + o));
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace assay::stability

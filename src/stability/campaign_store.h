@@ -1,0 +1,52 @@
+// The durable record of a campaign: one SQLite row per finished run and per noise-floor
+// retraining, each committed on its own as soon as the run ends (WAL, see core/sqlite_store.h),
+// so a campaign killed at any moment (kill -9) loses at most the runs in flight and never
+// records one twice (the key is the primary key).
+//
+// The store also remembers what the campaign was measured on (data description, seed, k,
+// portfolio); reopening it for a different campaign is a core::UsageError naming the file.
+// Thread-safe: every method takes an internal mutex.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/sqlite_store.h"
+#include "stability/campaign_run.h"
+
+namespace assay::stability {
+
+struct NoiseResult {
+  std::string algorithm;
+  std::size_t trial = 0;
+  std::uint64_t seed = 0;
+  std::array<double, kNumOracles> oracle{};
+};
+
+class CampaignStore {
+ public:
+  // Opens or creates the store; throws core::IoError naming the file on failure.
+  explicit CampaignStore(const std::string& path);
+
+  const std::string& path() const { return db_.path(); }
+
+  // Records the campaign's identity on first use; afterwards every key must match (throws
+  // core::UsageError naming the file, the key and both values).
+  void check_identity(const std::map<std::string, std::string>& identity);
+
+  void append(const RunResult& run);
+  void append(const NoiseResult& noise);
+  // Everything recorded, in key order (algorithm, heuristic, size, trial).
+  std::vector<RunResult> runs() const;
+  std::vector<NoiseResult> noise() const;
+
+ private:
+  mutable std::mutex mutex_;
+  core::SqliteStore db_;
+  core::SqliteStatement insert_run_;
+  core::SqliteStatement insert_noise_;
+};
+
+}  // namespace assay::stability

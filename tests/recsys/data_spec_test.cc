@@ -1,0 +1,65 @@
+#include "recsys/data_spec.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "support/temp_dir.h"
+
+namespace {
+
+using namespace assay::recsys;
+using ::testing::HasSubstr;
+
+TEST(DataSpec, ParsesEveryKind) {
+  auto s = parse_data_spec("movielens-100k:/data/ml-100k");
+  EXPECT_EQ(s.kind, "movielens-100k");
+  EXPECT_EQ(s.path, "/data/ml-100k");
+  s = parse_data_spec("csv:r.csv,user=who,rating=stars");
+  EXPECT_EQ(s.path, "r.csv");
+  ASSERT_EQ(s.params.size(), 2u);
+  EXPECT_EQ(s.params[1].second, "stars");
+  s = parse_data_spec("synthetic");
+  EXPECT_TRUE(s.params.empty());
+  s = parse_data_spec("synthetic:users=50,items=80,ratings=1000,seed=3");
+  EXPECT_EQ(s.params.size(), 4u);
+}
+
+TEST(DataSpec, BadSpecsAreUsageErrors) {
+  auto message = [](const std::string& spec) {
+    try {
+      load_ratings(spec);
+    } catch (const assay::core::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no UsageError");
+  };
+  EXPECT_THAT(message("netflix:/x"), HasSubstr("unknown data spec"));
+  EXPECT_THAT(message("movielens-100k:"), HasSubstr("names no directory"));
+  EXPECT_THAT(message("synthetic:users=ten"), HasSubstr("non-negative integer"));
+  EXPECT_THAT(message("synthetic:colour=red"), HasSubstr("unknown key 'colour'"));
+  EXPECT_THAT(message("synthetic:users"), HasSubstr("expected key=value"));
+  EXPECT_THAT(message("synthetic:seed=1,seed=2"), HasSubstr("given twice"));
+  EXPECT_THAT(message("csv:"), HasSubstr("names no file"));
+  EXPECT_THAT(message("csv:x.csv,low=3,high=1"), HasSubstr("low <= high"));
+}
+
+TEST(DataSpec, LoadsSyntheticAndCsv) {
+  const Ratings r = load_ratings("synthetic:users=50,items=80,ratings=1000,seed=3");
+  EXPECT_EQ(r.n_users(), 50u);
+  EXPECT_EQ(r.n_ratings(), 1000u);
+  assay::testing::TempDir dir;
+  const auto p = dir.write("r.csv", "u,i,stars\n1,1,0.25\n2,1,1\n");
+  const Ratings c = load_ratings("csv:" + p + ",user=u,item=i,rating=stars,low=0,high=1,step=0.25");
+  EXPECT_EQ(c.n_ratings(), 2u);
+  EXPECT_EQ(c.scale().high, 1.0);
+  EXPECT_THROW(load_ratings("csv:" + p + ",user=u,item=i,rating=stars"), assay::core::ParseError);
+}
+
+TEST(DataSpec, LoadsMovieLensTinyFixture) {
+  const Ratings r = load_ratings("movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) +
+                                 "/recsys/ml100k-tiny");
+  EXPECT_EQ(r.n_ratings(), 10u);
+}
+
+}  // namespace

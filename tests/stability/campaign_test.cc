@@ -1,0 +1,141 @@
+#include "stability/campaign.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "campaign_fixture.h"
+#include "core/error.h"
+#include "stability/replay.h"
+#include "support/temp_dir.h"
+
+namespace assay::stability {
+namespace {
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expect_same_runs(const CampaignResults& a, const CampaignResults& b) {
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  for (std::size_t k = 0; k < a.runs.size(); ++k) {
+    const auto& x = a.runs[k];
+    const auto& y = b.runs[k];
+    SCOPED_TRACE(x.key.to_string());
+    EXPECT_EQ(x.key, y.key);
+    EXPECT_EQ(x.seed, y.seed);
+    EXPECT_EQ(x.n_modifications, y.n_modifications);
+    for (std::size_t o = 0; o < kNumOracles; ++o) EXPECT_TRUE(same_bits(x.oracle[o], y.oracle[o]));
+  }
+  ASSERT_EQ(a.noise.size(), b.noise.size());
+  for (std::size_t k = 0; k < a.noise.size(); ++k) {
+    for (std::size_t o = 0; o < kNumOracles; ++o) {
+      EXPECT_TRUE(same_bits(a.noise[k].oracle[o], b.noise[k].oracle[o]));
+    }
+  }
+}
+
+TEST(Campaign, InterruptedAndResumedEqualsUninterruptedBitwise) {
+  const auto data = testing::small_synthetic();
+  const auto config = testing::small_config();
+  const std::size_t n_runs = campaign_keys(config).size();
+  ::assay::testing::TempDir dir;
+
+  CampaignStore whole_store(dir.file("whole.sqlite"));
+  auto two_threads = config;
+  two_threads.n_threads = 2;
+  const auto whole = run_campaign(data, two_threads, whole_store);
+  EXPECT_TRUE(whole.complete);
+  EXPECT_EQ(whole.runs.size(), n_runs);
+  EXPECT_EQ(whole.n_resumed, 0u);
+
+  // Interrupted after 7 jobs (2 noise retrainings + 5 runs), single-threaded ...
+  auto first = config;
+  first.stop_after = 7;
+  {
+    CampaignStore store(dir.file("parts.sqlite"));
+    const auto part = run_campaign(data, first, store);
+    EXPECT_FALSE(part.complete);
+    EXPECT_EQ(part.runs.size(), 5u);
+    EXPECT_EQ(part.n_executed, 5u);
+  }
+  // ... then resumed from a freshly opened store with two threads.
+  CampaignStore store(dir.file("parts.sqlite"));
+  const auto resumed = run_campaign(data, two_threads, store);
+  EXPECT_TRUE(resumed.complete);
+  EXPECT_EQ(resumed.n_resumed, 5u);
+  EXPECT_EQ(resumed.n_executed, n_runs - 5);
+  expect_same_runs(whole, resumed);
+  // Nothing was recorded twice (the key is the primary key) and nothing is left to do.
+  EXPECT_EQ(store.runs().size(), n_runs);
+  const auto again = run_campaign(data, two_threads, store);
+  EXPECT_EQ(again.n_executed, 0u);
+  expect_same_runs(whole, again);
+}
+
+TEST(Campaign, ModificationsChangeRecommendationsBeyondNoise) {
+  const auto data = testing::small_synthetic();
+  auto config = testing::small_config();
+  ::assay::testing::TempDir dir;
+  CampaignStore store(dir.file("s.sqlite"));
+  const auto results = run_campaign(data, config, store);
+  double max_jaccard = 0;
+  for (const auto& r : results.runs) {
+    for (const double v : r.oracle) {
+      EXPECT_GE(v, 0.0);
+      EXPECT_LE(v, 1.0);
+    }
+    if (r.key.size == 8) max_jaccard = std::max(max_jaccard, r.oracle[1]);
+  }
+  EXPECT_GT(max_jaccard, 0.0);  // 8 modifications do move some top-10 list
+  // user-user and item-item are deterministic: another seed changes nothing.
+  for (const auto& n : results.noise) EXPECT_EQ(n.oracle[0], 0.0) << n.algorithm;
+
+  // Replaying a run's set reproduces the run's oracle values exactly.
+  const auto sets = sets_exceeding(data, config, results, -1.0, Oracle::kTopOut);
+  ASSERT_EQ(sets.size(), results.runs.size());
+  const auto& set = sets.back();
+  const auto replay = replay_modification_set(data, set.modifications, set.key.algorithm,
+                                              set.model_seed, set.k);
+  for (std::size_t o = 0; o < kNumOracles; ++o) {
+    EXPECT_TRUE(same_bits(replay.oracle[o], results.runs.back().oracle[o]));
+  }
+}
+
+TEST(Campaign, StoreOfAnotherCampaignIsRefused) {
+  const auto data = testing::small_synthetic();
+  auto config = testing::small_config();
+  config.stop_after = 1;
+  ::assay::testing::TempDir dir;
+  const std::string path = dir.file("c.sqlite");
+  {
+    CampaignStore store(path);
+    run_campaign(data, config, store);
+  }
+  config.seed = 12;
+  CampaignStore store(path);
+  try {
+    run_campaign(data, config, store);
+    FAIL() << "expected UsageError";
+  } catch (const core::UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("c.sqlite"), std::string::npos) << what;
+    EXPECT_NE(what.find("seed is '11'"), std::string::npos) << what;
+  }
+}
+
+TEST(Campaign, BadConfigurationIsUsageError) {
+  const auto data = testing::small_synthetic();
+  ::assay::testing::TempDir dir;
+  CampaignStore store(dir.file("b.sqlite"));
+  auto config = testing::small_config();
+  config.algorithms = {"nope"};
+  EXPECT_THROW(run_campaign(data, config, store), core::UsageError);
+  config = testing::small_config();
+  config.sizes = {0};
+  EXPECT_THROW(run_campaign(data, config, store), core::UsageError);
+  config = testing::small_config();
+  config.trials = 0;
+  EXPECT_THROW(run_campaign(data, config, store), core::UsageError);
+}
+
+}  // namespace
+}  // namespace assay::stability
