@@ -1,0 +1,145 @@
+// `assay kg query`: inspect the knowledge graph for one word — IsA links, hyponyms, antonyms,
+// derivation / form-of links, glosses, is_person (with the IsA path) and gendered counterparts
+// — as JSON lines on stdout, one line per (relation, sense).
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "core/error.h"
+#include "core/jsonl.h"
+#include "knowledge/conceptnet_graph.h"
+#include "knowledge/gender_counterpart_finder.h"
+#include "knowledge/person_classifier.h"
+#include "knowledge/wordnet_graph.h"
+
+namespace assay::cli {
+namespace {
+
+struct KgQueryOptions {
+  std::vector<std::string> words;
+  std::string backend = "wordnet";
+  std::string wordnet_dir = knowledge::kWordNetDefaultDir;
+  std::string cache;
+  std::vector<std::string> relations;
+};
+
+const std::vector<std::string> kRelations = {"isa", "hyponyms", "antonyms", "forms", "gloss", "person", "counterpart"};
+
+std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const KgQueryOptions& o) {
+  if (o.backend == "wordnet") return knowledge::WordNetGraph::load(o.wordnet_dir);
+  const std::string prefix = "conceptnet:";
+  if (o.backend.rfind(prefix, 0) == 0 && o.backend.size() > prefix.size()) {
+    knowledge::ConceptNetGraph::OpenOptions open;
+    open.cache_path = o.cache;
+    return knowledge::ConceptNetGraph::open(o.backend.substr(prefix.size()), open);
+  }
+  throw core::UsageError("--backend must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or .csv.gz), got '" +
+                         o.backend + "'");
+}
+
+nlohmann::ordered_json links(const knowledge::KnowledgeGraph& g, const std::vector<knowledge::WeightedNode>& nodes) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& n : nodes) out.push_back({{"node", g.node_name(n.node)}, {"weight", n.weight}});
+  return out;
+}
+
+void query(const knowledge::KnowledgeGraph& g, const knowledge::PersonClassifier& persons,
+           const knowledge::GenderCounterpartFinder& finder, const std::string& word,
+           const std::string& relation, std::ostream& out) {
+  auto line = [&] {
+    nlohmann::ordered_json j;
+    j["word"] = word;
+    j["relation"] = relation;
+    j["backend"] = std::string(g.backend_name());
+    return j;
+  };
+  const auto senses = g.noun_senses(word);
+  if (relation == "isa" || relation == "hyponyms" || relation == "gloss") {
+    for (const auto s : senses) {
+      auto j = line();
+      j["sense"] = g.node_name(s);
+      if (relation == "gloss") {
+        j["words"] = g.node_words(s);
+        j["gloss"] = g.gloss(s);
+      } else {
+        j["targets"] = links(g, relation == "isa" ? g.hypernyms(s) : g.hyponyms(s));
+      }
+      core::write_jsonl(out, j);
+    }
+    if (senses.empty()) {
+      auto j = line();
+      j["sense"] = nullptr;
+      core::write_jsonl(out, j);
+    }
+  } else if (relation == "antonyms" || relation == "forms") {
+    auto j = line();
+    j["words"] = relation == "antonyms" ? g.antonyms(word) : g.related_forms(word);
+    core::write_jsonl(out, j);
+  } else if (relation == "person") {
+    auto j = line();
+    j["is_person"] = persons.is_person(word);
+    auto path = nlohmann::ordered_json::array();
+    for (const auto s : persons.considered_senses(word)) {
+      std::vector<knowledge::NodeId> p;
+      if (persons.sense_is_person(s, &p)) {
+        for (const auto n : p) path.push_back(g.node_name(n));
+        break;
+      }
+    }
+    j["path"] = path;
+    j["senses_considered"] = persons.considered_senses(word).size();
+    core::write_jsonl(out, j);
+  } else {
+    auto j = line();
+    j["gender"] = std::string(knowledge::to_string(finder.gender_of(word)));
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& c : finder.counterparts(word)) {
+      list.push_back({{"word", c.word},
+                      {"gender", std::string(knowledge::to_string(c.gender))},
+                      {"evidence", std::string(knowledge::to_string(c.evidence))},
+                      {"score", c.score}});
+    }
+    j["counterparts"] = list;
+    core::write_jsonl(out, j);
+  }
+}
+
+int run(const KgQueryOptions& o) {
+  std::vector<std::string> relations = o.relations.empty() ? kRelations : o.relations;
+  for (const auto& r : relations) {
+    if (std::find(kRelations.begin(), kRelations.end(), r) == kRelations.end()) {
+      throw core::UsageError("--relation must be one of isa, hyponyms, antonyms, forms, gloss, person, "
+                             "counterpart; got '" + r + "'");
+    }
+  }
+  const auto graph = open_graph(o);
+  const knowledge::PersonClassifier persons(*graph, knowledge::default_person_options(*graph));
+  const knowledge::GenderCounterpartFinder finder(*graph, persons);
+  for (const auto& w : o.words) {
+    for (const auto& r : relations) query(*graph, persons, finder, w, r, std::cout);
+  }
+  return kOk;
+}
+
+void add_kg_query_command(CLI::App& kg, CommandResult& result) {
+  auto opts = std::make_shared<KgQueryOptions>();
+  auto* cmd = kg.add_subcommand("query", "Look a word up in the knowledge graph (JSON lines)");
+  cmd->add_option("--word", opts->words, "Word (lemma) to look up; repeatable")->required();
+  cmd->add_option("--backend", opts->backend, "wordnet, or conceptnet:FILE (assertions .csv / .csv.gz)")
+      ->capture_default_str();
+  cmd->add_option("--wordnet-dir", opts->wordnet_dir, "WordNet database directory (package wordnet-base)")
+      ->capture_default_str();
+  cmd->add_option("--cache", opts->cache, "ConceptNet cache file (default FILE.assay-cache)");
+  cmd->add_option("--relation", opts->relations,
+                  "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all)");
+  cmd->callback([opts, &result] { result.exit_code = run(*opts); });
+}
+
+}  // namespace
+
+ASSAY_REGISTER_COMMAND("kg", "Knowledge graphs (WordNet, ConceptNet): inspect words", "query", add_kg_query_command)
+
+}  // namespace assay::cli

@@ -1,0 +1,256 @@
+#include "knowledge/conceptnet_dump_reader.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <fstream>
+#include <thread>
+
+#include "core/error.h"
+#include "core/line_reader.h"
+#include "core/number_parse.h"
+
+namespace assay::knowledge {
+namespace {
+
+constexpr std::array<std::string_view, kConceptNetRelationCount> kRelationNames = {
+    "IsA", "Antonym", "FormOf", "DerivedFrom", "Synonym"};
+
+[[noreturn]] void fail(const std::string& path, std::uint64_t line, const std::string& message) {
+  throw core::ParseError(core::SourceLocation(path, line), message);
+}
+
+// "/c/en/ice_cream/n/wikt/en_1" -> "ice_cream"; empty view when the node is not English.
+std::string_view english_term(std::string_view uri, const std::string& path, std::uint64_t line,
+                              const char* which) {
+  // Other languages (/c/fr/...) and ExternalURL targets (http://...) are simply not English.
+  if (uri.empty() || uri.find(' ') != std::string_view::npos) {
+    fail(path, line, std::string("expected a node URI as the ") + which + ", got '" +
+                         std::string(uri.substr(0, 40)) + "'");
+  }
+  if (uri.substr(0, std::min<std::size_t>(uri.size(), 6)) != "/c/en/") return {};
+  std::string_view term = uri.substr(6);
+  term = term.substr(0, term.find('/'));
+  if (term.empty()) fail(path, line, std::string("empty English term in the ") + which + " URI");
+  return term;
+}
+
+// The number after "weight": in the metadata JSON, without a full JSON parse (the dump has
+// 34 million lines; only this field is needed).
+float metadata_weight(std::string_view json, const std::string& path, std::uint64_t line) {
+  if (json.empty() || json.front() != '{' || json.back() != '}') {
+    fail(path, line, "expected a JSON object in the fifth field");
+  }
+  const auto key = json.find("\"weight\":");
+  if (key == std::string_view::npos) fail(path, line, "the metadata JSON has no \"weight\"");
+  std::size_t begin = key + 9;
+  while (begin < json.size() && json[begin] == ' ') ++begin;
+  std::size_t end = begin;
+  while (end < json.size() && json[end] != ',' && json[end] != '}' && json[end] != ' ') ++end;
+  const std::string_view text = json.substr(begin, end - begin);
+  const std::optional<double> parsed = core::parse_double(text);
+  if (!parsed) fail(path, line, "expected a number after \"weight\":, got '" + std::string(text) + "'");
+  const double w = *parsed;
+  if (!std::isfinite(w) || w < 0) fail(path, line, "weight must be a finite non-negative number");
+  return static_cast<float>(w);
+}
+
+bool is_gzip(const std::string& path) {
+  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) return true;
+  std::ifstream in(path, std::ios::binary);
+  unsigned char magic[2] = {0, 0};
+  in.read(reinterpret_cast<char*>(magic), 2);
+  return in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+}
+
+// Inflates `path` into a pipe on a helper thread; the read end is opened as /dev/fd/N by
+// LineReader. finish() joins the thread and rethrows its first error.
+class GzipPipe {
+ public:
+  explicit GzipPipe(std::string path) : path_(std::move(path)) {
+    gz_ = gzopen(path_.c_str(), "rb");
+    if (!gz_) throw core::IoError(core::SourceLocation(path_), "cannot open file");
+    if (::pipe(fds_) != 0) {
+      gzclose(gz_);
+      throw core::IoError(core::SourceLocation(path_), "cannot create a pipe for gzip input");
+    }
+    ::fcntl(fds_[0], F_SETFD, FD_CLOEXEC);
+    ::fcntl(fds_[1], F_SETFD, FD_CLOEXEC);
+    writer_ = std::thread([this] { pump(); });
+  }
+  ~GzipPipe() {
+    close_read_end();
+    if (writer_.joinable()) writer_.join();
+    gzclose(gz_);
+  }
+  GzipPipe(const GzipPipe&) = delete;
+  GzipPipe& operator=(const GzipPipe&) = delete;
+
+  std::string read_path() const { return "/dev/fd/" + std::to_string(fds_[0]); }
+
+  // Stops the writer (if the reader gave up early) and rethrows its error, if any.
+  void finish() {
+    close_read_end();
+    if (writer_.joinable()) writer_.join();
+    if (error_) std::rethrow_exception(error_);
+  }
+  bool failed() {
+    finish_quietly();
+    return static_cast<bool>(error_);
+  }
+
+ private:
+  void finish_quietly() {
+    close_read_end();
+    if (writer_.joinable()) writer_.join();
+  }
+  void close_read_end() {
+    if (fds_[0] >= 0) ::close(fds_[0]);
+    fds_[0] = -1;
+  }
+
+  void pump() {
+    // A reader that stops early closes its end; EPIPE then ends the thread instead of SIGPIPE
+    // ending the process.
+    sigset_t block;
+    sigemptyset(&block);
+    sigaddset(&block, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &block, nullptr);
+    std::array<char, 1 << 16> buf;
+    try {
+      for (;;) {
+        const int n = gzread(gz_, buf.data(), static_cast<unsigned>(buf.size()));
+        if (n < 0) {
+          int code = 0;
+          const char* msg = gzerror(gz_, &code);
+          throw core::ParseError(core::SourceLocation(path_),
+                                 std::string("corrupt gzip data: ") + (msg ? msg : "unknown error"));
+        }
+        if (n == 0) {
+          int code = 0;
+          gzerror(gz_, &code);
+          if (code != Z_OK && code != Z_STREAM_END) {
+            throw core::ParseError(core::SourceLocation(path_), "truncated gzip data");
+          }
+          break;
+        }
+        for (int done = 0; done < n;) {
+          const ssize_t w = ::write(fds_[1], buf.data() + done, static_cast<std::size_t>(n - done));
+          if (w < 0) {
+            if (errno == EINTR) continue;
+            goto out;  // the reader closed its end
+          }
+          done += static_cast<int>(w);
+        }
+      }
+    } catch (...) {
+      error_ = std::current_exception();
+    }
+  out:
+    ::close(fds_[1]);
+  }
+
+  std::string path_;
+  gzFile gz_ = nullptr;
+  int fds_[2] = {-1, -1};
+  std::thread writer_;
+  std::exception_ptr error_;
+};
+
+void read_lines(core::LineReader& reader, const std::string& path,
+                const std::function<void(const ConceptNetAssertion&)>& on_assertion,
+                ConceptNetDumpStats& stats) {
+  std::string_view line;
+  ConceptNetAssertion a;
+  for (;;) {
+    try {
+      if (!reader.next(line)) break;
+    } catch (const core::ParseError& e) {
+      throw core::ParseError(core::SourceLocation(path, reader.line_number() + 1), e.detail());
+    }
+    ++stats.n_lines;
+    if (line.empty()) continue;
+    if (parse_conceptnet_line(line, path, reader.line_number(), &a, &stats)) on_assertion(a);
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(ConceptNetRelation r) {
+  return kRelationNames.at(static_cast<std::size_t>(r));
+}
+
+bool parse_conceptnet_line(std::string_view line, const std::string& path, std::uint64_t line_number,
+                           ConceptNetAssertion* out, ConceptNetDumpStats* stats) {
+  std::array<std::string_view, 5> f;
+  std::size_t n = 0, begin = 0;
+  for (;;) {
+    const auto tab = line.find('\t', begin);
+    if (n < 5) f[n] = line.substr(begin, tab == std::string_view::npos ? std::string_view::npos : tab - begin);
+    ++n;
+    if (tab == std::string_view::npos) break;
+    begin = tab + 1;
+  }
+  if (n != 5) {
+    fail(path, line_number, "expected 5 tab-separated fields (URI, relation, start, end, JSON), got " +
+                                std::to_string(n));
+  }
+  if (f[1].size() < 4 || f[1].substr(0, 3) != "/r/") {
+    fail(path, line_number, "expected a /r/<Relation> URI in the second field, got '" +
+                                std::string(f[1].substr(0, 40)) + "'");
+  }
+  const std::string_view start = english_term(f[2], path, line_number, "start");
+  const std::string_view end = english_term(f[3], path, line_number, "end");
+  const float weight = metadata_weight(f[4], path, line_number);
+  if (start.empty() || end.empty()) {
+    ++stats->n_not_english;
+    return false;
+  }
+  const std::string_view rel = f[1].substr(3);
+  for (std::uint32_t r = 0; r < kConceptNetRelationCount; ++r) {
+    if (rel == kRelationNames[r]) {
+      out->relation = static_cast<ConceptNetRelation>(r);
+      out->start = start;
+      out->end = end;
+      out->weight = weight;
+      out->line = line_number;
+      ++stats->n_kept;
+      return true;
+    }
+  }
+  ++stats->n_other_relation;
+  return false;
+}
+
+ConceptNetDumpStats read_conceptnet_dump(
+    const std::string& path, const std::function<void(const ConceptNetAssertion&)>& on_assertion) {
+  ConceptNetDumpStats stats;
+  if (!is_gzip(path)) {
+    core::LineReader reader(path);
+    read_lines(reader, path, on_assertion, stats);
+    return stats;
+  }
+  GzipPipe pipe(path);
+  try {
+    core::LineReader reader(pipe.read_path());
+    read_lines(reader, path, on_assertion, stats);
+  } catch (...) {
+    // A damaged stream explains a garbled last line better than the line itself.
+    if (pipe.failed()) pipe.finish();
+    throw;
+  }
+  pipe.finish();
+  return stats;
+}
+
+}  // namespace assay::knowledge
