@@ -1,0 +1,131 @@
+// `assay aeon score`: SemEval and SynEval of test cases (pairs from two line files, JSON lines,
+// or an annotation CSV) with local Hugging Face checkpoints; JSON lines or CSV out.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "aeon/test_case.h"
+#include "aeon/test_case_scorer.h"
+#include "command.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/jsonl.h"
+#include "lm/bert_model.h"
+
+namespace assay::cli {
+namespace {
+
+struct AeonScoreOptions {
+  std::string original, generated, pairs, annotations;
+  std::string model_dir, embedding_dir;
+  std::string format = "jsonl";
+  std::string variant = "reference";
+  std::string pooling = "auto";
+  std::string out;
+  bool keep_markers = false;
+  int threads = 2;
+};
+
+nlohmann::ordered_json number_or_null(double v) {
+  return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
+}
+
+void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseScorer& scorer,
+                  const std::vector<aeon::TestCase>& cases) {
+  const bool csv = o.format == "csv";
+  if (csv) os << "original,generated,SemEval,SynEval,SynEval_original,semeval_backend,syneval_backend\n";
+  char buf[64];
+  for (const auto& c : cases) {
+    aeon::TestCaseScore s;
+    try {
+      s = scorer.score(c);
+    } catch (core::Error& e) {
+      e.set_location_if_missing(c.where);
+      throw;
+    }
+    if (csv) {
+      std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f", s.semeval, s.syneval, s.syneval_original);
+      os << aeon::csv_field(c.original) << ',' << aeon::csv_field(c.generated) << ',' << buf << ','
+         << aeon::csv_field(scorer.semeval_backend()) << ',' << aeon::csv_field(scorer.syneval_backend())
+         << '\n';
+      continue;
+    }
+    nlohmann::ordered_json j;
+    j["original"] = c.original;
+    j["generated"] = c.generated;
+    j["SemEval"] = number_or_null(s.semeval);
+    j["SynEval"] = number_or_null(s.syneval);
+    j["SynEval_original"] = number_or_null(s.syneval_original);
+    j["patches"] = s.n_patches;
+    j["semeval_backend"] = scorer.semeval_backend();
+    j["syneval_backend"] = scorer.syneval_backend();
+    core::write_jsonl(os, j);
+  }
+}
+
+int run(const AeonScoreOptions& o) {
+  const int n_inputs = (!o.original.empty() || !o.generated.empty()) + !o.pairs.empty() +
+                       !o.annotations.empty();
+  if (n_inputs != 1 || (o.original.empty() != o.generated.empty())) {
+    throw core::UsageError("give exactly one input: --original FILE --generated FILE, "
+                           "--pairs FILE.jsonl, or --annotations FILE.csv");
+  }
+  if (o.format != "jsonl" && o.format != "csv") {
+    throw core::UsageError("--format must be jsonl or csv, got '" + o.format + "'");
+  }
+  aeon::TestCaseScorerOptions so;
+  so.model_dir = o.model_dir;
+  so.embedding_dir = o.embedding_dir;
+  if (o.variant == "paper") so.semeval.variant = aeon::SemEvalVariant::kPaper;
+  else if (o.variant != "reference") throw core::UsageError("--variant must be reference or paper");
+  if (o.pooling == "pooler") so.semeval.pooling = aeon::EmbeddingPooling::kPooler;
+  else if (o.pooling == "cls") so.semeval.pooling = aeon::EmbeddingPooling::kCls;
+  else if (o.pooling != "auto") throw core::UsageError("--pooling must be auto, pooler or cls");
+  lm::set_blas_threads(o.threads);
+  std::vector<aeon::TestCase> cases;
+  if (!o.pairs.empty()) cases = aeon::read_jsonl_pairs(o.pairs, !o.keep_markers);
+  else if (!o.original.empty()) cases = aeon::read_line_pairs(o.original, o.generated, !o.keep_markers);
+  aeon::TestCaseScorer scorer(so);
+
+  auto emit = [&](std::ostream& os) {
+    if (!o.annotations.empty()) aeon::score_annotation_csv(o.annotations, os, scorer);
+    else write_scores(os, o, scorer, cases);
+  };
+  if (o.out.empty()) {
+    emit(std::cout);
+  } else {
+    core::AtomicFileWriter writer(o.out);
+    emit(writer.stream());
+    writer.commit();
+  }
+  return kOk;
+}
+
+void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
+  auto opts = std::make_shared<AeonScoreOptions>();
+  auto* cmd = aeon.add_subcommand("score", "SemEval (consistency) and SynEval (naturalness) of test cases");
+  cmd->add_option("--original", opts->original, "Original texts, one per line");
+  cmd->add_option("--generated", opts->generated, "Generated texts, one per line (pairs with --original)");
+  cmd->add_option("--pairs", opts->pairs, "JSON lines with \"original\"/\"generated\" (or ori_text/adv_text)");
+  cmd->add_option("--annotations", opts->annotations,
+                  "AEON annotation CSV: rewrite its SemEval/SynEval columns (for `assay aeon eval`)");
+  cmd->add_option("--model-dir", opts->model_dir, "Hugging Face masked LM directory (bert-base-uncased)");
+  cmd->add_option("--embedding-dir", opts->embedding_dir,
+                  "Hugging Face embedding model directory (sup-simcse-bert-base-uncased)");
+  cmd->add_option("--format", opts->format, "jsonl or csv (ignored with --annotations)")->capture_default_str();
+  cmd->add_option("--variant", opts->variant, "SemEval variant: reference (code) or paper")->capture_default_str();
+  cmd->add_option("--pooling", opts->pooling, "Sentence vector: auto, pooler or cls")->capture_default_str();
+  cmd->add_option("--threads", opts->threads, "BLAS threads")->capture_default_str();
+  cmd->add_flag("--keep-markers", opts->keep_markers, "Do not strip [[...]] mutation markers");
+  cmd->add_option("--out", opts->out, "Write to FILE (atomically) instead of stdout");
+  cmd->callback([opts, &result] { result.exit_code = run(*opts); });
+}
+
+}  // namespace
+
+ASSAY_REGISTER_COMMAND("aeon", "Test-case quality (AEON): score, filter and evaluate", "score",
+                       add_aeon_score_command)
+
+}  // namespace assay::cli

@@ -1,0 +1,77 @@
+#include "aeon/test_case_scorer.h"
+
+#include <cstdio>
+#include <ostream>
+
+#include "aeon/sentence_splitter.h"
+#include "core/csv_reader.h"
+#include "core/error.h"
+
+namespace assay::aeon {
+
+TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
+  if (o.model_dir.empty() && o.embedding_dir.empty()) {
+    throw core::UsageError("give --model-dir (masked LM) and/or --embedding-dir (embedding "
+                           "model); the offline backends are not part of this build");
+  }
+  if (!o.model_dir.empty()) mlm_ = lm::BertModel::load_dir(o.model_dir);
+  if (!o.embedding_dir.empty()) embedder_ = lm::BertModel::load_dir(o.embedding_dir);
+  const auto& mlm = mlm_ ? *mlm_ : *embedder_;
+  const auto& emb = embedder_ ? *embedder_ : *mlm_;
+  const std::string& mlm_dir = mlm_ ? o.model_dir : o.embedding_dir;
+  const std::string& emb_dir = embedder_ ? o.embedding_dir : o.model_dir;
+  semeval_ = std::make_unique<SemEval>(*emb.model, emb.vocab, o.semeval);
+  syneval_ = std::make_unique<SynEval>(*mlm.model, mlm.vocab, o.syneval);
+  const bool pooler = o.semeval.pooling == EmbeddingPooling::kPooler ||
+                      (o.semeval.pooling == EmbeddingPooling::kAuto && emb.model->weights().has_pooler());
+  semeval_backend_ = "bert:" + emb_dir + (pooler ? ":pooler" : ":cls") +
+                     (o.semeval.variant == SemEvalVariant::kPaper ? ":paper" : ":reference");
+  syneval_backend_ = "bert-mlm:" + mlm_dir;
+}
+
+TestCaseScorer::~TestCaseScorer() = default;
+
+TestCaseScore TestCaseScorer::score(const TestCase& c) {
+  TestCaseScore s;
+  const SemEvalResult sem = semeval_->score(c.original, c.generated);
+  s.semeval = sem.sim;
+  s.n_patches = sem.n_patches;
+  s.syneval = syneval_->score(c.generated).nat;
+  s.syneval_original = syneval_->score(c.original).nat;
+  return s;
+}
+
+std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out, TestCaseScorer& scorer) {
+  core::CsvReader csv(in_path);
+  const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
+  std::vector<std::string> header = csv.header();
+  auto column_or_append = [&](const char* name) {
+    if (const auto i = csv.find_column(name)) return *i;
+    header.emplace_back(name);
+    return header.size() - 1;
+  };
+  const std::size_t sem_col = column_or_append("SemEval"), syn_col = column_or_append("SynEval");
+  auto write_row = [&](const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << csv_field(fields[i]);
+    out << '\n';
+  };
+  write_row(header);
+  std::size_t n = 0;
+  char buf[32];
+  while (csv.next()) {
+    std::vector<std::string> fields = csv.fields();
+    fields.resize(header.size());
+    TestCase c{strip_mutation_markers(csv.field(ori)), strip_mutation_markers(csv.field(adv)),
+               csv.record_location()};
+    const TestCaseScore s = scorer.score(c);
+    std::snprintf(buf, sizeof buf, "%.9g", s.semeval);
+    fields[sem_col] = buf;
+    std::snprintf(buf, sizeof buf, "%.9g", s.syneval);
+    fields[syn_col] = buf;
+    write_row(fields);
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace assay::aeon

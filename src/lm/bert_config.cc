@@ -1,0 +1,87 @@
+#include "lm/bert_config.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "core/error.h"
+
+namespace assay::lm {
+namespace {
+
+std::size_t require_size(const nlohmann::json& j, const char* key, const std::string& path,
+                         std::size_t max_value) {
+  const auto it = j.find(key);
+  if (it == j.end()) {
+    throw core::ParseError(core::SourceLocation(path), std::string("missing '") + key + "'");
+  }
+  if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 ||
+      it->get<std::uint64_t>() > max_value) {
+    throw core::ParseError(core::SourceLocation(path),
+                           std::string("'") + key + "' must be an integer in [1, " +
+                               std::to_string(max_value) + "], got " + it->dump());
+  }
+  return static_cast<std::size_t>(it->get<std::uint64_t>());
+}
+
+}  // namespace
+
+BertConfig BertConfig::load(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw core::IoError(core::SourceLocation(path), "cannot open config.json");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string text = ss.str();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    const auto colon = what.find("] ");
+    if (colon != std::string::npos) what = what.substr(colon + 2);
+    throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte > 0 ? e.byte - 1 : 0),
+                           "malformed JSON: " + what);
+  }
+  if (!j.is_object()) throw core::ParseError(core::SourceLocation(path), "not a JSON object");
+  if (const auto mt = j.find("model_type"); mt != j.end() && mt->is_string()) {
+    const std::string t = mt->get<std::string>();
+    if (t != "bert") {
+      throw core::ParseError(core::SourceLocation(path),
+                             "model_type '" + t + "' is not supported (expected 'bert')");
+    }
+  }
+  // Bounds keep every size product far from overflow and catch nonsense configs early.
+  constexpr std::size_t kMaxDim = 1 << 16, kMaxVocab = 1 << 22, kMaxLayers = 256;
+  BertConfig c;
+  c.vocab_size = require_size(j, "vocab_size", path, kMaxVocab);
+  c.hidden_size = require_size(j, "hidden_size", path, kMaxDim);
+  c.num_hidden_layers = require_size(j, "num_hidden_layers", path, kMaxLayers);
+  c.num_attention_heads = require_size(j, "num_attention_heads", path, kMaxDim);
+  c.intermediate_size = require_size(j, "intermediate_size", path, kMaxDim * 4);
+  c.max_position_embeddings = require_size(j, "max_position_embeddings", path, kMaxDim);
+  c.type_vocab_size = j.contains("type_vocab_size")
+                          ? require_size(j, "type_vocab_size", path, kMaxDim)
+                          : 2;
+  if (const auto eps = j.find("layer_norm_eps"); eps != j.end()) {
+    if (!eps->is_number() || eps->get<double>() <= 0 || eps->get<double>() > 1) {
+      throw core::ParseError(core::SourceLocation(path),
+                             "'layer_norm_eps' must be a number in (0, 1], got " + eps->dump());
+    }
+    c.layer_norm_eps = eps->get<double>();
+  }
+  if (const auto act = j.find("hidden_act"); act != j.end()) {
+    if (!act->is_string() || act->get<std::string>() != "gelu") {
+      throw core::ParseError(core::SourceLocation(path),
+                             "hidden_act " + act->dump() + " is not supported (expected \"gelu\")");
+    }
+  }
+  if (c.hidden_size % c.num_attention_heads != 0) {
+    throw core::ParseError(core::SourceLocation(path),
+                           "hidden_size " + std::to_string(c.hidden_size) +
+                               " is not divisible by num_attention_heads " +
+                               std::to_string(c.num_attention_heads));
+  }
+  return c;
+}
+
+}  // namespace assay::lm

@@ -1,0 +1,125 @@
+// CLI tests of `assay aeon score` and `assay aeon filter` on the tiny BERT checkpoint.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/temp_dir.h"
+
+namespace {
+
+using assay::testing::read_file;
+using assay::testing::run_assay;
+using assay::testing::TempDir;
+
+const std::string kModel = std::string(ASSAY_TEST_DATA_DIR) + "/lm/bert";
+const std::string kSimcse = std::string(ASSAY_TEST_DATA_DIR) + "/lm/bert/simcse";
+
+std::vector<nlohmann::json> jsonl(const std::string& text) {
+  std::vector<nlohmann::json> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) out.push_back(nlohmann::json::parse(line));
+  return out;
+}
+
+TEST(AeonScoreCommand, LineFilesToJsonl) {
+  TempDir dir;
+  const auto ori = dir.write("ori.txt", "the movie was [[very]] good .\nhello world\n");
+  const auto gen = dir.write("gen.txt", "the movie was [[quite]] good .\nhello world\n");
+  const auto r = run_assay(dir, "aeon score --original " + ori + " --generated " + gen +
+                                    " --model-dir " + kModel + " --embedding-dir " + kSimcse);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = jsonl(r.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["original"], "the movie was very good .");  // markers stripped
+  EXPECT_LT(rows[0]["SemEval"].get<double>(), 1.0);
+  EXPECT_GT(rows[0]["SynEval"].get<double>(), 0.0);
+  EXPECT_EQ(rows[1]["SemEval"].get<double>(), 1.0);  // identical texts
+  EXPECT_EQ(rows[1]["SynEval"], rows[1]["SynEval_original"]);
+  EXPECT_EQ(rows[0]["semeval_backend"], "bert:" + kSimcse + ":pooler:reference");
+  EXPECT_EQ(rows[0]["syneval_backend"], "bert-mlm:" + kModel);
+}
+
+TEST(AeonScoreCommand, AnnotationCsvRoundTripsThroughEval) {
+  TempDir dir;
+  const std::string in = std::string(ASSAY_TEST_DATA_DIR) + "/aeon/example_annotations.csv";
+  const std::string out = dir.file("scored.csv");
+  const auto r = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel + " --out " + out);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string scored = read_file(out);
+  EXPECT_EQ(scored.substr(0, scored.find('\n')),
+            "attack_method,dataset,number,BLEU,SemEval,SynEval,adv_text,ori_text,fluency,consistency");
+  EXPECT_EQ(scored.find("0.97,0.41"), std::string::npos);  // the old scores are replaced
+  const auto e = run_assay(dir, "aeon eval --annotations " + out +
+                                    " --metric SemEval --metric SynEval --threshold 3.0 --json");
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_EQ(jsonl(e.out).size(), 2u);
+}
+
+TEST(AeonScoreCommand, CsvFormatAndPairsJsonl) {
+  TempDir dir;
+  const auto pairs = dir.write("p.jsonl", R"({"ori_text":"i liked it","adv_text":"i hated it"})" "\n");
+  const auto r = run_assay(dir, "aeon score --pairs " + pairs + " --model-dir " + kModel + " --format csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
+            "original,generated,SemEval,SynEval,SynEval_original,semeval_backend,syneval_backend");
+  EXPECT_NE(r.out.find("i liked it,i hated it,0."), std::string::npos) << r.out;
+}
+
+TEST(AeonScoreCommand, BadInputsExitTwoWithoutOutput) {
+  TempDir dir;
+  const auto ori = dir.write("ori.txt", "a\nb\n");
+  const auto gen = dir.write("gen.txt", "a\n");
+  const std::string out = dir.file("out.jsonl");
+  auto r = run_assay(dir, "aeon score --original " + ori + " --generated " + gen + " --model-dir " +
+                              kModel + " --out " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(gen + ":1: ends after 1 lines"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  r = run_assay(dir, "aeon score --original " + ori + " --generated " + ori + " --model-dir " + dir.file("none"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a directory"), std::string::npos) << r.err;
+  // A masked LM is needed for SynEval: the SimCSE checkpoint alone has no MLM head.
+  r = run_assay(dir, "aeon score --original " + ori + " --generated " + ori + " --embedding-dir " + kSimcse);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("SynEval needs a masked-LM checkpoint"), std::string::npos) << r.err;
+  const auto bad = dir.write("bad.jsonl", "{\"original\":\"x\"}\n");
+  r = run_assay(dir, "aeon score --pairs " + bad + " --model-dir " + kModel);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(bad + ":1: expected a string field 'generated'"), std::string::npos) << r.err;
+}
+
+TEST(AeonFilterCommand, KeepsAndDropsWithReasons) {
+  TempDir dir;
+  const auto scores = dir.write(
+      "s.jsonl",
+      "{\"original\":\"a\",\"generated\":\"b\",\"SemEval\":0.95,\"SynEval\":0.3}\n"
+      "{\"original\":\"a\",\"generated\":\"c\",\"SemEval\":0.88,\"SynEval\":0.3}\n"
+      "{\"original\":\"a\",\"generated\":\"d\",\"SemEval\":0.95,\"SynEval\":0.1}\n");
+  const std::string kept = dir.file("kept.jsonl"), dropped = dir.file("dropped.jsonl");
+  auto r = run_assay(dir, "aeon filter --scores " + scores + " --task nli --kept " + kept + " --dropped " + dropped);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("kept 1, dropped 2"), std::string::npos) << r.out;
+  const auto d = jsonl(read_file(dropped));
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0]["reason"], "SemEval 0.880 < 0.9");
+  EXPECT_EQ(d[1]["reason"], "SynEval 0.100 < 0.21");
+  // The sentiment threshold keeps the second case; an override can drop everything.
+  r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --kept " + kept + " --dropped " + dropped);
+  EXPECT_NE(r.out.find("kept 2, dropped 1"), std::string::npos) << r.out;
+  r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --sim-threshold 0.99 --kept " + kept +
+                         " --dropped " + dropped);
+  EXPECT_NE(r.out.find("kept 0, dropped 3"), std::string::npos) << r.out;
+  r = run_assay(dir, "aeon filter --scores " + scores + " --task qa --kept " + kept + " --dropped " + dropped);
+  EXPECT_EQ(r.exit_code, 2);
+  const auto bad = dir.write("bad.jsonl", "{\"SemEval\":\"high\",\"SynEval\":0.3}\n");
+  std::filesystem::remove(kept);
+  r = run_assay(dir, "aeon filter --scores " + bad + " --task sa --kept " + kept + " --dropped " + dropped);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(bad + ":1: field 'SemEval' is not a number"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(kept));
+}
+
+}  // namespace
