@@ -100,23 +100,22 @@ TEST(AeonOfflineAgreement, SemEvalOnMrAnnotations) {
   }
 }
 
-// SynEval on the CMU trigram: the first kSubset pairs only (17 of them natural, so AP > 0.85
-// means better than chance) (the full 100 take about a minute;
-// the figures for all of them are in the docs). The check is that the naturalness ranking is
-// computed end to end and stays where it was measured on this subset.
+// SynEval on the CMU trigram: pairs 10..19 only (the full 100 take about a minute; their
+// figures are in the docs). 7 of the 10 are natural, so chance is AP 0.70; measured 0.87.
 TEST(AeonOfflineAgreement, SynEvalOnMrSubset) {
-  constexpr std::size_t kSubset = 20;
+  constexpr std::size_t kBegin = 10, kEnd = 20;
   const auto cases = read_mr();
   const auto model = assay::lm::SphinxModel::load();
   assay::aeon::NgramSynEval syn(*model);
   assay::aeon::JudgedScores js;
-  for (std::size_t i = 0; i < kSubset; ++i) {
+  for (std::size_t i = kBegin; i < kEnd; ++i) {
     js.metric.push_back(syn.score(cases[i].adv).nat);
     js.human.push_back(cases[i].fluency);
   }
   const auto m = assay::aeon::compute_agreement("SynEval", assay::aeon::JudgmentTarget::kFluency, js,
                                                 assay::aeon::dataset_threshold("rtmr"));
-  EXPECT_GT(m.ap, 0.88);
+  EXPECT_EQ(m.n_positive, 7u);
+  EXPECT_GT(m.ap, 0.80);
 }
 
 }  // namespace
