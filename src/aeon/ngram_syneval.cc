@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "aeon/sentence_splitter.h"
@@ -44,41 +45,61 @@ std::vector<std::string> NgramSynEval::words(std::string_view sentence) {
   return out;
 }
 
-std::vector<double> NgramSynEval::compute(const std::string& sentence) const {
+std::size_t NgramSynEval::WindowHash::operator()(const std::array<lm::WordId, 5>& w) const {
+  std::size_t h = 1469598103934665603ull;
+  for (lm::WordId id : w) h = (h ^ static_cast<std::uint32_t>(id)) * 1099511628211ull;
+  return h;
+}
+
+// window = {w_{i-2}, w_{i-1}, target, w_{i+1}, w_{i+2}}; kNoWord for OOV or beyond </s>.
+double NgramSynEval::window_probability(const std::array<lm::WordId, 5>& win, std::vector<double>& score) const {
+  const std::array<lm::WordId, 2> left{win[0], win[1]};
+  const lm::WordId target = win[2], next = win[3], next2 = win[4];
+  const bool f2 = next != lm::kNoWord;
+  // With `next` OOV the history of next2 is cut before w: that factor is constant in w.
+  const bool f3 = f2 && next2 != lm::kNoWord;
+  double target_score = 0, best = -std::numeric_limits<double>::infinity();
+  score.resize(candidates_.size());
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    const lm::WordId w = candidates_[k];
+    double v = model_.log_prob(w, left);
+    if (f2) {
+      const std::array<lm::WordId, 2> ctx{win[1], w};
+      v += model_.log_prob(next, ctx);
+    }
+    if (f3) {
+      const std::array<lm::WordId, 2> ctx{w, next};
+      v += model_.log_prob(next2, ctx);
+    }
+    score[k] = v;
+    best = std::max(best, v);
+    if (w == target) target_score = v;
+  }
+  double z = 0;
+  for (double v : score) z += std::exp(v - best);
+  return std::exp(target_score - best) / z;
+}
+
+std::vector<double> NgramSynEval::compute(const std::string& sentence) {
   std::vector<lm::WordId> s{model_.begin_sentence()};
   for (const std::string& w : words(sentence)) s.push_back(model_.find(w));
   s.push_back(model_.end_sentence());
-  std::vector<double> probs;
-  std::vector<double> score(candidates_.size());
+  std::vector<double> probs, scratch;
   for (std::size_t p = 1; p + 1 < s.size(); ++p) {
-    const lm::WordId target = s[p];
-    if (target == lm::kNoWord) continue;  // OOV: not scored
-    // Left factor P(w | s[p-2], s[p-1]).
-    std::array<lm::WordId, 2> left{p >= 2 ? s[p - 2] : lm::kNoWord, s[p - 1]};
-    const lm::WordId next = s[p + 1];
-    const lm::WordId next2 = p + 2 < s.size() ? s[p + 2] : lm::kNoWord;
-    const bool f2 = next != lm::kNoWord;
-    // With `next` OOV the history of next2 is cut before w: that factor is constant in w.
-    const bool f3 = f2 && next2 != lm::kNoWord;
-    double target_score = 0, best = -std::numeric_limits<double>::infinity();
-    for (std::size_t k = 0; k < candidates_.size(); ++k) {
-      const lm::WordId w = candidates_[k];
-      double v = model_.log_prob(w, left);
-      if (f2) {
-        const std::array<lm::WordId, 2> ctx{s[p - 1], w};
-        v += model_.log_prob(next, ctx);
+    if (s[p] == lm::kNoWord) continue;  // OOV: not scored
+    const std::array<lm::WordId, 5> win{p >= 2 ? s[p - 2] : lm::kNoWord, s[p - 1], s[p], s[p + 1],
+                                        p + 2 < s.size() ? s[p + 2] : lm::kNoWord};
+    {
+      const std::lock_guard lock(mutex_);
+      if (const auto it = window_cache_.find(win); it != window_cache_.end()) {
+        probs.push_back(it->second);
+        continue;
       }
-      if (f3) {
-        const std::array<lm::WordId, 2> ctx{w, next};
-        v += model_.log_prob(next2, ctx);
-      }
-      score[k] = v;
-      best = std::max(best, v);
-      if (w == target) target_score = v;
     }
-    double z = 0;
-    for (double v : score) z += std::exp(v - best);
-    probs.push_back(std::exp(target_score - best) / z);
+    const double prob = window_probability(win, scratch);
+    probs.push_back(prob);
+    const std::lock_guard lock(mutex_);
+    window_cache_.emplace(win, prob);
   }
   return probs;
 }

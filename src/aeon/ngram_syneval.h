@@ -16,9 +16,12 @@
 // sphinx_lm_eval's rule. A sentence without any in-vocabulary word contributes nothing; a text
 // with none at all scores NaN.
 //
-// Probabilities are cached per sentence (a seed's unchanged sentences are scored once).
+// Probabilities are cached per sentence (a seed's unchanged sentences are scored once) and per
+// 5-word window (w_{i-2} .. w_{i+2} determine the value exactly), so a mutant's positions more
+// than two words from every edit cost nothing once its seed was scored. Thread-safe.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <mutex>
 #include <string>
@@ -45,13 +48,18 @@ class NgramSynEval {
   static std::vector<std::string> words(std::string_view sentence);
 
  private:
-  std::vector<double> compute(const std::string& sentence) const;
+  std::vector<double> compute(const std::string& sentence);
+  double window_probability(const std::array<lm::WordId, 5>& window, std::vector<double>& scratch) const;
 
   const lm::NgramModel& model_;
   double phi_;
   std::vector<lm::WordId> candidates_;  // every id but <s> and </s>
   std::mutex mutex_;
   std::unordered_map<std::string, std::vector<double>> cache_;
+  struct WindowHash {
+    std::size_t operator()(const std::array<lm::WordId, 5>& w) const;
+  };
+  std::unordered_map<std::array<lm::WordId, 5>, double, WindowHash> window_cache_;
 };
 
 }  // namespace assay::aeon

@@ -61,4 +61,12 @@ TEST(NgramSynEval, SentencesAreCached) {
   EXPECT_EQ(a, b);
 }
 
+TEST(NgramSynEval, WindowCacheGivesTheFreshValuesBitwise) {
+  NgramSynEval warm(cmu());
+  warm.sentence_probabilities("the movie was very good and fun");
+  const auto cached = warm.sentence_probabilities("the movie was very bad and fun");
+  NgramSynEval cold(cmu());
+  EXPECT_EQ(cached, cold.sentence_probabilities("the movie was very bad and fun"));
+}
+
 }  // namespace
