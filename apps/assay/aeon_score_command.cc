@@ -1,5 +1,6 @@
 // `assay aeon score`: SemEval and SynEval of test cases (pairs from two line files, JSON lines,
-// or an annotation CSV) with local Hugging Face checkpoints; JSON lines or CSV out.
+// or an annotation CSV) with local Hugging Face checkpoints, or offline (CMU trigram, word
+// vectors / WordNet) when no checkpoint is given; JSON lines or CSV out.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -13,6 +14,7 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "lm/bert_model.h"
+#include "lm/sphinx_model.h"
 
 namespace assay::cli {
 namespace {
@@ -20,6 +22,8 @@ namespace {
 struct AeonScoreOptions {
   std::string original, generated, pairs, annotations;
   std::string model_dir, embedding_dir;
+  std::string ngram_model = lm::kCmuTrigramPath, vectors, vectors_format = "glove";
+  std::string wordnet_dir = "/usr/share/wordnet";
   std::string format = "jsonl";
   std::string variant = "reference";
   std::string pooling = "auto";
@@ -80,6 +84,15 @@ int run(const AeonScoreOptions& o) {
   aeon::TestCaseScorerOptions so;
   so.model_dir = o.model_dir;
   so.embedding_dir = o.embedding_dir;
+  so.ngram_model = o.ngram_model;
+  so.vectors = o.vectors;
+  so.vectors_format = o.vectors_format;
+  so.wordnet_dir = o.wordnet_dir;
+  if (!o.vectors.empty() && (!o.model_dir.empty() || !o.embedding_dir.empty())) {
+    throw core::UsageError(
+        "--vectors selects the offline SemEval; it cannot be combined with "
+        "--model-dir/--embedding-dir");
+  }
   if (o.variant == "paper")
     so.semeval.variant = aeon::SemEvalVariant::kPaper;
   else if (o.variant != "reference")
@@ -130,6 +143,16 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
                   "Hugging Face masked LM directory (bert-base-uncased)");
   cmd->add_option("--embedding-dir", opts->embedding_dir,
                   "Hugging Face embedding model directory (sup-simcse-bert-base-uncased)");
+  cmd->add_option("--ngram-model", opts->ngram_model,
+                  "Offline SynEval (no checkpoint): n-gram model read by sphinxbase")
+      ->capture_default_str();
+  cmd->add_option("--vectors", opts->vectors,
+                  "Offline SemEval: word-vector file (default: WordNet-only similarity)");
+  cmd->add_option("--vectors-format", opts->vectors_format,
+                  "glove, word2vec, word2vec-bin or fasttext")
+      ->capture_default_str();
+  cmd->add_option("--wordnet-dir", opts->wordnet_dir, "Offline SemEval: WordNet 3.0 database")
+      ->capture_default_str();
   cmd->add_option("--format", opts->format, "jsonl or csv (ignored with --annotations)")
       ->capture_default_str();
   cmd->add_option("--variant", opts->variant, "SemEval variant: reference (code) or paper")

@@ -3,17 +3,34 @@
 #include <cstdio>
 #include <ostream>
 
+#include "aeon/ngram_syneval.h"
 #include "aeon/sentence_splitter.h"
+#include "aeon/vector_semeval.h"
+#include "aeon/wordnet_relations.h"
 #include "core/csv_reader.h"
 #include "core/error.h"
+#include "lm/sphinx_model.h"
+#include "vectors/vector_reader.h"
 
 namespace assay::aeon {
 
 TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
   if (o.model_dir.empty() && o.embedding_dir.empty()) {
-    throw core::UsageError(
-        "give --model-dir (masked LM) and/or --embedding-dir (embedding "
-        "model); the offline backends are not part of this build");
+    ngram_ = lm::SphinxModel::load(o.ngram_model);
+    ngram_syneval_ = std::make_unique<NgramSynEval>(*ngram_, o.syneval.phi);
+    if (!o.vectors.empty()) {
+      vectors_ = std::make_unique<vectors::EmbeddingMatrix>(
+          vectors::read_vectors(o.vectors, vectors::parse_vector_format(o.vectors_format)));
+    }
+    wordnet_ = std::make_unique<WordNetRelations>(o.wordnet_dir);
+    VectorSemEvalOptions vo;
+    vo.lambda1 = o.semeval.lambda1;
+    vo.lambda2 = o.semeval.lambda2;
+    vo.patch_radius = o.semeval.patch_radius;
+    vector_semeval_ = std::make_unique<VectorSemEval>(vectors_.get(), *wordnet_, vo);
+    semeval_backend_ = vector_semeval_->backend();
+    syneval_backend_ = kNgramSynEvalBackend;
+    return;
   }
   if (!o.model_dir.empty()) mlm_ = lm::BertModel::load_dir(o.model_dir);
   if (!o.embedding_dir.empty()) embedder_ = lm::BertModel::load_dir(o.embedding_dir);
@@ -35,9 +52,15 @@ TestCaseScorer::~TestCaseScorer() = default;
 
 TestCaseScore TestCaseScorer::score(const TestCase& c) {
   TestCaseScore s;
-  const SemEvalResult sem = semeval_->score(c.original, c.generated);
+  const SemEvalResult sem = vector_semeval_ ? vector_semeval_->score(c.original, c.generated)
+                                            : semeval_->score(c.original, c.generated);
   s.semeval = sem.sim;
   s.n_patches = sem.n_patches;
+  if (ngram_syneval_) {
+    s.syneval = ngram_syneval_->score(c.generated).nat;
+    s.syneval_original = ngram_syneval_->score(c.original).nat;
+    return s;
+  }
   s.syneval = syneval_->score(c.generated).nat;
   s.syneval_original = syneval_->score(c.original).nat;
   return s;

@@ -1,7 +1,10 @@
 // TestCaseScorer: SemEval and SynEval of AEON test cases from local Hugging Face checkpoints.
 // The embedding model (SemEval) and the masked LM (SynEval) may be different directories;
 // when only one is given it serves both (SemEval then uses its pooler or [CLS] vector, and
-// SynEval needs its MLM head). Every score names the backend that produced it.
+// SynEval needs its MLM head). With neither directory the offline backends serve: SynEval on
+// the CMU trigram ("ngram-cmu", ngram_syneval.h) and SemEval on static word vectors plus
+// WordNet ("vectors+wordnet") or WordNet alone ("wordnet") when no vector file is given
+// (vector_semeval.h). Every score names the backend that produced it.
 #pragma once
 
 #include <iosfwd>
@@ -12,14 +15,25 @@
 #include "aeon/semeval.h"
 #include "aeon/syneval.h"
 #include "aeon/test_case.h"
+#include "lm/ngram_model.h"
+#include "vectors/embedding_matrix.h"
 
 namespace assay::aeon {
+
+class NgramSynEval;
+class VectorSemEval;
+class WordNetRelations;
 
 struct TestCaseScorerOptions {
   std::string model_dir;      // masked LM, e.g. bert-base-uncased
   std::string embedding_dir;  // embedding model, e.g. sup-simcse-bert-base-uncased
   SemEvalOptions semeval;
   SynEvalOptions syneval;
+  // Offline backends (used when model_dir and embedding_dir are both empty).
+  std::string ngram_model = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin";
+  std::string vectors;                 // word-vector file; empty = WordNet only
+  std::string vectors_format = "glove";  // see vectors::parse_vector_format
+  std::string wordnet_dir = "/usr/share/wordnet";
 };
 
 struct TestCaseScore {
@@ -31,8 +45,8 @@ struct TestCaseScore {
 
 class TestCaseScorer {
  public:
-  // Loads the checkpoints. Throws UsageError when neither directory is given (the offline
-  // n-gram / word-vector backends live on another branch), and the loaders' errors otherwise.
+  // Loads the checkpoints, or the offline models when no checkpoint is given; the loaders'
+  // errors (MissingResourceError naming the Debian package, ParseError) propagate.
   explicit TestCaseScorer(const TestCaseScorerOptions& options);
   ~TestCaseScorer();
 
@@ -44,6 +58,11 @@ class TestCaseScorer {
   std::optional<lm::BertModel::Loaded> mlm_, embedder_;
   std::unique_ptr<SemEval> semeval_;
   std::unique_ptr<SynEval> syneval_;
+  std::unique_ptr<lm::NgramModel> ngram_;
+  std::unique_ptr<vectors::EmbeddingMatrix> vectors_;
+  std::unique_ptr<WordNetRelations> wordnet_;
+  std::unique_ptr<NgramSynEval> ngram_syneval_;
+  std::unique_ptr<VectorSemEval> vector_semeval_;
   std::string semeval_backend_, syneval_backend_;
 };
 
