@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-bash scripts/build.sh release
+bash scripts/build.sh release assay
 assay="$PWD/build/release/apps/assay/assay"
 mkdir -p out/main-job
 for step in scripts/main-job.d/*.sh; do

@@ -14,8 +14,8 @@ TEXT
 echo "== assay text tag (Lingua::EN::Tagger tables, WordNet lemmas)"
 "$assay" text tag --input "$out/sentences.txt" --format text
 echo "== assay kg query: person nouns and gendered counterparts (WordNet 3.0)"
-"$assay" kg query --word actress --word waiter --word uncle --word queen --relation counterpart \
-  --out "$out/counterparts.jsonl"
+"$assay" kg query --word actress --word waiter --word uncle --word queen \
+  --relation person --relation counterpart > "$out/counterparts.jsonl"
 cat "$out/counterparts.jsonl"
 echo "== assay lm score: fluency under the CMU English trigram"
 printf 'the actor thanked his brother after the show\nthe show after brother his thanked actor the\n' \
