@@ -43,27 +43,32 @@ inline void adagrad(float& param, float& accumulator, float gradient, float lear
   accumulator += gradient * gradient;
 }
 
-}  // namespace
+// The trained parameters, folded into per-item representations.
+struct Trained {
+  std::vector<float> user_repr, item_repr, item_bias;
+};
 
-void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
-  const HybridOptions& o = options_;
-  const std::size_t d = o.n_components;
-  n_users_ = train.n_users();
-  n_items_ = train.n_items();
+// Training with the component count as a compile-time constant kD when it is one of the
+// common sizes (0: taken from the options at run time). The constant only lets the compiler
+// unroll the per-component loops; the operations and their order are the same, so every
+// instantiation gives the same bits.
+template <std::size_t kD>
+Trained train_warp(const Ratings& train, const FitOptions& fit_options, const HybridOptions& o) {
+  const std::size_t d = kD != 0 ? kD : o.n_components;
+  const std::size_t n_users = train.n_users(), n_items = train.n_items();
   const ItemFeatures features = item_features(train, o.use_attributes);
-  const std::size_t n_item_features =
-      n_items_ + (o.use_attributes ? train.n_attributes() : 0);
+  const std::size_t n_item_features = n_items + (o.use_attributes ? train.n_attributes() : 0);
 
   core::Rng init(fit_options.seed, 0);
-  std::vector<float> item_emb(n_item_features * d), user_emb(n_users_ * d);
+  std::vector<float> item_emb(n_item_features * d), user_emb(n_users * d);
   for (float& x : item_emb) x = static_cast<float>((init.uniform() - 0.5) / static_cast<double>(d));
   for (float& x : user_emb) x = static_cast<float>((init.uniform() - 0.5) / static_cast<double>(d));
   std::vector<float> item_emb_acc(item_emb.size(), 1.0f), user_emb_acc(user_emb.size(), 1.0f);
   std::vector<float> item_feature_bias(n_item_features, 0.0f), item_bias_acc(n_item_features, 1.0f);
 
   std::vector<float> pos(d), neg(d), user(d);
-  auto represent = [&](ItemId i, std::vector<float>& out, float& bias) {
-    std::fill(out.begin(), out.end(), 0.0f);
+  auto represent = [&](ItemId i, float* out, float& bias) {
+    std::fill(out, out + d, 0.0f);
     bias = 0;
     for (std::size_t p = features.offsets[i]; p < features.offsets[i + 1]; ++p) {
       const float w = features.weights[p];
@@ -72,7 +77,7 @@ void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
       bias += w * item_feature_bias[features.ids[p]];
     }
   };
-  auto dot = [&](const std::vector<float>& a, const std::vector<float>& b) {
+  auto dot = [&](const float* a, const float* b) {
     float s = 0;
     for (std::size_t c = 0; c < d; ++c) s += a[c] * b[c];
     return s;
@@ -82,36 +87,38 @@ void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
     for (std::size_t p = features.offsets[i]; p < features.offsets[i + 1]; ++p) {
       const float w = features.weights[p];
       const std::size_t f = features.ids[p];
+      float* emb = item_emb.data() + f * d;
+      float* acc = item_emb_acc.data() + f * d;
       for (std::size_t c = 0; c < d; ++c) {
-        adagrad(item_emb[f * d + c], item_emb_acc[f * d + c], w * component_gradient[c],
-                o.learning_rate);
+        adagrad(emb[c], acc[c], w * component_gradient[c], o.learning_rate);
       }
       adagrad(item_feature_bias[f], item_bias_acc[f], w * bias_gradient, o.learning_rate);
     }
   };
 
   std::vector<float> g_pos(d), g_neg(d);
+  SgdOrder orders(train);
   for (std::size_t epoch = 0; epoch < o.n_epochs; ++epoch) {
     const std::uint64_t epoch_seed = core::derive_seed(fit_options.seed, epoch + 1);
-    for (const Rating& r : sgd_order(train, epoch_seed)) {
+    for (const Rating& r : orders.order(epoch_seed)) {
       const UserId u = r.user;
       const ItemId i = r.item;
       std::copy_n(user_emb.begin() + static_cast<std::ptrdiff_t>(u * d), d, user.begin());
       float pos_bias = 0, neg_bias = 0;
-      represent(i, pos, pos_bias);
-      const float pos_score = dot(user, pos) + pos_bias;
+      represent(i, pos.data(), pos_bias);
+      const float pos_score = dot(user.data(), pos.data()) + pos_bias;
       core::Rng rng(epoch_seed, (static_cast<std::uint64_t>(u) << 32) | i);
       const auto rated = train.items_of(u);
       for (std::size_t sampled = 1; sampled <= o.max_sampled; ++sampled) {
-        const auto j = static_cast<ItemId>(rng.below(n_items_));
-        represent(j, neg, neg_bias);
-        const float neg_score = dot(user, neg) + neg_bias;
+        const auto j = static_cast<ItemId>(rng.below(n_items));
+        represent(j, neg.data(), neg_bias);
+        const float neg_score = dot(user.data(), neg.data()) + neg_bias;
         if (neg_score <= pos_score - 1.0f) continue;
         if (std::binary_search(rated.begin(), rated.end(), j)) continue;  // a positive
         const float loss = std::min(
             kMaxLoss,
             static_cast<float>(std::log(std::max(
-                1.0, std::floor(static_cast<double>(n_items_ - 1) / static_cast<double>(sampled))))));
+                1.0, std::floor(static_cast<double>(n_items - 1) / static_cast<double>(sampled))))));
         // Gradients at the current parameters (LightFM's warp_update).
         for (std::size_t c = 0; c < d; ++c) {
           g_pos[c] = -loss * user[c];
@@ -119,24 +126,39 @@ void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
         }
         update_item(i, -loss, g_pos.data());
         update_item(j, loss, g_neg.data());
+        float* ue = user_emb.data() + u * d;
+        float* ua = user_emb_acc.data() + u * d;
         for (std::size_t c = 0; c < d; ++c) {
-          adagrad(user_emb[u * d + c], user_emb_acc[u * d + c], loss * (neg[c] - pos[c]),
-                  o.learning_rate);
+          adagrad(ue[c], ua[c], loss * (neg[c] - pos[c]), o.learning_rate);
         }
         break;
       }
     }
   }
 
-  user_repr_ = std::move(user_emb);
-  item_repr_.assign(n_items_ * d, 0.0f);
-  item_bias_.assign(n_items_, 0.0f);
-  for (ItemId i = 0; i < n_items_; ++i) {
-    float b = 0;
-    represent(i, pos, b);
-    std::copy(pos.begin(), pos.end(), item_repr_.begin() + static_cast<std::ptrdiff_t>(i * d));
-    item_bias_[i] = b;
+  Trained t;
+  t.user_repr = std::move(user_emb);
+  t.item_repr.assign(n_items * d, 0.0f);
+  t.item_bias.assign(n_items, 0.0f);
+  for (ItemId i = 0; i < n_items; ++i) represent(i, t.item_repr.data() + i * d, t.item_bias[i]);
+  return t;
+}
+
+}  // namespace
+
+void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
+  n_users_ = train.n_users();
+  n_items_ = train.n_items();
+  Trained t;
+  switch (options_.n_components) {
+    case 10: t = train_warp<10>(train, fit_options, options_); break;
+    case 16: t = train_warp<16>(train, fit_options, options_); break;
+    case 32: t = train_warp<32>(train, fit_options, options_); break;
+    default: t = train_warp<0>(train, fit_options, options_); break;
   }
+  user_repr_ = std::move(t.user_repr);
+  item_repr_ = std::move(t.item_repr);
+  item_bias_ = std::move(t.item_bias);
 }
 
 void Hybrid::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {

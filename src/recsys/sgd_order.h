@@ -16,4 +16,20 @@ std::uint64_t sgd_order_key(std::uint64_t seed, UserId user, ItemId item);
 // Every rating of `train` in SGD order (ties of the 64-bit key by canonical position).
 std::vector<Rating> sgd_order(const Ratings& train, std::uint64_t seed);
 
+// The same orders for many seeds of one data set (one per epoch), reusing its buffers.
+class SgdOrder {
+ public:
+  explicit SgdOrder(const Ratings& train);
+  // Valid until the next call.
+  const std::vector<Rating>& order(std::uint64_t seed);
+
+ private:
+  struct Keyed {
+    std::uint64_t key;
+    std::uint32_t pos;
+  };
+  std::vector<Rating> all_, out_;
+  std::vector<Keyed> a_, b_;
+};
+
 }  // namespace assay::recsys
