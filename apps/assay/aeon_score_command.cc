@@ -29,6 +29,7 @@ struct AeonScoreOptions {
   std::string pooling = "auto";
   std::string out;
   bool keep_markers = false;
+  std::string syneval_column = "absolute";
   int threads = 2;
 };
 
@@ -40,7 +41,8 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
                   const std::vector<aeon::TestCase>& cases) {
   const bool csv = o.format == "csv";
   if (csv)
-    os << "original,generated,SemEval,SynEval,SynEval_original,semeval_backend,syneval_backend\n";
+    os << "original,generated,SemEval,SynEval,SynEval_original,SynEval_relative,semeval_backend,"
+          "syneval_backend\n";
   char buf[64];
   for (const auto& c : cases) {
     aeon::TestCaseScore s;
@@ -51,7 +53,8 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
       throw;
     }
     if (csv) {
-      std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f", s.semeval, s.syneval, s.syneval_original);
+      std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f", s.semeval, s.syneval,
+                    s.syneval_original, s.syneval_relative());
       os << aeon::csv_field(c.original) << ',' << aeon::csv_field(c.generated) << ',' << buf << ','
          << aeon::csv_field(scorer.semeval_backend()) << ','
          << aeon::csv_field(scorer.syneval_backend()) << '\n';
@@ -63,6 +66,7 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
     j["SemEval"] = number_or_null(s.semeval);
     j["SynEval"] = number_or_null(s.syneval);
     j["SynEval_original"] = number_or_null(s.syneval_original);
+    j["SynEval_relative"] = number_or_null(s.syneval_relative());
     j["patches"] = s.n_patches;
     j["semeval_backend"] = scorer.semeval_backend();
     j["syneval_backend"] = scorer.syneval_backend();
@@ -103,6 +107,16 @@ int run(const AeonScoreOptions& o) {
     so.semeval.pooling = aeon::EmbeddingPooling::kCls;
   else if (o.pooling != "auto")
     throw core::UsageError("--pooling must be auto, pooler or cls");
+  aeon::SynEvalColumn syneval_column = aeon::SynEvalColumn::kAbsolute;
+  if (o.syneval_column == "relative")
+    syneval_column = aeon::SynEvalColumn::kRelative;
+  else if (o.syneval_column != "absolute")
+    throw core::UsageError("--syneval-column must be absolute or relative, got '" +
+                           o.syneval_column + "'");
+  if (syneval_column == aeon::SynEvalColumn::kRelative && o.annotations.empty()) {
+    throw core::UsageError("--syneval-column applies to --annotations only (JSON lines and CSV "
+                           "output always carry SynEval_relative)");
+  }
   lm::set_blas_threads(o.threads);
   std::vector<aeon::TestCase> cases;
   if (!o.pairs.empty())
@@ -113,7 +127,7 @@ int run(const AeonScoreOptions& o) {
 
   auto emit = [&](std::ostream& os) {
     if (!o.annotations.empty())
-      aeon::score_annotation_csv(o.annotations, os, scorer);
+      aeon::score_annotation_csv(o.annotations, os, scorer, syneval_column);
     else
       write_scores(os, o, scorer, cases);
   };
@@ -161,6 +175,10 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--threads", opts->threads, "BLAS threads")->capture_default_str();
   cmd->add_flag("--keep-markers", opts->keep_markers, "Do not strip [[...]] mutation markers");
+  cmd->add_option("--syneval-column", opts->syneval_column,
+                  "With --annotations: SynEval column holds absolute Nat(generated) (the paper) "
+                  "or relative Nat(generated) - Nat(original)")
+      ->capture_default_str();
   cmd->add_option("--out", opts->out, "Write to FILE (atomically) instead of stdout");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }

@@ -67,7 +67,7 @@ TestCaseScore TestCaseScorer::score(const TestCase& c) {
 }
 
 std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
-                                 TestCaseScorer& scorer) {
+                                 TestCaseScorer& scorer, SynEvalColumn syneval_column) {
   core::CsvReader csv(in_path);
   const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
   std::vector<std::string> header = csv.header();
@@ -92,7 +92,8 @@ std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
     const TestCaseScore s = scorer.score(c);
     std::snprintf(buf, sizeof buf, "%.9g", s.semeval);
     fields[sem_col] = buf;
-    std::snprintf(buf, sizeof buf, "%.9g", s.syneval);
+    std::snprintf(buf, sizeof buf, "%.9g",
+                  syneval_column == SynEvalColumn::kRelative ? s.syneval_relative() : s.syneval);
     fields[syn_col] = buf;
     write_row(fields);
     ++n;

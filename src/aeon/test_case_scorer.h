@@ -41,7 +41,16 @@ struct TestCaseScore {
   double syneval = 1.0;
   double syneval_original = 1.0;
   std::size_t n_patches = 0;
+  // Naturalness relative to the original: Nat(generated) − Nat(original) ∈ [−1, 1]; 0 when the
+  // generator kept the text as natural as its seed. Not in the paper: seeds are human-written,
+  // so the drop isolates what the mutation did from how unusual the seed's own words are
+  // (on the MR annotations it separates natural from unnatural cases far better offline; see
+  // docs/aeon-offline.md).
+  double syneval_relative() const { return syneval - syneval_original; }
 };
+
+// Which naturalness value goes into an annotation CSV's SynEval column.
+enum class SynEvalColumn { kAbsolute, kRelative };
 
 class TestCaseScorer {
  public:
@@ -69,7 +78,9 @@ class TestCaseScorer {
 // Re-scores an AEON annotation CSV: every record's ori_text/adv_text (markers stripped) gets
 // fresh SemEval and SynEval values, written into those columns (appended when absent), all
 // other columns unchanged, so `assay aeon eval` can evaluate the result. Returns the count.
+// With SynEvalColumn::kRelative the SynEval column holds syneval_relative() instead.
 std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
-                                 TestCaseScorer& scorer);
+                                 TestCaseScorer& scorer,
+                                 SynEvalColumn syneval_column = SynEvalColumn::kAbsolute);
 
 }  // namespace assay::aeon

@@ -38,6 +38,9 @@ TEST(AeonScoreCommand, LineFilesToJsonl) {
   EXPECT_GT(rows[0]["SynEval"].get<double>(), 0.0);
   EXPECT_EQ(rows[1]["SemEval"].get<double>(), 1.0);  // identical texts
   EXPECT_EQ(rows[1]["SynEval"], rows[1]["SynEval_original"]);
+  EXPECT_EQ(rows[1]["SynEval_relative"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(rows[0]["SynEval_relative"].get<double>(),
+                   rows[0]["SynEval"].get<double>() - rows[0]["SynEval_original"].get<double>());
   EXPECT_EQ(rows[0]["semeval_backend"], "bert:" + kSimcse + ":pooler:reference");
   EXPECT_EQ(rows[0]["syneval_backend"], "bert-mlm:" + kModel);
 }
@@ -60,6 +63,49 @@ TEST(AeonScoreCommand, AnnotationCsvRoundTripsThroughEval) {
   EXPECT_EQ(jsonl(e.out).size(), 2u);
 }
 
+TEST(AeonScoreCommand, RelativeSynEvalColumnIsTheDifferenceFromTheOriginal) {
+  TempDir dir;
+  const std::string in = std::string(ASSAY_TEST_DATA_DIR) + "/aeon/example_annotations.csv";
+  const std::string abs_csv = dir.file("abs.csv"), rel_csv = dir.file("rel.csv");
+  ASSERT_EQ(run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
+                               " --out " + abs_csv).exit_code, 0);
+  const auto r = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
+                                    " --syneval-column relative --out " + rel_csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto pairs = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
+                                        " --syneval-column bogus");
+  EXPECT_EQ(pairs.exit_code, 2);
+  EXPECT_NE(pairs.err.find("--syneval-column must be absolute or relative"), std::string::npos);
+  const auto no_csv = run_assay(dir, "aeon score --pairs " + in + " --syneval-column relative");
+  EXPECT_EQ(no_csv.exit_code, 2);
+  const auto e = run_assay(dir, "aeon eval --annotations " + rel_csv +
+                                    " --metric SynEval --target fluency --threshold 3.0 --json");
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  // Column 6 (SynEval) follows five unquoted fields; absolute − relative = Nat(original),
+  // which is a probability-like value in (0, 1].
+  auto syneval_column = [](const std::string& text) {
+    std::vector<double> v;
+    std::istringstream lines(text);
+    std::string line;
+    std::getline(lines, line);  // header
+    while (std::getline(lines, line)) {
+      std::size_t at = 0;
+      for (int k = 0; k < 5; ++k) at = line.find(',', at) + 1;
+      v.push_back(std::stod(line.substr(at, line.find(',', at) - at)));
+    }
+    return v;
+  };
+  const auto a = syneval_column(read_file(abs_csv)), rel = syneval_column(read_file(rel_csv));
+  ASSERT_EQ(a.size(), rel.size());
+  ASSERT_GT(a.size(), 0u);
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_GE(rel[k], -1.0);
+    EXPECT_LE(rel[k], 1.0);
+    EXPECT_GT(a[k] - rel[k], 0.0) << k;
+    EXPECT_LE(a[k] - rel[k], 1.0 + 1e-9) << k;
+  }
+}
+
 TEST(AeonScoreCommand, CsvFormatAndPairsJsonl) {
   TempDir dir;
   const auto pairs = dir.write("p.jsonl", R"({"ori_text":"i liked it","adv_text":"i hated it"})"
@@ -68,7 +114,8 @@ TEST(AeonScoreCommand, CsvFormatAndPairsJsonl) {
       run_assay(dir, "aeon score --pairs " + pairs + " --model-dir " + kModel + " --format csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out.substr(0, r.out.find('\n')),
-            "original,generated,SemEval,SynEval,SynEval_original,semeval_backend,syneval_backend");
+            "original,generated,SemEval,SynEval,SynEval_original,SynEval_relative,semeval_backend,"
+            "syneval_backend");
   EXPECT_NE(r.out.find("i liked it,i hated it,0."), std::string::npos) << r.out;
 }
 
