@@ -21,6 +21,8 @@ nlohmann::json read_json(const std::string& path) {
     return nlohmann::json::parse(ss.str());
   } catch (const nlohmann::json::parse_error& e) {
     throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte), e.what());
+  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
+    throw core::ParseError(core::SourceLocation(path), e.what());
   }
 }
 

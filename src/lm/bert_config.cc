@@ -41,6 +41,8 @@ BertConfig BertConfig::load(const std::string& path) {
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte > 0 ? e.byte - 1 : 0),
                            "malformed JSON: " + what);
+  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
+    throw core::ParseError(core::SourceLocation(path), std::string("malformed JSON: ") + e.what());
   }
   if (!j.is_object()) throw core::ParseError(core::SourceLocation(path), "not a JSON object");
   if (const auto mt = j.find("model_type"); mt != j.end() && mt->is_string()) {

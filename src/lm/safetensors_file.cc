@@ -182,6 +182,8 @@ void SafetensorsFile::parse_header() {
     const auto colon = what.find("] ");
     if (colon != std::string::npos) what = what.substr(colon + 2);
     throw fail(at, "malformed JSON header: " + what);
+  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
+    throw fail(kLengthBytes, std::string("malformed JSON header: ") + e.what());
   }
   if (!guard.duplicate_.empty()) {
     throw fail(kLengthBytes, "duplicate key '" + guard.duplicate_ + "' in the header");

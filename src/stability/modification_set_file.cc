@@ -93,6 +93,8 @@ SavedModificationSet read_modification_set(const std::string& path, const recsys
   } catch (const nlohmann::json::parse_error& e) {
     throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte),
                            std::string("not valid JSON: ") + e.what());
+  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
+    throw core::ParseError(core::SourceLocation(path), std::string("not valid JSON: ") + e.what());
   }
   if (!j.is_object()) bad(path, "expected a JSON object (an assay modification set)");
   const std::string format = text_field(j, "format", path);

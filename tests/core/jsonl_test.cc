@@ -39,5 +39,19 @@ TEST(Jsonl, MalformedLineNamesLineAndColumn) {
   EXPECT_THROW(require_key(nlohmann::json::object(), "text", SourceLocation{"f", 3}), ParseError);
 }
 
+TEST(Jsonl, NumberOverflowIsAParseErrorWithTheLine) {
+  assay::testing::TempDir dir;
+  JsonlReader r(dir.write("c.jsonl", "{\"a\":1}\n{\"a\":1e999999}\n"));
+  nlohmann::json v;
+  ASSERT_TRUE(r.next(v));
+  try {
+    r.next(v);
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("c.jsonl:2: expected one JSON value per line"));
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("number overflow"));
+  }
+}
+
 }  // namespace
 }  // namespace assay::core
