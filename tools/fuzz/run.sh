@@ -27,4 +27,5 @@ for i,c in enumerate(json.load(open('$root/tests/data/lm/bert/tokenizer_goldens.
     open('$seeds/case%d' % i,'w').write(c['text'])"
 fi
 "$out/${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 -rss_limit_mb=2048 \
+  -artifact_prefix="$out/" \
   -print_final_stats=1 "$out/corpus-$target" "$seeds"
