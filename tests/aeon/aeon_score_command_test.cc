@@ -72,12 +72,14 @@ TEST(AeonScoreCommand, RelativeSynEvalColumnIsTheDifferenceFromTheOriginal) {
   const auto r = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
                                     " --syneval-column relative --out " + rel_csv);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto pairs = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
+  const auto bogus = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
                                         " --syneval-column bogus");
-  EXPECT_EQ(pairs.exit_code, 2);
-  EXPECT_NE(pairs.err.find("--syneval-column must be absolute or relative"), std::string::npos);
+  EXPECT_EQ(bogus.exit_code, 2);
+  EXPECT_NE(bogus.err.find("--syneval-column must be absolute or relative"), std::string::npos);
   const auto no_csv = run_assay(dir, "aeon score --pairs " + in + " --syneval-column relative");
   EXPECT_EQ(no_csv.exit_code, 2);
+  EXPECT_NE(no_csv.err.find("--syneval-column applies to --annotations only"), std::string::npos)
+      << no_csv.err;
   const auto e = run_assay(dir, "aeon eval --annotations " + rel_csv +
                                     " --metric SynEval --target fluency --threshold 3.0 --json");
   ASSERT_EQ(e.exit_code, 0) << e.err;
