@@ -8,8 +8,8 @@
 #include "core/check.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
+#include "recsys/column_top_k.h"
 #include "recsys/top_neighbors.h"
-
 
 namespace assay::recsys {
 
@@ -26,7 +26,8 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     const auto values = train.values_of_item(i);
     double s = 0;
     for (float v : values) s += v;
-    item_mean_[i] = values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
+    item_mean_[i] =
+        values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
   }
   user_offsets_.assign(n_users_ + 1, 0);
   user_items_.clear();
@@ -55,7 +56,8 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     }
     norm[i] = std::sqrt(s);
   }
-  sim_.assign(n_items_ * n_items_, 0.0f);
+  stride_ = (n_items_ + 7) / 8 * 8;
+  sim_.assign(n_items_ * stride_, 0.0f);
   const float min_sim = options_.min_similarity;
   const std::size_t n_threads = std::max<std::size_t>(1, fit_options.n_threads);
   core::ThreadPool pool(n_threads);
@@ -65,7 +67,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     std::vector<double> acc(n_items_);
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      float* row = sim_.data() + i * n_items_;
+      float* row = sim_.data() + i * stride_;
       if (norm[i] == 0.0) continue;
       std::fill(acc.begin(), acc.end(), 0.0);
       const auto users = train.users_of(static_cast<ItemId>(i));
@@ -90,7 +92,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
   std::vector<std::size_t> counts(n_items_ + 1, 0);
   for (std::size_t i = 0; i < n_items_; ++i) {
-    const float* row = sim_.data() + i * n_items_;
+    const float* row = sim_.data() + i * stride_;
     std::size_t c = 0;
     for (std::size_t j = 0; j < n_items_; ++j) c += row[j] > 0.0f ? 1 : 0;
     counts[i + 1] = counts[i] + c;
@@ -100,7 +102,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      const float* row = sim_.data() + i * n_items_;
+      const float* row = sim_.data() + i * stride_;
       ItemId* out = nbr_ids_.data() + nbr_offsets_[i];
       float* sims = nbr_sims_.data() + nbr_offsets_[i];
       // Key = (inverted bits of the positive similarity, id): ascending keys are similarity
@@ -120,6 +122,22 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       }
     }
   });
+  // Level rows for the column-wise scorer: positions from sqrt(k n_items) / 2 upwards.
+  level_positions_.assign(kLevels, 0);
+  const double first = std::max(1.0, 0.5 * std::sqrt(static_cast<double>(options_.n_neighbors) *
+                                                     static_cast<double>(n_items_)));
+  for (std::size_t h = 0; h < kLevels; ++h) {
+    level_positions_[h] =
+        static_cast<std::size_t>(std::ceil(first * std::exp2(static_cast<double>(h) / 4.0)));
+  }
+  levels_.assign(kLevels * stride_, 0.0f);
+  for (std::size_t i = 0; i < n_items_; ++i) {
+    const std::size_t len = nbr_offsets_[i + 1] - nbr_offsets_[i];
+    for (std::size_t h = 0; h < kLevels; ++h) {
+      const std::size_t p = level_positions_[h];
+      if (p <= len) levels_[h * stride_ + i] = nbr_sims_[nbr_offsets_[i] + p - 1];
+    }
+  }
 }
 
 void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
@@ -131,21 +149,27 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
   if (n_rated > walk_min_rated_) {
     // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood.
-    std::vector<std::uint32_t> slot(n_items_, 0);  // 1 + index in the user's row, 0: unrated
-    for (std::size_t j = 0; j < n_rated; ++j) slot[rated[j]] = static_cast<std::uint32_t>(j + 1);
+    // Branch-free: an unrated neighbour adds sim * 0 = +-0 and 0, which change nothing, so
+    // the only data-dependent branch is the exit.
+    thread_local std::vector<float> rated_flag, rated_value;
+    rated_flag.assign(n_items_, 0.0f);
+    rated_value.assign(n_items_, 0.0f);
+    for (std::size_t j = 0; j < n_rated; ++j) {
+      rated_flag[rated[j]] = 1.0f;
+      rated_value[rated[j]] = centred[j];
+    }
     const std::size_t k_max = options_.n_neighbors;
     for (std::size_t k = 0; k < items.size(); ++k) {
       const ItemId i = items[k];
-      float num = 0, den = 0;
-      std::size_t found = 0;
-      for (std::size_t p = nbr_offsets_[i]; p < nbr_offsets_[i + 1] && found < k_max; ++p) {
+      float num = 0, den = 0, found = 0;
+      const auto k_found = static_cast<float>(k_max);
+      for (std::size_t p = nbr_offsets_[i]; p < nbr_offsets_[i + 1]; ++p) {
         const ItemId j = nbr_ids_[p];
-        const std::uint32_t at = slot[j];
-        if (at == 0) continue;
-        const float sim = nbr_sims_[p];
-        num += sim * centred[at - 1];
-        den += sim;
-        ++found;
+        const float w = nbr_sims_[p] * rated_flag[j];
+        num += w * rated_value[j];
+        den += w;
+        found += rated_flag[j];
+        if (found == k_found) break;
       }
       out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
                           : static_cast<float>(item_mean_[i] + static_cast<double>(num) /
@@ -153,6 +177,54 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
     }
     return;
   }
+  // A top-k asks for (almost) every item: one column-wise pass scores them all.
+  if (n_rated > 0 && items.size() * 4 >= n_items_) {
+    thread_local std::vector<float> dense;
+    dense.resize(stride_);
+    score_all(n_rated, rated, centred, dense.data());
+    for (std::size_t k = 0; k < items.size(); ++k) out[k] = dense[items[k]];
+    return;
+  }
+  score_tiles(n_rated, rated, centred, items, out);
+}
+
+void ItemItem::score_all(std::size_t n_rated, const ItemId* rated, const float* centred,
+                         float* dense) const {
+  thread_local std::vector<const float*> rows;
+  thread_local std::vector<float> num, den;
+  thread_local std::vector<std::uint8_t> ok;
+  thread_local ColumnTopK top;
+  rows.resize(n_rated);
+  for (std::size_t j = 0; j < n_rated; ++j) rows[j] = sim_.data() + std::size_t{rated[j]} * stride_;
+  num.resize(stride_);
+  den.resize(stride_);
+  ok.resize(stride_);
+  const std::size_t k = options_.n_neighbors;
+  ColumnLevels levels;
+  if (n_rated > k) {
+    // Expected count above the level at position p: about p * n_rated / n_items; start at
+    // the level where that is k (ColumnTopK then follows the data).
+    const double target =
+        static_cast<double>(k) * static_cast<double>(n_items_) / static_cast<double>(n_rated);
+    std::size_t mid = 0;
+    for (std::size_t h = 1; h < kLevels; ++h) {
+      if (std::abs(static_cast<double>(level_positions_[h]) - target) <
+          std::abs(static_cast<double>(level_positions_[mid]) - target)) {
+        mid = h;
+      }
+    }
+    levels = {levels_.data(), kLevels, stride_, mid};
+  }
+  top.run(rows.data(), centred, n_rated, stride_, k, levels, num.data(), den.data(), ok.data());
+  for (std::size_t i = 0; i < n_items_; ++i) {
+    dense[i] = ok[i] ? static_cast<float>(item_mean_[i] +
+                                          static_cast<double>(num[i]) / static_cast<double>(den[i]))
+                     : std::numeric_limits<float>::quiet_NaN();
+  }
+}
+
+void ItemItem::score_tiles(std::size_t n_rated, const ItemId* rated, const float* centred,
+                           std::span<const ItemId> items, std::span<float> out) const {
   // Targets are processed in tiles: block[k][j] = sim(items[k], rated[j]) is gathered from
   // the rows of the rated items (the matrix is symmetric bit for bit), so each tile reads a
   // narrow band of those rows and the block stays in L1, instead of every target touching
@@ -164,7 +236,7 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
     const std::size_t n_tile = std::min(kTile, items.size() - k0);
     const ItemId* tile = items.data() + k0;
     for (std::size_t j = 0; j < n_rated; ++j) {
-      const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * n_items_;
+      const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * stride_;
       for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[tile[k]];
     }
     for (std::size_t k = 0; k < n_tile; ++k) {

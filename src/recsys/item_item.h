@@ -9,6 +9,10 @@
 // similarities of their n_u rated items and select the top 20; users with
 // n_u > sqrt(20 * n_items) walk each target's neighbour list (sorted at fit time, most similar
 // first, ties by smaller id) until 20 rated items are met, which costs ~20 * n_items / n_u.
+// Light users asked for many items at once (a top-k: at least a quarter of the items) are
+// scored for all items in one column-wise pass over their rated items' rows (ColumnTopK, the
+// same bits as the gather path), steered by per-item level rows (the similarity at
+// geometric positions of each item's sorted list) that say where its 20th neighbour lies.
 // The similarity matrix is dense (n_items^2 floats), so the model is limited to kMaxItems.
 // Training is deterministic and uses no randomness; n_threads parallelises the similarity
 // rows without changing a bit of the result.
@@ -36,13 +40,26 @@ class ItemItem final : public Recommender {
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
 
-  float similarity(ItemId a, ItemId b) const { return sim_[a * n_items_ + b]; }
+  float similarity(ItemId a, ItemId b) const { return sim_[a * stride_ + b]; }
 
  private:
   ItemItemOptions options_;
   std::size_t n_users_ = 0, n_items_ = 0;
   std::vector<float> item_mean_;
-  std::vector<float> sim_;  // row-major n_items x n_items; 0 on the diagonal and below threshold
+  void score_all(std::size_t n_rated, const ItemId* rated, const float* centred,
+                 float* dense) const;
+  void score_tiles(std::size_t n_rated, const ItemId* rated, const float* centred,
+                   std::span<const ItemId> items, std::span<float> out) const;
+
+  static constexpr std::size_t kLevels = 32;
+  // Row-major n_items x stride_ (stride_ = n_items rounded up to 8, padding 0); 0 on the
+  // diagonal and below threshold.
+  std::vector<float> sim_;
+  std::size_t stride_ = 0;
+  // levels_[h * stride_ + i]: the level_positions_[h]-th largest similarity of item i (0 when
+  // its list is shorter); positions grow geometrically by 2^(1/4).
+  std::vector<float> levels_;
+  std::vector<std::size_t> level_positions_;
   // Each user's rated items (sorted) and ratings centred by item mean.
   std::vector<std::size_t> user_offsets_;
   std::vector<ItemId> user_items_;

@@ -18,6 +18,15 @@ class TopNeighbors {
   // Weighted average over the top-k positive candidates of sims[0..n) / values[0..n); false
   // (and `average` untouched) when no candidate has a positive similarity.
   bool weighted_average(const float* sims, const float* values, std::size_t n, double& average) {
+    float num = 0, den = 0;
+    if (!sums(sims, values, n, num, den)) return false;
+    average = static_cast<double>(num) / static_cast<double>(den);
+    return true;
+  }
+
+  // The two float sums of the weighted average (sum of sim * value and of sim over the
+  // selected candidates, in candidate order); false when no candidate is positive.
+  bool sums(const float* sims, const float* values, std::size_t n, float& num, float& den) {
     if (pos_sims_.size() < n) {
       pos_sims_.resize(n);
       pos_values_.resize(n);
@@ -31,7 +40,8 @@ class TopNeighbors {
       m += sims[j] > 0.0f ? 1 : 0;
     }
     if (m == 0) return false;
-    float num = 0, den = 0;
+    num = 0;
+    den = 0;
     if (m <= k_) {
       for (std::size_t j = 0; j < m; ++j) {
         num += pos_sims_[j] * pos_values_[j];
@@ -63,7 +73,6 @@ class TopNeighbors {
         }
       }
     }
-    average = static_cast<double>(num) / static_cast<double>(den);
     return true;
   }
 

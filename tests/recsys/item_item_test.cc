@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "test_data.h"
 
@@ -81,6 +82,34 @@ TEST(ItemItem, MatchesReferenceOnSmallData) {
       }
     }
   }
+}
+
+// A top-k request (every unrated item at once) takes the column-wise path for light users;
+// item-by-item requests take the gather path. Same bits, every user.
+TEST(ItemItem, AllItemsAtOnceEqualsOneByOneBitForBit) {
+  const Ratings r = fixtures::small_synthetic(5);
+  ItemItem model;
+  model.fit(r, {});
+  std::vector<ItemId> all(r.n_items());
+  for (ItemId i = 0; i < r.n_items(); ++i) all[i] = i;
+  std::vector<float> dense(all.size());
+  std::size_t compared = 0;
+  for (UserId u = 0; u < r.n_users(); ++u) {
+    model.score(u, all, dense);
+    for (ItemId i = 0; i < r.n_items(); ++i) {
+      const std::vector<ItemId> one = {i};
+      std::vector<float> out(1);
+      model.score(u, one, out);
+      if (std::isnan(out[0])) {
+        ASSERT_TRUE(std::isnan(dense[i])) << u << " " << i;
+      } else {
+        ASSERT_EQ(std::memcmp(&out[0], &dense[i], sizeof(float)), 0)
+            << u << " " << i << ": " << out[0] << " vs " << dense[i];
+        ++compared;
+      }
+    }
+  }
+  EXPECT_GT(compared, r.n_users() * r.n_items() / 2);
 }
 
 TEST(ItemItem, UnscorableWithoutPositiveNeighbours) {

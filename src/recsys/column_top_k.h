@@ -1,0 +1,58 @@
+// Column-wise neighbourhood averages: the same answer as TopNeighbors::weighted_average for
+// every column c of a block whose rows are rows[0..n) (row j holds sim(j, c) for all c), so
+// that a user's scores for all items come out of contiguous loads instead of one gather and
+// one selection per item.
+//
+// For each column: among the rows with similarity > 0, the k most similar (ties: the earlier
+// row), aggregated as sum(sim * value) / sum(sim) with both sums in float and in row order,
+// exactly as TopNeighbors does. The k-th largest similarity of a column is found in three
+// passes of four columns at a time (SSE2): (1) counts of similarities above a few per-column
+// levels (quantiles of the column item's own neighbour list, precomputed at fit time) give
+// the bucket that holds it; (2) the few values in that bucket are collected and the exact
+// threshold selected; (3) the weighted sums over the similarities >= threshold. A column
+// whose threshold is tied beyond k falls back to TopNeighbors over the gathered column.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace assay::recsys {
+
+struct ColumnLevels {
+  // n_grid level rows of n_cols floats, row h at grid + h * stride, each row <= the one
+  // before it column by column (levels at growing positions of a sorted list); run() starts
+  // with the rows around `start` and follows where the k-th largest values turn out to lie.
+  const float* grid = nullptr;
+  std::size_t n_grid = 0;
+  std::size_t stride = 0;
+  std::size_t start = 0;
+};
+
+class ColumnTopK {
+ public:
+  // num_out/den_out/ok_out have n_cols entries (n_cols a multiple of 4; rows and level rows
+  // hold n_cols floats). ok_out[c] = 0 when column c has no positive similarity (the score is
+  // undefined), else 1 and num_out/den_out hold the two sums. `levels` may be empty when
+  // n <= k (no selection is needed then).
+  void run(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
+           std::size_t k, const ColumnLevels& levels, float* num_out, float* den_out,
+           std::uint8_t* ok_out);
+
+  // Columns that needed the scalar fallback in the last run (ties at the threshold, or
+  // no SSE2): for tests and tuning.
+  std::size_t last_fallbacks() const { return fallbacks_; }
+
+  // Whether the vector passes are compiled in (x86-64); otherwise run() is all fallback.
+  static bool vectorised();
+
+ private:
+  void scalar_column(const float* const* rows, const float* values, std::size_t n, std::size_t col,
+                     float& num, float& den, std::uint8_t& ok);
+
+  std::size_t k_ = 0;
+  std::size_t fallbacks_ = 0;
+  std::vector<float> bucket_, column_, work_, spare_;
+};
+
+}  // namespace assay::recsys
