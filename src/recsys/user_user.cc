@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include "core/check.h"
@@ -119,28 +121,41 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
   };
   if (items.size() >= kWalkMinItems) {
     // Walk the positive neighbours from most to least similar; each item takes the first
-    // k_max of its raters met, which are exactly its top-k_max neighbours.
-    std::vector<Neighbor> order;
+    // k_max of its raters met, which are exactly its top-k_max neighbours. Order key:
+    // inverted bits of the positive similarity, then the id (positive floats order like their
+    // bit patterns), so ascending keys are most similar first, ties by smaller id.
+    thread_local std::vector<std::uint64_t> order;
+    order.clear();
     for (UserId v = 0; v < n_users_; ++v) {
-      if (row[v] > 0.0f) order.push_back({row[v], 0.0f, v});
+      if (!(row[v] > 0.0f)) continue;
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &row[v], sizeof bits);
+      order.push_back((static_cast<std::uint64_t>(~bits) << 32) | v);
     }
-    std::sort(order.begin(), order.end(), more_similar);
-    std::vector<float> num(n_items_, 0.0f), den(n_items_, 0.0f);
-    std::vector<std::uint32_t> count(n_items_, 0);
-    for (const Neighbor& nb : order) {
-      const float s = nb.sim;
-      for (std::size_t p = user_offsets_[nb.user]; p < user_offsets_[nb.user + 1]; ++p) {
-        const ItemId i = user_items_[p];
-        if (count[i] < k_max) {
-          num[i] += s * user_centred_[p];
-          den[i] += s;
-          ++count[i];
-        }
+    std::sort(order.begin(), order.end());
+    // Branch-free accumulation: a full item adds sim * 0 = +-0 and 0, which change nothing.
+    struct Acc {
+      float num = 0, den = 0;
+      std::uint32_t count = 0;
+    };
+    thread_local std::vector<Acc> acc;
+    acc.assign(n_items_, Acc{});
+    const auto k_cap = static_cast<std::uint32_t>(k_max);
+    for (const std::uint64_t key : order) {
+      const auto v = static_cast<UserId>(key & 0xffffffffu);
+      const float s = row[v];
+      for (std::size_t p = user_offsets_[v]; p < user_offsets_[v + 1]; ++p) {
+        Acc& a = acc[user_items_[p]];
+        const bool open = a.count < k_cap;
+        const float w = open ? s : 0.0f;
+        a.num += w * user_centred_[p];
+        a.den += w;
+        a.count += open ? 1 : 0;
       }
     }
     for (std::size_t k = 0; k < items.size(); ++k) {
-      const ItemId i = items[k];
-      out[k] = count[i] == 0 ? nan : finish(num[i], den[i]);
+      const Acc& a = acc[items[k]];
+      out[k] = a.count == 0 ? nan : finish(a.num, a.den);
     }
     return;
   }
