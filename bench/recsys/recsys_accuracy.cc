@@ -1,7 +1,7 @@
 // recsys_accuracy ML100K_DIR: RMSE/MAE of funk-svd, item-item, user-user and the damped bias
-// baseline on five seeded random 80/20 holdouts of u.data (mean and range) and on the ua
-// split (ua.base / ua.test), as a Markdown table (the figures of docs/recsys.md). Unscorable
-// pairs take the bias baseline.
+// baseline on the official folds u1..u5 (rebuilt from u.data by mku.sh's rule; mean and
+// range) and on the ua split (ua.base / ua.test), as a Markdown table (the figures of
+// docs/recsys.md). Unscorable pairs take the bias baseline.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "core/csv_reader.h"
-#include "core/rng.h"
 #include "recsys/bias_model.h"
 #include "recsys/movielens_100k_loader.h"
 #include "recsys/recommender.h"
@@ -23,22 +22,6 @@ struct Split {
   Ratings train;
   std::vector<Rating> test;
 };
-
-// The holdout of tests/recsys/test_data.h: each rating of a user with > 5 ratings is held
-// out with probability 0.2 (Rng(seed, 99)).
-Split holdout(const Ratings& all, std::uint64_t seed) {
-  assay::core::Rng rng(seed, 99);
-  std::vector<Modification> removals;
-  Split s;
-  for (const Rating& r : all.triplets()) {
-    if (rng.bernoulli(0.2) && all.items_of(r.user).size() > 5) {
-      removals.push_back({Modification::Kind::kRemove, r.user, r.item, 0});
-      s.test.push_back(r);
-    }
-  }
-  s.train = all.apply(removals);
-  return s;
-}
 
 struct Accuracy {
   double rmse = 0, mae = 0, coverage = 0;
@@ -76,9 +59,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string dir = argv[1];
-  const Ratings all = read_movielens_100k_ratings(dir + "/u.data");
   std::vector<Split> folds;
-  for (std::uint64_t seed = 0; seed < 5; ++seed) folds.push_back(holdout(all, seed));
+  for (int f = 1; f <= 5; ++f) {
+    MovieLensFold fold = movielens_100k_fold(dir + "/u.data", f);
+    folds.push_back({std::move(fold.train), std::move(fold.test)});
+  }
   Split ua;
   ua.train = read_movielens_100k_ratings(dir + "/ua.base");
   assay::core::CsvOptions o;
@@ -90,7 +75,7 @@ int main(int argc, char** argv) {
     const auto i = ua.train.find_item(reader.field(1));
     if (u && i) ua.test.push_back({*u, *i, static_cast<float>(reader.number(2, "rating"))});
   }
-  std::printf("| algorithm | RMSE, 5 holdouts mean (range) | MAE, 5 holdouts mean (range) | "
+  std::printf("| algorithm | RMSE, u1-u5 mean (range) | MAE, u1-u5 mean (range) | "
               "RMSE ua | MAE ua | coverage ua |\n|---|---|---|---|---|---|\n");
   for (const char* name : {"funk-svd", "item-item", "user-user", "bias"}) {
     double sr = 0, sm = 0, lo_r = 9, hi_r = 0, lo_m = 9, hi_m = 0;

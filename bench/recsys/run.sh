@@ -24,6 +24,6 @@ for a in user-user item-item funk-svd hybrid plain-funk-svd; do
   fi
 done
 if [[ $spec == movielens-100k:* ]]; then
-  echo "accuracy (5 seeded 80/20 holdouts of u.data, and ua):"
+  echo "accuracy (official folds u1..u5 rebuilt from u.data, and ua):"
   "$build/bench/recsys/recsys_accuracy" "${spec#movielens-100k:}"
 fi

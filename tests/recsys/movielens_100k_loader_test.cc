@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <functional>
+#include <set>
+#include <utility>
 
 #include "core/error.h"
 #include "support/temp_dir.h"
@@ -66,6 +68,40 @@ TEST(MovieLens100k, RealDataShape) {
   std::size_t with_genres = 0;
   for (ItemId k = 0; k < r.n_items(); ++k) with_genres += !r.attributes_of(k).empty();
   EXPECT_EQ(with_genres, 1682u);
+}
+
+// The u1..u5 rule of mku.sh: fold f tests on the f-th block of 20,000 lines of u.data.
+TEST(MovieLens100k, OfficialFoldsPartitionUData) {
+  if (!std::filesystem::exists(kReal + "/u.data")) GTEST_SKIP() << "no shared ML-100K";
+  std::set<std::pair<std::string, std::string>> tested;
+  std::size_t left_out = 0;
+  for (int f = 1; f <= 5; ++f) {
+    const MovieLensFold fold = movielens_100k_fold(kReal + "/u.data", f);
+    EXPECT_EQ(fold.train.n_ratings(), 80000u) << f;
+    EXPECT_EQ(fold.test.size() + fold.left_out, 20000u) << f;
+    EXPECT_LT(fold.left_out, 100u) << f;  // items whose every rating falls in this fold
+    left_out += fold.left_out;
+    for (const Rating& r : fold.test) {
+      const auto key = std::make_pair(fold.train.user_label(r.user), fold.train.item_label(r.item));
+      EXPECT_TRUE(tested.insert(key).second) << "tested twice: " << key.first << " " << key.second;
+      EXPECT_FALSE(fold.train.rating(r.user, r.item).has_value());  // disjoint from its base
+    }
+    if (f == 1) {  // u.data's first line (196 242 3) opens u1.test
+      const auto u = fold.train.find_user("196");
+      const auto i = fold.train.find_item("242");
+      ASSERT_TRUE(u && i);
+      EXPECT_FALSE(fold.train.rating(*u, *i).has_value());
+    }
+  }
+  EXPECT_EQ(tested.size() + left_out, 100000u);
+}
+
+TEST(MovieLens100k, FoldsNeedTheOriginalFile) {
+  TempDir dir;
+  const std::string data = dir.write("u.data", "1\t1\t5\t0\n1\t2\t3\t0\n");
+  EXPECT_THAT(expect_parse_error([&] { movielens_100k_fold(data, 1); }),
+              HasSubstr("100000 ratings"));
+  EXPECT_THROW(movielens_100k_fold(data, 6), assay::core::UsageError);
 }
 
 TEST(MovieLens100k, WrongColumnCount) {
