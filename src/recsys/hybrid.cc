@@ -43,6 +43,19 @@ inline void adagrad(float& param, float& accumulator, float gradient, float lear
   accumulator += gradient * gradient;
 }
 
+// Whether sorted[0..n) holds x: a lower bound with a conditional move instead of a branch per
+// step (the sampled items are random, so a branchy search mispredicts about every step).
+inline bool contains_sorted(const ItemId* sorted, std::size_t n, ItemId x) {
+  if (n == 0) return false;
+  const ItemId* base = sorted;
+  while (n > 1) {
+    const std::size_t half = n / 2;
+    base = base[half] <= x ? base + half : base;
+    n -= half;
+  }
+  return *base == x;
+}
+
 // The trained parameters, folded into per-item representations.
 struct Trained {
   std::vector<float> user_repr, item_repr, item_bias;
@@ -114,7 +127,7 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
         represent(j, neg.data(), neg_bias);
         const float neg_score = dot(user.data(), neg.data()) + neg_bias;
         if (neg_score <= pos_score - 1.0f) continue;
-        if (std::binary_search(rated.begin(), rated.end(), j)) continue;  // a positive
+        if (contains_sorted(rated.data(), rated.size(), j)) continue;  // a positive
         const float loss = std::min(
             kMaxLoss,
             static_cast<float>(std::log(std::max(
