@@ -56,6 +56,35 @@ inline bool contains_sorted(const ItemId* sorted, std::size_t n, ItemId x) {
   return *base == x;
 }
 
+// "Has user u rated item j?" for the sampled negatives: a bit matrix when it is small enough
+// (one load instead of a chain of dependent ones), else a branch-free search of the row.
+class RatedSet {
+ public:
+  static constexpr std::size_t kMaxBits = std::size_t{1} << 28;  // 32 MiB
+
+  explicit RatedSet(const Ratings& train) : train_(train) {
+    const std::size_t n_bits = train.n_users() * train.n_items();
+    if (n_bits > kMaxBits) return;
+    words_per_user_ = (train.n_items() + 63) / 64;
+    bits_.assign(train.n_users() * words_per_user_, 0);
+    for (UserId u = 0; u < train.n_users(); ++u) {
+      for (ItemId i : train.items_of(u))
+        bits_[u * words_per_user_ + i / 64] |= std::uint64_t{1} << (i % 64);
+    }
+  }
+
+  bool contains(UserId u, ItemId j) const {
+    if (!bits_.empty()) return (bits_[u * words_per_user_ + j / 64] >> (j % 64)) & 1;
+    const auto rated = train_.items_of(u);
+    return contains_sorted(rated.data(), rated.size(), j);
+  }
+
+ private:
+  const Ratings& train_;
+  std::size_t words_per_user_ = 0;
+  std::vector<std::uint64_t> bits_;
+};
+
 // The trained parameters, folded into per-item representations.
 struct Trained {
   std::vector<float> user_repr, item_repr, item_bias;
@@ -111,6 +140,7 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
 
   std::vector<float> g_pos(d), g_neg(d);
   SgdOrder orders(train);
+  const RatedSet rated_set(train);
   for (std::size_t epoch = 0; epoch < o.n_epochs; ++epoch) {
     const std::uint64_t epoch_seed = core::derive_seed(fit_options.seed, epoch + 1);
     for (const Rating& r : orders.order(epoch_seed)) {
@@ -121,17 +151,16 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
       represent(i, pos.data(), pos_bias);
       const float pos_score = dot(user.data(), pos.data()) + pos_bias;
       core::Rng rng(epoch_seed, (static_cast<std::uint64_t>(u) << 32) | i);
-      const auto rated = train.items_of(u);
       for (std::size_t sampled = 1; sampled <= o.max_sampled; ++sampled) {
         const auto j = static_cast<ItemId>(rng.below(n_items));
         represent(j, neg.data(), neg_bias);
         const float neg_score = dot(user.data(), neg.data()) + neg_bias;
         if (neg_score <= pos_score - 1.0f) continue;
-        if (contains_sorted(rated.data(), rated.size(), j)) continue;  // a positive
+        if (rated_set.contains(u, j)) continue;  // a positive
         const float loss = std::min(
             kMaxLoss,
-            static_cast<float>(std::log(std::max(
-                1.0, std::floor(static_cast<double>(n_items - 1) / static_cast<double>(sampled))))));
+            static_cast<float>(std::log(std::max(1.0, std::floor(static_cast<double>(n_items - 1) /
+                                                                 static_cast<double>(sampled))))));
         // Gradients at the current parameters (LightFM's warp_update).
         for (std::size_t c = 0; c < d; ++c) {
           g_pos[c] = -loss * user[c];
@@ -164,10 +193,18 @@ void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
   n_items_ = train.n_items();
   Trained t;
   switch (options_.n_components) {
-    case 10: t = train_warp<10>(train, fit_options, options_); break;
-    case 16: t = train_warp<16>(train, fit_options, options_); break;
-    case 32: t = train_warp<32>(train, fit_options, options_); break;
-    default: t = train_warp<0>(train, fit_options, options_); break;
+    case 10:
+      t = train_warp<10>(train, fit_options, options_);
+      break;
+    case 16:
+      t = train_warp<16>(train, fit_options, options_);
+      break;
+    case 32:
+      t = train_warp<32>(train, fit_options, options_);
+      break;
+    default:
+      t = train_warp<0>(train, fit_options, options_);
+      break;
   }
   user_repr_ = std::move(t.user_repr);
   item_repr_ = std::move(t.item_repr);
