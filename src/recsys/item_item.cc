@@ -61,7 +61,24 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   const float min_sim = options_.min_similarity;
   const std::size_t n_threads = std::max<std::size_t>(1, fit_options.n_threads);
   core::ThreadPool pool(n_threads);
-  // Rows are independent; each is computed in a fixed order, so threads change nothing.
+  // The matrix is symmetric bit for bit (row j's sum for i is row i's sum for j: the same
+  // products, commuted, added in the same user order; a zero c_ui only adds +-0), so row i
+  // accumulates only the items after i, starting in each rater's row just past i, and the
+  // lower triangle is mirrored. Rows are independent and each is computed in a fixed order,
+  // so threads change nothing.
+  // after_i[q] for the q-th rating of item i (item order): its index in the rater's row.
+  std::vector<std::size_t> after_i(train.n_ratings());
+  {
+    std::vector<std::size_t> cursor(n_items_ + 1, 0);
+    for (ItemId i = 0; i < n_items_; ++i) cursor[i + 1] = cursor[i] + train.users_of(i).size();
+    for (UserId u = 0; u < n_users_; ++u) {  // raters of an item come in user order
+      for (std::size_t p = user_offsets_[u]; p < user_offsets_[u + 1]; ++p) {
+        after_i[cursor[user_items_[p]]++] = p + 1;
+      }
+    }
+  }
+  std::vector<std::size_t> item_begin(n_items_ + 1, 0);
+  for (ItemId i = 0; i < n_items_; ++i) item_begin[i + 1] = item_begin[i] + train.users_of(i).size();
   constexpr std::size_t kGrain = 16;
   const std::size_t n_chunks = (n_items_ + kGrain - 1) / kGrain;
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
@@ -69,24 +86,35 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
       float* row = sim_.data() + i * stride_;
       if (norm[i] == 0.0) continue;
-      std::fill(acc.begin(), acc.end(), 0.0);
+      std::fill(acc.begin() + static_cast<std::ptrdiff_t>(i) + 1, acc.end(), 0.0);
       const auto users = train.users_of(static_cast<ItemId>(i));
       const auto values = train.values_of_item(static_cast<ItemId>(i));
       for (std::size_t k = 0; k < users.size(); ++k) {
         const double ci = values[k] - item_mean_[i];
         if (ci == 0.0) continue;
         const UserId u = users[k];
-        for (std::size_t p = user_offsets_[u]; p < user_offsets_[u + 1]; ++p) {
+        for (std::size_t p = after_i[item_begin[i] + k]; p < user_offsets_[u + 1]; ++p) {
           acc[user_items_[p]] += ci * user_centred_[p];
         }
       }
-      for (std::size_t j = 0; j < n_items_; ++j) {
-        if (j == i || norm[j] == 0.0) continue;
+      for (std::size_t j = i + 1; j < n_items_; ++j) {
+        if (norm[j] == 0.0) continue;
         const auto s = static_cast<float>(acc[j] / (norm[i] * norm[j]));
         if (s > min_sim) row[j] = s;
       }
     }
   });
+  // Mirror the upper triangle, in tiles so both sides stay in cache.
+  constexpr std::size_t kTile = 64;
+  for (std::size_t i0 = 0; i0 < n_items_; i0 += kTile) {
+    for (std::size_t j0 = i0; j0 < n_items_; j0 += kTile) {
+      for (std::size_t i = i0; i < std::min(n_items_, i0 + kTile); ++i) {
+        for (std::size_t j = std::max(j0, i + 1); j < std::min(n_items_, j0 + kTile); ++j) {
+          sim_[j * stride_ + i] = sim_[i * stride_ + j];
+        }
+      }
+    }
+  }
   // Sorted neighbour lists for the walk path; each list depends only on its row.
   walk_min_rated_ = static_cast<std::size_t>(
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));

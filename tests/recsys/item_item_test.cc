@@ -131,7 +131,10 @@ TEST(ItemItem, ThreadsDoNotChangeSimilarities) {
   a.fit(r, {0, 1});
   b.fit(r, {0, 2});
   for (ItemId i = 0; i < r.n_items(); ++i) {
-    for (ItemId j = 0; j < r.n_items(); ++j) ASSERT_EQ(a.similarity(i, j), b.similarity(i, j));
+    for (ItemId j = 0; j < r.n_items(); ++j) {
+      ASSERT_EQ(a.similarity(i, j), b.similarity(i, j));
+      ASSERT_EQ(a.similarity(i, j), a.similarity(j, i));  // the mirrored triangle
+    }
   }
 }
 
