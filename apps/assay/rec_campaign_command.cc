@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "command.h"
@@ -32,6 +33,8 @@ struct RecCampaignOptions {
   std::string store;
   std::string out;
   std::size_t stop_after = 0;
+  std::string shard;
+  std::vector<std::string> merge;
   bool quiet = false;
 };
 
@@ -56,6 +59,8 @@ int run(const RecCampaignOptions& o) {
   config.noise_trials = o.noise_trials;
   config.data_description = o.data;
   config.stop_after = o.stop_after;
+  if (!o.shard.empty()) std::tie(config.shard, config.n_shards) = stability::parse_shard(o.shard);
+  config.merge_from = o.merge;
   config.progress.quiet = o.quiet;
   stability::ReportOptions report;
   report.delta = o.delta;
@@ -74,9 +79,19 @@ int run(const RecCampaignOptions& o) {
   const auto sets =
       stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
   stability::write_campaign_report(o.out, data, config, summary, sets, report);
+  if (!o.merge.empty()) {
+    std::printf("rec campaign: merged %zu runs from %zu stores into %s\n", results.n_merged,
+                o.merge.size(), o.store.c_str());
+  }
+  const char* state = results.complete ? ""
+                      : config.n_shards > 1 && results.shard_complete
+                          ? "; this shard is done: merge every shard's store with --merge"
+                          : "; INCOMPLETE, run again to resume";
+  if (config.n_shards > 1) {
+    std::printf("rec campaign: shard %zu of %zu\n", config.shard, config.n_shards);
+  }
   std::printf("rec campaign: %zu runs (%zu executed now, %zu from %s)%s\n", results.runs.size(),
-              results.n_executed, results.n_resumed, o.store.c_str(),
-              results.complete ? "" : "; INCOMPLETE, run again to resume");
+              results.n_executed, results.n_resumed, o.store.c_str(), state);
   std::printf("rec campaign: %zu sets exceed %s %g, saved under %s/mods\n", sets.size(),
               o.delta_oracle.c_str(), o.delta, o.out.c_str());
   std::printf("rec campaign: report %s/report.html, summary %s/summary.json\n", o.out.c_str(),
@@ -116,6 +131,11 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--out", o->out, "Report directory")->required();
   cmd->add_option("--stop-after", o->stop_after,
                   "Stop after N runs (simulates an interruption; 0 = no limit)");
+  cmd->add_option("--shard", o->shard,
+                  "Run only shard I of N (I/N, or auto: the MPI/Slurm rank), into this --store");
+  cmd->add_option("--merge", o->merge,
+                  "Comma separated stores of other shards to merge into --store first")
+      ->delimiter(',');
   cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
@@ -26,6 +28,10 @@ void validate(const CampaignConfig& c) {
   for (const auto n : c.sizes) {
     if (n == 0) throw core::UsageError("set sizes must be >= 1");
   }
+  if (c.n_shards == 0 || c.shard >= c.n_shards) {
+    throw core::UsageError("shard " + std::to_string(c.shard) + " of " +
+                           std::to_string(c.n_shards) + ": need 0 <= shard < shards");
+  }
   // make_recommender throws UsageError for unknown names; check before any training.
   for (const auto& a : c.algorithms) (void)recsys::make_recommender(a);
 }
@@ -37,17 +43,62 @@ std::map<std::string, std::string> identity_of(const recsys::Ratings& data,
     if (!portfolio.empty()) portfolio += ",";
     portfolio += to_string(h);
   }
-  return {{"data", c.data_description},
-          {"data_shape", std::to_string(data.n_users()) + " users, " +
-                             std::to_string(data.n_items()) + " items, " +
-                             std::to_string(data.n_ratings()) + " ratings"},
-          {"seed", std::to_string(c.seed)},
-          {"k", std::to_string(c.k)},
-          {"portfolio", portfolio},
-          {"format", "assay-rec-campaign/1"}};
+  return {
+      {"data", c.data_description},
+      {"data_shape", std::to_string(data.n_users()) + " users, " + std::to_string(data.n_items()) +
+                         " items, " + std::to_string(data.n_ratings()) + " ratings"},
+      {"seed", std::to_string(c.seed)},
+      {"k", std::to_string(c.k)},
+      {"portfolio", portfolio},
+      {"format", "assay-rec-campaign/1"}};
+}
+
+std::size_t parse_count(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  unsigned long long v = 0;
+  try {
+    v = std::stoull(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size() || text[0] == '-') {
+    throw core::UsageError("--shard: expected a whole number for " + what + ", got '" + text + "'");
+  }
+  return static_cast<std::size_t>(v);
 }
 
 }  // namespace
+
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
+  if (text == "auto") {
+    static const char* const kPairs[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+                                            {"PMI_RANK", "PMI_SIZE"},
+                                            {"SLURM_PROCID", "SLURM_NTASKS"}};
+    for (const auto& pair : kPairs) {
+      const char* rank = std::getenv(pair[0]);
+      const char* size = std::getenv(pair[1]);
+      if (rank != nullptr && size != nullptr) {
+        const std::size_t i = parse_count(rank, pair[0]), n = parse_count(size, pair[1]);
+        if (i >= n)
+          throw core::UsageError(std::string("--shard auto: ") + pair[0] + " >= " + pair[1]);
+        return {i, n};
+      }
+    }
+    throw core::UsageError(
+        "--shard auto: no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK or "
+        "SLURM_PROCID); give --shard I/N");
+  }
+  const auto slash = text.find('/');
+  if (slash == std::string::npos) {
+    throw core::UsageError("--shard: expected I/N (e.g. 0/4) or auto, got '" + text + "'");
+  }
+  const std::size_t i = parse_count(text.substr(0, slash), "I");
+  const std::size_t n = parse_count(text.substr(slash + 1), "N");
+  if (n == 0 || i >= n) {
+    throw core::UsageError("--shard " + text + ": need 0 <= I < N");
+  }
+  return {i, n};
+}
 
 std::vector<RunKey> campaign_keys(const CampaignConfig& c) {
   std::vector<RunKey> keys;
@@ -68,11 +119,33 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
   store.check_identity(identity_of(data, config));
 
   CampaignResults results;
+  // Merges first: they only add finished runs, never replace one (the key is the primary key).
+  {
+    std::set<KeyTuple> have;
+    for (const auto& r : store.runs()) have.insert(tuple_of(r.key));
+    std::set<std::pair<std::string, std::size_t>> have_noise;
+    for (const auto& n : store.noise()) have_noise.insert({n.algorithm, n.trial});
+    for (const auto& path : config.merge_from) {
+      if (!std::filesystem::exists(path)) {
+        throw core::IoError(core::SourceLocation(path), "no such campaign store to merge");
+      }
+      CampaignStore other(path);
+      other.check_identity(identity_of(data, config));
+      for (const auto& r : other.runs()) {
+        if (have.insert(tuple_of(r.key)).second) {
+          store.append(r);
+          ++results.n_merged;
+        }
+      }
+      for (const auto& n : other.noise()) {
+        if (have_noise.insert({n.algorithm, n.trial}).second) store.append(n);
+      }
+    }
+  }
   // Baselines: one training per algorithm, using all threads inside recommend_all.
   for (const auto& algorithm : config.algorithms) {
-    results.baselines.push_back(train_baseline(data, algorithm,
-                                               model_seed(config.seed, algorithm), config.k,
-                                               config.n_threads));
+    results.baselines.push_back(train_baseline(data, algorithm, model_seed(config.seed, algorithm),
+                                               config.k, config.n_threads));
   }
 
   std::map<KeyTuple, RunResult> done;
@@ -83,7 +156,9 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
   const auto keys = campaign_keys(config);
   std::vector<std::size_t> pending;
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    if (done.count(tuple_of(keys[k])) == 0) pending.push_back(k);
+    if (k % config.n_shards == config.shard && done.count(tuple_of(keys[k])) == 0) {
+      pending.push_back(k);
+    }
   }
   struct NoiseJob {
     std::size_t algorithm;
@@ -92,15 +167,20 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
   std::vector<NoiseJob> noise_jobs;
   for (std::size_t a = 0; a < config.algorithms.size(); ++a) {
     for (std::size_t t = 0; t < config.noise_trials; ++t) {
-      if (noise_done.count({config.algorithms[a], t}) == 0) noise_jobs.push_back({a, t});
+      const std::size_t index = a * config.noise_trials + t;
+      if (index % config.n_shards == config.shard &&
+          noise_done.count({config.algorithms[a], t}) == 0) {
+        noise_jobs.push_back({a, t});
+      }
     }
   }
   // Trial-major order: an interrupted campaign holds a few trials of every cell rather than
   // all trials of the first algorithms (results do not depend on the order).
-  std::stable_sort(pending.begin(), pending.end(), [&](std::size_t a, std::size_t b) {
-    return keys[a].trial < keys[b].trial;
-  });
-  results.n_resumed = keys.size() - pending.size();
+  std::stable_sort(pending.begin(), pending.end(),
+                   [&](std::size_t a, std::size_t b) { return keys[a].trial < keys[b].trial; });
+  std::size_t shard_runs = 0;
+  for (std::size_t k = 0; k < keys.size(); ++k) shard_runs += k % config.n_shards == config.shard;
+  results.n_resumed = shard_runs - pending.size();
 
   const std::size_t n_jobs = noise_jobs.size() + pending.size();
   core::Progress progress("stability runs", n_jobs, config.progress);
@@ -152,6 +232,20 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
   }
   results.complete = results.runs.size() == keys.size() &&
                      results.noise.size() == config.algorithms.size() * config.noise_trials;
+  results.shard_complete = true;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    if (k % config.n_shards == config.shard && done.count(tuple_of(keys[k])) == 0) {
+      results.shard_complete = false;
+    }
+  }
+  for (std::size_t a = 0; a < config.algorithms.size(); ++a) {
+    for (std::size_t t = 0; t < config.noise_trials; ++t) {
+      if ((a * config.noise_trials + t) % config.n_shards == config.shard &&
+          noise.count({config.algorithms[a], t}) == 0) {
+        results.shard_complete = false;
+      }
+    }
+  }
   return results;
 }
 
@@ -164,8 +258,9 @@ std::vector<SavedModificationSet> sets_exceeding(const recsys::Ratings& data,
   std::vector<SavedModificationSet> out;
   for (const auto& r : results.runs) {
     if (!(r.oracle[o] > delta)) continue;
-    const auto it = std::find_if(results.baselines.begin(), results.baselines.end(),
-                                 [&](const AlgorithmBaseline& b) { return b.algorithm == r.key.algorithm; });
+    const auto it =
+        std::find_if(results.baselines.begin(), results.baselines.end(),
+                     [&](const AlgorithmBaseline& b) { return b.algorithm == r.key.algorithm; });
     if (it == results.baselines.end()) continue;
     SavedModificationSet set;
     set.data = config.data_description;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/progress.h"
@@ -33,6 +34,14 @@ struct CampaignConfig {
   std::string data_description;
   // Stop after this many newly executed runs (0: no limit); simulates an interruption.
   std::size_t stop_after = 0;
+  // Many machines: this process executes only the runs (and noise retrainings) whose index in
+  // config order is shard (mod n_shards), into its own store; each shard's store is then
+  // merged into one (merge_from) and the full report written from it. Results do not depend
+  // on the sharding (each run's seed depends only on its key).
+  std::size_t shard = 0, n_shards = 1;
+  // Stores of other shards (or earlier campaigns with the same identity) whose finished runs
+  // are copied into this store before anything runs; each must exist and match the identity.
+  std::vector<std::string> merge_from;
   core::ProgressOptions progress;
 };
 
@@ -41,16 +50,23 @@ struct CampaignResults {
   std::vector<RunResult> runs;               // config order (algorithm, heuristic, size, trial)
   std::vector<NoiseResult> noise;            // config.algorithms order, then trial
   std::size_t n_executed = 0;                // runs executed by this call (not noise)
-  std::size_t n_resumed = 0;                 // runs found in the store
+  std::size_t n_resumed = 0;                 // runs found in the store (after merging)
+  std::size_t n_merged = 0;                  // runs copied from merge_from stores
   bool complete = false;                     // every configured run is in `runs`
+  bool shard_complete = false;               // every run of this shard is in `runs`
 };
+
+// Parses a --shard value "I/N" (0 <= I < N), or "auto": the rank and size an MPI or Slurm
+// launcher puts in the environment (OMPI_COMM_WORLD_RANK/_SIZE, PMI_RANK/PMI_SIZE,
+// SLURM_PROCID/SLURM_NTASKS). Throws core::UsageError.
+std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
 
 // Every run of the configuration, in config order.
 std::vector<RunKey> campaign_keys(const CampaignConfig& config);
 
-// Validates the configuration (throws core::UsageError), checks the store's identity, trains the
-// baselines, executes the missing runs and returns everything the store holds for this
-// configuration.
+// Validates the configuration (throws core::UsageError), checks the store's identity, merges
+// the merge_from stores, trains the baselines, executes the missing runs of this shard and
+// returns everything the store holds for this configuration.
 CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& config,
                              CampaignStore& store);
 

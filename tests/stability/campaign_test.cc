@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "campaign_fixture.h"
 #include "core/error.h"
@@ -120,6 +125,92 @@ TEST(Campaign, StoreOfAnotherCampaignIsRefused) {
     EXPECT_NE(what.find("c.sqlite"), std::string::npos) << what;
     EXPECT_NE(what.find("seed is '11'"), std::string::npos) << what;
   }
+}
+
+// Many machines: three shards into three stores, merged into a fourth, equal the campaign run
+// whole, bit for bit; no run is executed twice and the shards split the work.
+TEST(Campaign, ShardsMergedEqualTheWholeCampaignBitwise) {
+  const auto data = testing::small_synthetic();
+  const auto config = testing::small_config();
+  const std::size_t n_runs = campaign_keys(config).size();
+  ::assay::testing::TempDir dir;
+  CampaignStore whole_store(dir.file("whole.sqlite"));
+  const auto whole = run_campaign(data, config, whole_store);
+  ASSERT_TRUE(whole.complete);
+
+  std::vector<std::string> shard_paths;
+  std::size_t executed = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    auto shard = config;
+    shard.shard = i;
+    shard.n_shards = 3;
+    shard_paths.push_back(dir.file("shard" + std::to_string(i) + ".sqlite"));
+    CampaignStore store(shard_paths.back());
+    const auto part = run_campaign(data, shard, store);
+    EXPECT_FALSE(part.complete);
+    EXPECT_TRUE(part.shard_complete);
+    EXPECT_GE(part.n_executed, n_runs / 3);
+    EXPECT_LE(part.n_executed, n_runs / 3 + 1);
+    executed += part.n_executed;
+  }
+  EXPECT_EQ(executed, n_runs);
+
+  auto merged_config = config;
+  merged_config.merge_from = shard_paths;
+  CampaignStore merged_store(dir.file("merged.sqlite"));
+  const auto merged = run_campaign(data, merged_config, merged_store);
+  EXPECT_TRUE(merged.complete);
+  EXPECT_EQ(merged.n_merged, n_runs);
+  EXPECT_EQ(merged.n_executed, 0u);
+  expect_same_runs(whole, merged);
+  // Merging again adds nothing.
+  const auto again = run_campaign(data, merged_config, merged_store);
+  EXPECT_EQ(again.n_merged, 0u);
+  expect_same_runs(whole, again);
+}
+
+TEST(Campaign, MergingAStoreOfAnotherCampaignOrNoStoreIsRefused) {
+  const auto data = testing::small_synthetic();
+  auto config = testing::small_config();
+  config.stop_after = 1;
+  ::assay::testing::TempDir dir;
+  {
+    CampaignStore other(dir.file("other.sqlite"));
+    auto seed12 = config;
+    seed12.seed = 12;
+    run_campaign(data, seed12, other);
+  }
+  config.merge_from = {dir.file("other.sqlite")};
+  CampaignStore store(dir.file("mine.sqlite"));
+  try {
+    run_campaign(data, config, store);
+    FAIL() << "expected UsageError";
+  } catch (const core::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("other.sqlite"), std::string::npos) << e.what();
+  }
+  config.merge_from = {dir.file("absent.sqlite")};
+  EXPECT_THROW(run_campaign(data, config, store), core::IoError);
+  EXPECT_FALSE(std::filesystem::exists(dir.file("absent.sqlite")));
+}
+
+TEST(Campaign, ShardSpecs) {
+  EXPECT_EQ(parse_shard("0/1"), std::make_pair(std::size_t{0}, std::size_t{1}));
+  EXPECT_EQ(parse_shard("3/4"), std::make_pair(std::size_t{3}, std::size_t{4}));
+  for (const char* bad : {"4/4", "1", "a/2", "1/0", "-1/2", "1/2x", ""}) {
+    EXPECT_THROW(parse_shard(bad), core::UsageError) << bad;
+  }
+  ::setenv("OMPI_COMM_WORLD_RANK", "2", 1);
+  ::setenv("OMPI_COMM_WORLD_SIZE", "5", 1);
+  EXPECT_EQ(parse_shard("auto"), std::make_pair(std::size_t{2}, std::size_t{5}));
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  ::unsetenv("OMPI_COMM_WORLD_SIZE");
+  const auto data = testing::small_synthetic();
+  ::assay::testing::TempDir dir;
+  CampaignStore store(dir.file("s.sqlite"));
+  auto config = testing::small_config();
+  config.shard = 2;
+  config.n_shards = 2;
+  EXPECT_THROW(run_campaign(data, config, store), core::UsageError);
 }
 
 TEST(Campaign, BadConfigurationIsUsageError) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -127,6 +128,43 @@ TEST(RecCampaign, KilledWithSigkillResumesToTheSameCells) {
   CampaignStore store(dir.file("killed.sqlite"));
   EXPECT_EQ(store.runs().size(), 32u);
   if (!was_interrupted) GTEST_SKIP() << "the campaign finished before SIGKILL arrived";
+}
+
+// Two machines: each runs its shard (the rank from an MPI launcher's environment) into its own
+// store; one more call merges them and writes the same cells as the campaign run whole.
+TEST(RecCampaign, ShardsUnderAnMpiLauncherMergeToTheSameCells) {
+  TempDir dir;
+  const auto whole = run_assay(dir, campaign_args(dir, "whole"));
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const auto reference = nlohmann::json::parse(read_file(dir.file("whole/summary.json")));
+  for (int rank = 0; rank < 2; ++rank) {
+    const std::string name = "rank" + std::to_string(rank);
+    // What mpirun -np 2 puts in each rank's environment (the child inherits ours).
+    ::setenv("OMPI_COMM_WORLD_RANK", std::to_string(rank).c_str(), 1);
+    ::setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+    const auto r = run_assay(dir, campaign_args(dir, name) + " --shard auto");
+    ::unsetenv("OMPI_COMM_WORLD_RANK");
+    ::unsetenv("OMPI_COMM_WORLD_SIZE");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("shard " + std::to_string(rank) + " of 2"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("this shard is done"), std::string::npos) << r.out;
+    const auto part = nlohmann::json::parse(read_file(dir.file(name + "/summary.json")));
+    EXPECT_EQ(part["complete"], false);
+  }
+  const auto merged = run_assay(dir, campaign_args(dir, "merged") + " --merge " +
+                                         dir.file("rank0.sqlite") + "," + dir.file("rank1.sqlite"));
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("merged 32 runs from 2 stores"), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("(0 executed now"), std::string::npos) << merged.out;
+  const auto all = nlohmann::json::parse(read_file(dir.file("merged/summary.json")));
+  EXPECT_EQ(all["complete"], true);
+  EXPECT_EQ(all["cells"], reference["cells"]);
+  EXPECT_EQ(all["noise_floor"], reference["noise_floor"]);
+
+  const auto bad = run_assay(dir, campaign_args(dir, "bad") + " --shard 2/2");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--shard 2/2"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("bad/summary.json")));
 }
 
 TEST(RecCampaign, WritesReportAndReplayableSets) {
