@@ -15,6 +15,17 @@ constexpr std::size_t kGenres = 19;
 
 RatingScale five_star_scale() { return RatingScale{1, 5, {1, 2, 3, 4, 5}}; }
 
+// u.data and the split files: tab separated, no header, no quoting (the column count is
+// checked by the caller, with its own message).
+core::CsvOptions udata_options() {
+  core::CsvOptions options;
+  options.delimiter = '\t';
+  options.has_header = false;
+  options.quoting = false;
+  options.fixed_field_count = false;
+  return options;
+}
+
 }  // namespace
 
 const std::vector<std::string>& movielens_100k_genres() {
@@ -26,12 +37,7 @@ const std::vector<std::string>& movielens_100k_genres() {
 }
 
 Ratings read_movielens_100k_ratings(const std::string& path) {
-  core::CsvOptions options;
-  options.delimiter = '\t';
-  options.has_header = false;
-  options.quoting = false;
-  options.fixed_field_count = false;
-  core::CsvReader reader(path, options);
+  core::CsvReader reader(path, udata_options());
   RatingsBuilder builder(five_star_scale());
   while (reader.next()) {
     if (reader.fields().size() != kDataColumns) {
@@ -55,12 +61,7 @@ MovieLensFold movielens_100k_fold(const std::string& data_path, int fold) {
                            "the u1..u5 folds are defined on the original u.data with 100000 "
                            "ratings; this file has " + std::to_string(all.n_ratings()));
   }
-  core::CsvOptions options;
-  options.delimiter = '\t';
-  options.has_header = false;
-  options.quoting = false;
-  options.fixed_field_count = false;
-  core::CsvReader reader(data_path, options);
+  core::CsvReader reader(data_path, udata_options());
   RatingsBuilder builder(five_star_scale());
   struct Held {
     std::string user, item;
