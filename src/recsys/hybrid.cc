@@ -5,6 +5,7 @@
 
 #include "core/check.h"
 #include "core/rng.h"
+#include "recsys/rated_set.h"
 #include "recsys/sgd_order.h"
 
 namespace assay::recsys {
@@ -42,48 +43,6 @@ inline void adagrad(float& param, float& accumulator, float gradient, float lear
   param -= learning_rate / std::sqrt(accumulator) * gradient;
   accumulator += gradient * gradient;
 }
-
-// Whether sorted[0..n) holds x: a lower bound with a conditional move instead of a branch per
-// step (the sampled items are random, so a branchy search mispredicts about every step).
-inline bool contains_sorted(const ItemId* sorted, std::size_t n, ItemId x) {
-  if (n == 0) return false;
-  const ItemId* base = sorted;
-  while (n > 1) {
-    const std::size_t half = n / 2;
-    base = base[half] <= x ? base + half : base;
-    n -= half;
-  }
-  return *base == x;
-}
-
-// "Has user u rated item j?" for the sampled negatives: a bit matrix when it is small enough
-// (one load instead of a chain of dependent ones), else a branch-free search of the row.
-class RatedSet {
- public:
-  static constexpr std::size_t kMaxBits = std::size_t{1} << 28;  // 32 MiB
-
-  explicit RatedSet(const Ratings& train) : train_(train) {
-    const std::size_t n_bits = train.n_users() * train.n_items();
-    if (n_bits > kMaxBits) return;
-    words_per_user_ = (train.n_items() + 63) / 64;
-    bits_.assign(train.n_users() * words_per_user_, 0);
-    for (UserId u = 0; u < train.n_users(); ++u) {
-      for (ItemId i : train.items_of(u))
-        bits_[u * words_per_user_ + i / 64] |= std::uint64_t{1} << (i % 64);
-    }
-  }
-
-  bool contains(UserId u, ItemId j) const {
-    if (!bits_.empty()) return (bits_[u * words_per_user_ + j / 64] >> (j % 64)) & 1;
-    const auto rated = train_.items_of(u);
-    return contains_sorted(rated.data(), rated.size(), j);
-  }
-
- private:
-  const Ratings& train_;
-  std::size_t words_per_user_ = 0;
-  std::vector<std::uint64_t> bits_;
-};
 
 // The trained parameters, folded into per-item representations.
 struct Trained {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "core/check.h"
@@ -78,7 +77,8 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     }
   }
   std::vector<std::size_t> item_begin(n_items_ + 1, 0);
-  for (ItemId i = 0; i < n_items_; ++i) item_begin[i + 1] = item_begin[i] + train.users_of(i).size();
+  for (ItemId i = 0; i < n_items_; ++i)
+    item_begin[i + 1] = item_begin[i] + train.users_of(i).size();
   constexpr std::size_t kGrain = 16;
   const std::size_t n_chunks = (n_items_ + kGrain - 1) / kGrain;
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
@@ -133,19 +133,14 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       const float* row = sim_.data() + i * stride_;
       ItemId* out = nbr_ids_.data() + nbr_offsets_[i];
       float* sims = nbr_sims_.data() + nbr_offsets_[i];
-      // Key = (inverted bits of the positive similarity, id): ascending keys are similarity
-      // descending, ties by smaller id (positive floats order like their bit patterns).
       std::vector<std::uint64_t> keys;
       keys.reserve(nbr_offsets_[i + 1] - nbr_offsets_[i]);
       for (std::size_t j = 0; j < n_items_; ++j) {
-        if (!(row[j] > 0.0f)) continue;
-        std::uint32_t bits = 0;
-        std::memcpy(&bits, &row[j], sizeof bits);
-        keys.push_back((static_cast<std::uint64_t>(~bits) << 32) | j);
+        if (row[j] > 0.0f) keys.push_back(most_similar_first_key(row[j], static_cast<ItemId>(j)));
       }
       std::sort(keys.begin(), keys.end());
       for (std::size_t p = 0; p < keys.size(); ++p) {
-        out[p] = static_cast<ItemId>(keys[p] & 0xffffffffu);
+        out[p] = id_of_key(keys[p]);
         sims[p] = row[out[p]];
       }
     }
@@ -200,8 +195,8 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
         if (found == k_found) break;
       }
       out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
-                          : static_cast<float>(item_mean_[i] + static_cast<double>(num) /
-                                                                   static_cast<double>(den));
+                          : static_cast<float>(item_mean_[i] +
+                                               static_cast<double>(num) / static_cast<double>(den));
     }
     return;
   }

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "core/check.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
+#include "recsys/top_neighbors.h"
 
 namespace assay::recsys {
 
@@ -26,7 +26,8 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
     const auto values = train.values_of_user(u);
     double s = 0;
     for (float v : values) s += v;
-    user_mean_[u] = values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
+    user_mean_[u] =
+        values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
     double ss = 0;
     for (float v : values) {
       const double c = v - user_mean_[u];
@@ -121,16 +122,11 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
   };
   if (items.size() >= kWalkMinItems) {
     // Walk the positive neighbours from most to least similar; each item takes the first
-    // k_max of its raters met, which are exactly its top-k_max neighbours. Order key:
-    // inverted bits of the positive similarity, then the id (positive floats order like their
-    // bit patterns), so ascending keys are most similar first, ties by smaller id.
+    // k_max of its raters met, which are exactly its top-k_max neighbours.
     thread_local std::vector<std::uint64_t> order;
     order.clear();
     for (UserId v = 0; v < n_users_; ++v) {
-      if (!(row[v] > 0.0f)) continue;
-      std::uint32_t bits = 0;
-      std::memcpy(&bits, &row[v], sizeof bits);
-      order.push_back((static_cast<std::uint64_t>(~bits) << 32) | v);
+      if (row[v] > 0.0f) order.push_back(most_similar_first_key(row[v], v));
     }
     std::sort(order.begin(), order.end());
     // Branch-free accumulation: a full item adds sim * 0 = +-0 and 0, which change nothing.
@@ -142,7 +138,7 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
     acc.assign(n_items_, Acc{});
     const auto k_cap = static_cast<std::uint32_t>(k_max);
     for (const std::uint64_t key : order) {
-      const auto v = static_cast<UserId>(key & 0xffffffffu);
+      const UserId v = id_of_key(key);
       const float s = row[v];
       for (std::size_t p = user_offsets_[v]; p < user_offsets_[v + 1]; ++p) {
         Acc& a = acc[user_items_[p]];
