@@ -1,6 +1,7 @@
 #include "recsys/user_user.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -139,14 +140,16 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
     const auto k_cap = static_cast<std::uint32_t>(k_max);
     for (const std::uint64_t key : order) {
       const UserId v = id_of_key(key);
-      const float s = row[v];
+      const auto s_bits = std::bit_cast<std::uint32_t>(row[v]);
       for (std::size_t p = user_offsets_[v]; p < user_offsets_[v + 1]; ++p) {
         Acc& a = acc[user_items_[p]];
-        const bool open = a.count < k_cap;
-        const float w = open ? s : 0.0f;
+        // open ? s : +0 as a bit mask: a conditional here compiles to a branch that
+        // mispredicts on every other rating.
+        const std::uint32_t open = a.count < k_cap ? 1u : 0u;
+        const float w = std::bit_cast<float>(s_bits & (0u - open));
         a.num += w * user_centred_[p];
         a.den += w;
-        a.count += open ? 1 : 0;
+        a.count += open;
       }
     }
     for (std::size_t k = 0; k < items.size(); ++k) {
