@@ -13,6 +13,57 @@
 
 namespace assay::recsys {
 
+ColumnTopK::ColumnTopK(Isa isa) : isa_(isa) {
+  if (isa_ == Isa::kAuto) isa_ = avx512_available() ? Isa::kAvx512 : Isa::kSse2;
+  if (isa_ == Isa::kAvx512 && !avx512_available()) isa_ = Isa::kSse2;
+}
+
+void ColumnTopK::run(const float* const* rows, const float* values, std::size_t n,
+                     std::size_t n_cols, std::size_t k, const ColumnLevels& levels, float* num_out,
+                     float* den_out, std::uint8_t* ok_out) {
+  k_ = k;
+  fallbacks_ = 0;
+  if (isa_ == Isa::kAvx512) {
+    run_avx512(rows, values, n, n_cols, levels, num_out, den_out, ok_out);
+  } else {
+    run_sse2(rows, values, n, n_cols, levels, num_out, den_out, ok_out);
+  }
+}
+
+void ColumnTopK::bucket_threshold(const float* v, std::size_t b, std::size_t r, float& t,
+                                  std::size_t& greater_out, std::size_t& equal_out) {
+  constexpr std::size_t kSmallBucket = 32;
+  if (b <= kSmallBucket) {
+    // Small buckets: rank every value against all (branch-free inside); the threshold is
+    // the value with greater < r <= greater + equal.
+    for (std::size_t q = 0; q < b; ++q) {
+      std::size_t greater = 0, same = 0;
+      for (std::size_t e = 0; e < b; ++e) {
+        greater += v[e] > v[q] ? 1 : 0;
+        same += v[e] == v[q] ? 1 : 0;
+      }
+      if (greater < r && r <= greater + same) {
+        t = v[q];
+        greater_out = greater;
+        equal_out = same;
+        return;
+      }
+    }
+  }
+  if (work_.size() < b) {
+    work_.resize(b);
+    spare_.resize(b);
+  }
+  std::copy(v, v + b, work_.begin());
+  t = TopNeighbors::kth_largest(work_.data(), spare_.data(), b, r);
+  greater_out = 0;
+  equal_out = 0;
+  for (std::size_t q = 0; q < b; ++q) {
+    greater_out += v[q] > t ? 1 : 0;
+    equal_out += v[q] == t ? 1 : 0;
+  }
+}
+
 bool ColumnTopK::vectorised() {
 #ifdef ASSAY_COLUMN_TOP_K_SSE2
   return true;
@@ -32,11 +83,9 @@ void ColumnTopK::scalar_column(const float* const* rows, const float* values, st
 
 #ifndef ASSAY_COLUMN_TOP_K_SSE2
 
-void ColumnTopK::run(const float* const* rows, const float* values, std::size_t n,
-                     std::size_t n_cols, std::size_t k, const ColumnLevels&, float* num_out,
-                     float* den_out, std::uint8_t* ok_out) {
-  k_ = k;
-  fallbacks_ = 0;
+void ColumnTopK::run_sse2(const float* const* rows, const float* values, std::size_t n,
+                          std::size_t n_cols, const ColumnLevels&, float* num_out, float* den_out,
+                          std::uint8_t* ok_out) {
   for (std::size_t c = 0; c < n_cols; ++c)
     scalar_column(rows, values, n, c, num_out[c], den_out[c], ok_out[c]);
 }
@@ -45,8 +94,7 @@ void ColumnTopK::run(const float* const* rows, const float* values, std::size_t 
 
 namespace {
 constexpr std::size_t kPrefetchAhead = 32;  // columns
-constexpr std::size_t kSmallBucket = 32;
-constexpr std::ptrdiff_t kSpacing = 2;  // grid rows between two levels (positions x 1.41)
+constexpr std::ptrdiff_t kSpacing = 2;      // grid rows between two levels (positions x 1.41)
 enum class Lane : std::uint8_t { kNone, kAll, kSelect, kFallback };
 
 __m128i count_greater(__m128i count, __m128 x, __m128 level) {
@@ -55,11 +103,9 @@ __m128i count_greater(__m128i count, __m128 x, __m128 level) {
 
 }  // namespace
 
-void ColumnTopK::run(const float* const* rows, const float* values, std::size_t n,
-                     std::size_t n_cols, std::size_t k_size, const ColumnLevels& levels,
-                     float* num_out, float* den_out, std::uint8_t* ok_out) {
-  k_ = k_size;
-  fallbacks_ = 0;
+void ColumnTopK::run_sse2(const float* const* rows, const float* values, std::size_t n,
+                          std::size_t n_cols, const ColumnLevels& levels, float* num_out,
+                          float* den_out, std::uint8_t* ok_out) {
   const float inf = std::numeric_limits<float>::infinity();
   const int k = static_cast<int>(k_);
   bucket_.resize(4 * (n + 1));  // + 1: the branch-free collect stores one past the last
@@ -80,7 +126,7 @@ void ColumnTopK::run(const float* const* rows, const float* values, std::size_t 
     alignas(16) std::int32_t m[4];
     bool any_select = false;
     alignas(16) float lo[4], hi[4];
-    std::int32_t c_hi[4];
+    std::int32_t c_hi[4] = {0, 0, 0, 0};
     if (n <= k_ || levels.n_grid == 0) {
       __m128i cm = _mm_setzero_si128();
       for (std::size_t j = 0; j < n; ++j) cm = count_greater(cm, _mm_loadu_ps(rows[j] + c0), zero);
@@ -179,36 +225,9 @@ void ColumnTopK::run(const float* const* rows, const float* values, std::size_t 
         const std::size_t b = filled[l];
         const std::size_t r = static_cast<std::size_t>(k - c_hi[l]);
         float t = 0.0f;
-        std::size_t above = static_cast<std::size_t>(c_hi[l]), equal = 0;
-        const float* v = buf[l];
-        if (b <= kSmallBucket) {
-          // Small buckets: rank every value against all (branch-free inside); the threshold
-          // is the value with greater < r <= greater + equal.
-          for (std::size_t q = 0; q < b; ++q) {
-            std::size_t greater = 0, same = 0;
-            for (std::size_t e = 0; e < b; ++e) {
-              greater += v[e] > v[q] ? 1 : 0;
-              same += v[e] == v[q] ? 1 : 0;
-            }
-            if (greater < r && r <= greater + same) {
-              t = v[q];
-              above += greater;
-              equal = same;
-              break;
-            }
-          }
-        } else {
-          if (work_.size() < b) {
-            work_.resize(b);
-            spare_.resize(b);
-          }
-          std::copy(v, v + b, work_.begin());
-          t = TopNeighbors::kth_largest(work_.data(), spare_.data(), b, r);
-          for (std::size_t q = 0; q < b; ++q) {
-            above += v[q] > t ? 1 : 0;
-            equal += v[q] == t ? 1 : 0;
-          }
-        }
+        std::size_t greater = 0, equal = 0;
+        bucket_threshold(buf[l], b, r, t, greater, equal);
+        const std::size_t above = static_cast<std::size_t>(c_hi[l]) + greater;
         if (above + equal == k_) {
           threshold[l] = t;
         } else {  // a tie at the threshold: the earliest rows win, decided row by row

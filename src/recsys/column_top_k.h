@@ -9,7 +9,9 @@
 // passes of four columns at a time (SSE2): (1) counts of similarities above a few per-column
 // levels (quantiles of the column item's own neighbour list, precomputed at fit time) give
 // the bucket that holds it; (2) the few values in that bucket are collected and the exact
-// threshold selected; (3) the weighted sums over the similarities >= threshold. A column
+// threshold selected; (3) the weighted sums over the similarities >= threshold. With AVX-512
+// (chosen at run time, the same bits) sixteen columns go at a time and pass 2 compresses
+// each row's bucket members into one stream that is then grouped by column. A column
 // whose threshold is tied beyond k falls back to TopNeighbors over the gathered column.
 #pragma once
 
@@ -31,6 +33,13 @@ struct ColumnLevels {
 
 class ColumnTopK {
  public:
+  // Which vector passes run(): kAuto takes AVX-512 (16 columns at a time) when the CPU has
+  // it, else SSE2 (4 columns). Every choice gives the same bits; tests pin each one.
+  enum class Isa : std::uint8_t { kAuto, kSse2, kAvx512 };
+  explicit ColumnTopK(Isa isa = Isa::kAuto);
+  Isa isa() const { return isa_; }
+  static bool avx512_available();
+
   // num_out/den_out/ok_out have n_cols entries (n_cols a multiple of 4; rows and level rows
   // hold n_cols floats). ok_out[c] = 0 when column c has no positive similarity (the score is
   // undefined), else 1 and num_out/den_out hold the two sums. `levels` may be empty when
@@ -47,12 +56,22 @@ class ColumnTopK {
   static bool vectorised();
 
  private:
+  void run_sse2(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
+                const ColumnLevels& levels, float* num_out, float* den_out, std::uint8_t* ok_out);
+  void run_avx512(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
+                  const ColumnLevels& levels, float* num_out, float* den_out, std::uint8_t* ok_out);
+  // The threshold of a bucket v[0..b) that holds the r-th largest value (1 <= r <= b): t,
+  // with `greater` values above it and `equal` values equal to it in the bucket.
+  void bucket_threshold(const float* v, std::size_t b, std::size_t r, float& t,
+                        std::size_t& greater, std::size_t& equal);
   void scalar_column(const float* const* rows, const float* values, std::size_t n, std::size_t col,
                      float& num, float& den, std::uint8_t& ok);
 
+  Isa isa_;
   std::size_t k_ = 0;
   std::size_t fallbacks_ = 0;
-  std::vector<float> bucket_, column_, work_, spare_;
+  std::vector<float> bucket_, column_, work_, spare_, stream_values_;
+  std::vector<std::uint32_t> stream_lanes_;
 };
 
 }  // namespace assay::recsys

@@ -97,10 +97,11 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
           acc[user_items_[p]] += ci * user_centred_[p];
         }
       }
+      // Branch-free (the test is a coin toss): an item with norm 0 has acc 0, 0 / 0 is NaN,
+      // and NaN > min_sim is false, so it stays 0 like one below the threshold.
       for (std::size_t j = i + 1; j < n_items_; ++j) {
-        if (norm[j] == 0.0) continue;
         const auto s = static_cast<float>(acc[j] / (norm[i] * norm[j]));
-        if (s > min_sim) row[j] = s;
+        row[j] = s > min_sim ? s : 0.0f;
       }
     }
   });
@@ -172,27 +173,46 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
   if (n_rated > walk_min_rated_) {
     // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood.
-    // Branch-free: an unrated neighbour adds sim * 0 = +-0 and 0, which change nothing, so
-    // the only data-dependent branch is the exit.
-    thread_local std::vector<float> rated_flag, rated_value;
-    rated_flag.assign(n_items_, 0.0f);
+    // Two loops: an integer scan finds their positions (the only chain is a counter), then
+    // the two float sums run over those k entries alone, in walk order. Unrated neighbours
+    // are skipped rather than added as +-0, which is the same: a sum that starts at +0
+    // never becomes -0, and x + +-0 = x otherwise.
+    thread_local std::vector<std::uint32_t> rated_flag;
+    thread_local std::vector<float> rated_value, hit_sim, hit_value;
+    rated_flag.assign(n_items_, 0);
     rated_value.assign(n_items_, 0.0f);
     for (std::size_t j = 0; j < n_rated; ++j) {
-      rated_flag[rated[j]] = 1.0f;
+      rated_flag[rated[j]] = 1;
       rated_value[rated[j]] = centred[j];
     }
     const std::size_t k_max = options_.n_neighbors;
+    hit_sim.resize(k_max + 1);  // + 1: the branch-free scan writes one past the last hit
+    hit_value.resize(k_max + 1);
+    constexpr std::size_t kAhead = 4;  // targets: each list starts at a cold cache line
     for (std::size_t k = 0; k < items.size(); ++k) {
+      if (k + kAhead < items.size()) {
+        const std::size_t o = nbr_offsets_[items[k + kAhead]];
+        __builtin_prefetch(nbr_ids_.data() + o);
+        __builtin_prefetch(nbr_ids_.data() + o + 16);
+        __builtin_prefetch(nbr_sims_.data() + o);
+        __builtin_prefetch(nbr_sims_.data() + o + 16);
+      }
       const ItemId i = items[k];
-      float num = 0, den = 0, found = 0;
-      const auto k_found = static_cast<float>(k_max);
-      for (std::size_t p = nbr_offsets_[i]; p < nbr_offsets_[i + 1]; ++p) {
-        const ItemId j = nbr_ids_[p];
-        const float w = nbr_sims_[p] * rated_flag[j];
-        num += w * rated_value[j];
-        den += w;
+      const ItemId* ids = nbr_ids_.data() + nbr_offsets_[i];
+      const float* sims = nbr_sims_.data() + nbr_offsets_[i];
+      const std::size_t len = nbr_offsets_[i + 1] - nbr_offsets_[i];
+      std::size_t found = 0;
+      for (std::size_t p = 0; p < len; ++p) {
+        const ItemId j = ids[p];
+        hit_sim[found] = sims[p];
+        hit_value[found] = rated_value[j];
         found += rated_flag[j];
-        if (found == k_found) break;
+        if (found == k_max) break;
+      }
+      float num = 0, den = 0;
+      for (std::size_t h = 0; h < found; ++h) {
+        num += hit_sim[h] * hit_value[h];
+        den += hit_sim[h];
       }
       out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
                           : static_cast<float>(item_mean_[i] +
