@@ -14,7 +14,8 @@ Ratings load_csv_ratings(const std::string& path, const CsvRatingsOptions& optio
   const std::size_t value = reader.column(options.rating_column);
   RatingsBuilder builder(options.scale);
   while (reader.next()) {
-    builder.add(reader.field(user), reader.field(item), reader.field(value), reader.location(value));
+    builder.add(reader.field(user), reader.field(item), reader.field(value),
+                reader.location(value));
   }
   return builder.build(path);
 }

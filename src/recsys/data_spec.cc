@@ -42,8 +42,8 @@ std::uint64_t to_count(const std::string& spec, const std::string& key, const st
 double to_number(const std::string& spec, const std::string& key, const std::string& value) {
   const auto v = core::parse_double(value);
   if (!v) {
-    throw core::UsageError("data spec '" + spec + "': " + key + " must be a number, got '" +
-                           value + "'");
+    throw core::UsageError("data spec '" + spec + "': " + key + " must be a number, got '" + value +
+                           "'");
   }
   return *v;
 }
@@ -55,11 +55,13 @@ DataSpec parse_data_spec(std::string_view text) {
   DataSpec out;
   const std::size_t colon = text.find(':');
   out.kind = std::string(text.substr(0, colon));
-  const std::string rest = colon == std::string_view::npos ? "" : std::string(text.substr(colon + 1));
-  const bool is_dir_kind = out.kind == "movielens-100k" || out.kind == "movielens-1m" ||
-                           out.kind == "movielens-latest";
+  const std::string rest =
+      colon == std::string_view::npos ? "" : std::string(text.substr(colon + 1));
+  const bool is_dir_kind =
+      out.kind == "movielens-100k" || out.kind == "movielens-1m" || out.kind == "movielens-latest";
   if (is_dir_kind) {
-    if (rest.empty()) throw core::UsageError("data spec '" + spec + "' names no directory; " + kSpecHelp);
+    if (rest.empty())
+      throw core::UsageError("data spec '" + spec + "' names no directory; " + kSpecHelp);
     out.path = rest;
     return out;
   }
@@ -68,7 +70,8 @@ DataSpec parse_data_spec(std::string_view text) {
     parts = split(rest, ',');
     out.path = parts.front();
     parts.erase(parts.begin());
-    if (out.path.empty()) throw core::UsageError("data spec '" + spec + "' names no file; " + kSpecHelp);
+    if (out.path.empty())
+      throw core::UsageError("data spec '" + spec + "' names no file; " + kSpecHelp);
   } else if (out.kind == "synthetic") {
     if (!rest.empty()) parts = split(rest, ',');
   } else {
@@ -88,11 +91,12 @@ DataSpec parse_data_spec(std::string_view text) {
     if (!known) {
       std::string list;
       for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw core::UsageError("data spec '" + spec + "': unknown key '" + key + "' for " +
-                             out.kind + " (expected " + list + ")");
+      throw core::UsageError("data spec '" + spec + "': unknown key '" + key + "' for " + out.kind +
+                             " (expected " + list + ")");
     }
     for (const auto& [k, v] : out.params) {
-      if (k == key) throw core::UsageError("data spec '" + spec + "': key '" + key + "' given twice");
+      if (k == key)
+        throw core::UsageError("data spec '" + spec + "': key '" + key + "' given twice");
     }
     out.params.emplace_back(key, part.substr(eq + 1));
   }
@@ -108,12 +112,18 @@ Ratings load_ratings(const DataSpec& spec) {
     CsvRatingsOptions o;
     double step = 1;
     for (const auto& [k, v] : spec.params) {
-      if (k == "user") o.user_column = v;
-      else if (k == "item") o.item_column = v;
-      else if (k == "rating") o.rating_column = v;
-      else if (k == "low") o.scale.low = to_number(name, k, v);
-      else if (k == "high") o.scale.high = to_number(name, k, v);
-      else if (k == "step") step = to_number(name, k, v);
+      if (k == "user")
+        o.user_column = v;
+      else if (k == "item")
+        o.item_column = v;
+      else if (k == "rating")
+        o.rating_column = v;
+      else if (k == "low")
+        o.scale.low = to_number(name, k, v);
+      else if (k == "high")
+        o.scale.high = to_number(name, k, v);
+      else if (k == "step")
+        step = to_number(name, k, v);
     }
     if (!(o.scale.low <= o.scale.high) || !(step >= 0)) {
       throw core::UsageError("data spec '" + name + "': expected low <= high and step >= 0");
@@ -128,10 +138,14 @@ Ratings load_ratings(const DataSpec& spec) {
     SyntheticOptions o;
     for (const auto& [k, v] : spec.params) {
       const std::uint64_t n = to_count(name, k, v);
-      if (k == "users") o.n_users = n;
-      else if (k == "items") o.n_items = n;
-      else if (k == "ratings") o.n_ratings = n;
-      else if (k == "seed") o.seed = n;
+      if (k == "users")
+        o.n_users = n;
+      else if (k == "items")
+        o.n_items = n;
+      else if (k == "ratings")
+        o.n_ratings = n;
+      else if (k == "seed")
+        o.seed = n;
     }
     constexpr std::uint64_t kMaxIds = std::numeric_limits<std::uint32_t>::max();
     if (o.n_users > kMaxIds || o.n_items > kMaxIds) {
@@ -142,6 +156,8 @@ Ratings load_ratings(const DataSpec& spec) {
   throw core::UsageError("unknown data spec kind '" + spec.kind + "'; " + kSpecHelp);
 }
 
-Ratings load_ratings(std::string_view spec) { return load_ratings(parse_data_spec(spec)); }
+Ratings load_ratings(std::string_view spec) {
+  return load_ratings(parse_data_spec(spec));
+}
 
 }  // namespace assay::recsys

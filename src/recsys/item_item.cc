@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "recsys/column_top_k.h"
+#include "recsys/similarity_order.h"
 #include "recsys/top_neighbors.h"
 
 namespace assay::recsys {
@@ -130,20 +131,11 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   nbr_ids_.assign(nbr_offsets_.back(), 0);
   nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
+    SimilarityOrder order;
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      const float* row = sim_.data() + i * stride_;
-      ItemId* out = nbr_ids_.data() + nbr_offsets_[i];
-      float* sims = nbr_sims_.data() + nbr_offsets_[i];
-      std::vector<std::uint64_t> keys;
-      keys.reserve(nbr_offsets_[i + 1] - nbr_offsets_[i]);
-      for (std::size_t j = 0; j < n_items_; ++j) {
-        if (row[j] > 0.0f) keys.push_back(most_similar_first_key(row[j], static_cast<ItemId>(j)));
-      }
-      std::sort(keys.begin(), keys.end());
-      for (std::size_t p = 0; p < keys.size(); ++p) {
-        out[p] = id_of_key(keys[p]);
-        sims[p] = row[out[p]];
-      }
+      order.sort(sim_.data() + i * stride_, n_items_);
+      std::copy(order.ids().begin(), order.ids().end(), nbr_ids_.begin() + nbr_offsets_[i]);
+      std::copy(order.sims().begin(), order.sims().end(), nbr_sims_.begin() + nbr_offsets_[i]);
     }
   });
   // Level rows for the column-wise scorer: positions from sqrt(k n_items) / 2 upwards.

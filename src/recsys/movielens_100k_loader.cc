@@ -13,7 +13,9 @@ constexpr std::size_t kDataColumns = 4;
 constexpr std::size_t kItemFixedColumns = 5;
 constexpr std::size_t kGenres = 19;
 
-RatingScale five_star_scale() { return RatingScale{1, 5, {1, 2, 3, 4, 5}}; }
+RatingScale five_star_scale() {
+  return RatingScale{1, 5, {1, 2, 3, 4, 5}};
+}
 
 // u.data and the split files: tab separated, no header, no quoting (the column count is
 // checked by the caller, with its own message).
@@ -30,9 +32,9 @@ core::CsvOptions udata_options() {
 
 const std::vector<std::string>& movielens_100k_genres() {
   static const std::vector<std::string> kNames = {
-      "unknown", "Action",  "Adventure", "Animation", "Children's", "Comedy",   "Crime",
-      "Documentary", "Drama", "Fantasy", "Film-Noir", "Horror",    "Musical",  "Mystery",
-      "Romance", "Sci-Fi",  "Thriller",  "War",       "Western"};
+      "unknown",     "Action", "Adventure", "Animation", "Children's", "Comedy",  "Crime",
+      "Documentary", "Drama",  "Fantasy",   "Film-Noir", "Horror",     "Musical", "Mystery",
+      "Romance",     "Sci-Fi", "Thriller",  "War",       "Western"};
   return kNames;
 }
 
@@ -43,7 +45,8 @@ Ratings read_movielens_100k_ratings(const std::string& path) {
     if (reader.fields().size() != kDataColumns) {
       throw core::ParseError(reader.record_location(),
                              "expected 4 tab-separated columns (user, item, rating, timestamp), "
-                             "got " + std::to_string(reader.fields().size()));
+                             "got " +
+                                 std::to_string(reader.fields().size()));
     }
     builder.add(reader.field(0), reader.field(1), reader.field(2), reader.location(2));
   }
@@ -59,7 +62,8 @@ MovieLensFold movielens_100k_fold(const std::string& data_path, int fold) {
   if (all.n_ratings() != kRatings) {
     throw core::ParseError(core::SourceLocation{data_path, 0},
                            "the u1..u5 folds are defined on the original u.data with 100000 "
-                           "ratings; this file has " + std::to_string(all.n_ratings()));
+                           "ratings; this file has " +
+                               std::to_string(all.n_ratings()));
   }
   core::CsvReader reader(data_path, udata_options());
   RatingsBuilder builder(five_star_scale());
@@ -71,8 +75,8 @@ MovieLensFold movielens_100k_fold(const std::string& data_path, int fold) {
   const std::size_t first = kFoldSize * static_cast<std::size_t>(fold - 1);
   for (std::size_t line = 0; reader.next(); ++line) {
     if (line >= first && line < first + kFoldSize) {
-      held.push_back({reader.field(0), reader.field(1),
-                      static_cast<float>(reader.number(2, "rating"))});
+      held.push_back(
+          {reader.field(0), reader.field(1), static_cast<float>(reader.number(2, "rating"))});
     } else {
       builder.add(reader.field(0), reader.field(1), reader.field(2), reader.location(2));
     }
@@ -106,12 +110,13 @@ void read_movielens_100k_items(const std::string& path, Ratings& ratings) {
     if (n != kItemFixedColumns + kGenres) {
       throw core::ParseError(reader.record_location(),
                              "expected 24 '|'-separated columns (id, title, release date, video "
-                             "release date, IMDb URL, 19 genre flags), got " + std::to_string(n));
+                             "release date, IMDb URL, 19 genre flags), got " +
+                                 std::to_string(n));
     }
     const auto item = ratings.find_item(reader.field(0));
     if (!item) {
-      throw core::ParseError(reader.location(0), "item '" + reader.field(0) +
-                                                     "' does not appear in the ratings");
+      throw core::ParseError(reader.location(0),
+                             "item '" + reader.field(0) + "' does not appear in the ratings");
     }
     if (seen[*item]) {
       throw core::ParseError(reader.location(0), "item '" + reader.field(0) + "' is listed twice");

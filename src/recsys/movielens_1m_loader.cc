@@ -52,7 +52,8 @@ Ratings read_movielens_1m_ratings(const std::string& path) {
     if (parts.size() != 4) {
       throw core::ParseError(lines.location(),
                              "expected 4 '::'-separated fields (UserID::MovieID::Rating::"
-                             "Timestamp), got " + std::to_string(parts.size()));
+                             "Timestamp), got " +
+                                 std::to_string(parts.size()));
     }
     builder.add(parts[0], parts[1], parts[2], lines.location(column_of(parts, 2)));
   }

@@ -18,7 +18,8 @@ Ratings read_movielens_latest_ratings(const std::string& path) {
   for (int k = 1; k <= 10; ++k) scale.values.push_back(0.5 * k);
   RatingsBuilder builder(scale);
   while (reader.next()) {
-    builder.add(reader.field(user), reader.field(item), reader.field(value), reader.location(value));
+    builder.add(reader.field(user), reader.field(item), reader.field(value),
+                reader.location(value));
   }
   return builder.build(path);
 }
@@ -29,7 +30,8 @@ void read_movielens_latest_movies(const std::string& path, Ratings& ratings) {
   const std::size_t genre_column = reader.column("genres");
   MovieLensGenres genres;
   while (reader.next()) {
-    if (reader.field(id).empty()) throw core::ParseError(reader.location(id), "expected a movie id");
+    if (reader.field(id).empty())
+      throw core::ParseError(reader.location(id), "expected a movie id");
     genres.add(ratings, reader.field(id), reader.field(genre_column));
   }
   genres.attach(ratings);

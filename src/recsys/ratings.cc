@@ -45,17 +45,16 @@ Ratings Ratings::from_triplets(std::vector<Rating> ratings, std::size_t n_users,
                         " users, " + std::to_string(n_items) + " items");
     }
     if (!scale.contains(r.value)) {
-      throw core::Error("rating " + format_value(r.value) + " of (user " +
-                        std::to_string(r.user) + ", item " + std::to_string(r.item) +
-                        ") is off the scale " + format_value(scale.low) + ".." +
-                        format_value(scale.high));
+      throw core::Error("rating " + format_value(r.value) + " of (user " + std::to_string(r.user) +
+                        ", item " + std::to_string(r.item) + ") is off the scale " +
+                        format_value(scale.low) + ".." + format_value(scale.high));
     }
   }
   std::sort(ratings.begin(), ratings.end(), pair_less);
   for (std::size_t k = 1; k < ratings.size(); ++k) {
     if (ratings[k].user == ratings[k - 1].user && ratings[k].item == ratings[k - 1].item) {
-      throw core::Error("duplicate rating of (user " + std::to_string(ratings[k].user) +
-                        ", item " + std::to_string(ratings[k].item) + ")");
+      throw core::Error("duplicate rating of (user " + std::to_string(ratings[k].user) + ", item " +
+                        std::to_string(ratings[k].item) + ")");
     }
   }
   Ratings out;
@@ -99,7 +98,8 @@ void Ratings::build_from_sorted(const std::vector<Rating>& sorted, std::size_t n
 
 std::span<const ItemId> Ratings::items_of(UserId u) const {
   ASSAY_CHECK(u < n_users());
-  return {by_user_items_.data() + by_user_offsets_[u], by_user_offsets_[u + 1] - by_user_offsets_[u]};
+  return {by_user_items_.data() + by_user_offsets_[u],
+          by_user_offsets_[u + 1] - by_user_offsets_[u]};
 }
 
 std::span<const float> Ratings::values_of_user(UserId u) const {
@@ -110,7 +110,8 @@ std::span<const float> Ratings::values_of_user(UserId u) const {
 
 std::span<const UserId> Ratings::users_of(ItemId i) const {
   ASSAY_CHECK(i < n_items());
-  return {by_item_users_.data() + by_item_offsets_[i], by_item_offsets_[i + 1] - by_item_offsets_[i]};
+  return {by_item_users_.data() + by_item_offsets_[i],
+          by_item_offsets_[i + 1] - by_item_offsets_[i]};
 }
 
 std::span<const float> Ratings::values_of_item(ItemId i) const {

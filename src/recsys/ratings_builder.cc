@@ -21,7 +21,8 @@ std::string format_scale(const RatingScale& scale) {
 
 std::uint32_t RatingsBuilder::intern(std::unordered_map<std::string, std::uint32_t>& index,
                                      std::vector<std::string>& labels, std::string_view label) {
-  auto [it, inserted] = index.try_emplace(std::string(label), static_cast<std::uint32_t>(labels.size()));
+  auto [it, inserted] =
+      index.try_emplace(std::string(label), static_cast<std::uint32_t>(labels.size()));
   if (inserted) labels.emplace_back(label);
   return it->second;
 }
@@ -30,7 +31,8 @@ void RatingsBuilder::add(std::string_view user_label, std::string_view item_labe
                          std::string_view value_text, const core::SourceLocation& where) {
   const auto value = core::parse_double(value_text);
   if (!value || !std::isfinite(*value)) {
-    throw core::ParseError(where, "expected a numeric rating, got '" + std::string(value_text) + "'");
+    throw core::ParseError(where,
+                           "expected a numeric rating, got '" + std::string(value_text) + "'");
   }
   add_value(user_label, item_label, *value, where);
 }
@@ -51,8 +53,7 @@ void RatingsBuilder::add_value(std::string_view user_label, std::string_view ite
   if (!inserted) {
     throw core::ParseError(where, "duplicate rating of user '" + std::string(user_label) +
                                       "' for item '" + std::string(item_label) +
-                                      "' (first rated on line " + std::to_string(it->second) +
-                                      ")");
+                                      "' (first rated on line " + std::to_string(it->second) + ")");
   }
   if (value != std::floor(value)) all_whole_ = false;
   records_.push_back({u, i, static_cast<float>(value)});
@@ -66,7 +67,10 @@ std::vector<std::uint32_t> dense_label_order(const std::vector<std::string>& lab
   bool all_numeric = true;
   for (std::size_t k = 0; k < labels.size() && all_numeric; ++k) {
     const auto v = core::parse_int64(labels[k]);
-    if (!v) all_numeric = false; else numeric[k] = *v;
+    if (!v)
+      all_numeric = false;
+    else
+      numeric[k] = *v;
   }
   if (all_numeric) {
     std::stable_sort(order.begin(), order.end(),
@@ -90,7 +94,8 @@ Ratings RatingsBuilder::build(const std::string& source) const {
   const auto item_dense = dense_label_order(item_labels_, items);
   std::vector<Rating> triplets;
   triplets.reserve(records_.size());
-  for (const Record& r : records_) triplets.push_back({user_dense[r.user], item_dense[r.item], r.value});
+  for (const Record& r : records_)
+    triplets.push_back({user_dense[r.user], item_dense[r.item], r.value});
   Ratings out = Ratings::from_triplets(std::move(triplets), users.size(), items.size(), scale_);
   out.set_labels(std::move(users), std::move(items));
   return out;

@@ -112,8 +112,7 @@ Ratings generate_synthetic_ratings(const SyntheticOptions& o) {
   // half the items; the remainder goes round robin to keep the total exact.
   core::Rng activity_rng(o.seed, kActivityStream);
   const std::size_t cap = std::max<std::size_t>(1, o.n_items / 2);
-  const std::size_t floor_n =
-      std::min({kMinUserRatings, o.n_ratings / o.n_users, cap});
+  const std::size_t floor_n = std::min({kMinUserRatings, o.n_ratings / o.n_users, cap});
   std::vector<double> weight(o.n_users);
   double weight_sum = 0;
   for (double& w : weight) weight_sum += (w = std::exp(kActivitySigma * activity_rng.normal()));
@@ -147,7 +146,8 @@ Ratings generate_synthetic_ratings(const SyntheticOptions& o) {
       double x = kGlobalMean + user_bias[u] + item_bias[item] + o.noise_sd * rng.normal();
       for (std::size_t f = 0; f < d; ++f) x += 2.0 * p[u * d + f] * q[item * d + f];
       const double r = std::clamp(std::round(x), 1.0, 5.0);
-      triplets.push_back({static_cast<UserId>(u), static_cast<ItemId>(item), static_cast<float>(r)});
+      triplets.push_back(
+          {static_cast<UserId>(u), static_cast<ItemId>(item), static_cast<float>(r)});
       ++taken;
     };
     while (taken < n_of[u] && attempts < 50 * n_of[u]) {

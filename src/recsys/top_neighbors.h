@@ -8,22 +8,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 namespace assay::recsys {
-
-// Sort key of a neighbour with positive similarity `sim`: ascending keys are most similar
-// first, ties by smaller id (positive floats order like their bit patterns, so the inverted
-// bits go in the high half and the id in the low half).
-inline std::uint64_t most_similar_first_key(float sim, std::uint32_t id) {
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &sim, sizeof bits);
-  return (static_cast<std::uint64_t>(~bits) << 32) | id;
-}
-inline std::uint32_t id_of_key(std::uint64_t key) {
-  return static_cast<std::uint32_t>(key & 0xffffffffu);
-}
 
 class TopNeighbors {
  public:

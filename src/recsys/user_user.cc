@@ -9,7 +9,7 @@
 #include "core/check.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
-#include "recsys/top_neighbors.h"
+#include "recsys/similarity_order.h"
 
 namespace assay::recsys {
 
@@ -124,12 +124,8 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
   if (items.size() >= kWalkMinItems) {
     // Walk the positive neighbours from most to least similar; each item takes the first
     // k_max of its raters met, which are exactly its top-k_max neighbours.
-    thread_local std::vector<std::uint64_t> order;
-    order.clear();
-    for (UserId v = 0; v < n_users_; ++v) {
-      if (row[v] > 0.0f) order.push_back(most_similar_first_key(row[v], v));
-    }
-    std::sort(order.begin(), order.end());
+    thread_local SimilarityOrder order;
+    order.sort(row, n_users_);
     // Branch-free accumulation: a full item adds sim * 0 = +-0 and 0, which change nothing.
     struct Acc {
       float num = 0, den = 0;
@@ -138,9 +134,9 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
     thread_local std::vector<Acc> acc;
     acc.assign(n_items_, Acc{});
     const auto k_cap = static_cast<std::uint32_t>(k_max);
-    for (const std::uint64_t key : order) {
-      const UserId v = id_of_key(key);
-      const auto s_bits = std::bit_cast<std::uint32_t>(row[v]);
+    for (std::size_t q = 0; q < order.ids().size(); ++q) {
+      const UserId v = order.ids()[q];
+      const auto s_bits = std::bit_cast<std::uint32_t>(order.sims()[q]);
       for (std::size_t p = user_offsets_[v]; p < user_offsets_[v + 1]; ++p) {
         Acc& a = acc[user_items_[p]];
         // open ? s : +0 as a bit mask: a conditional here compiles to a branch that
