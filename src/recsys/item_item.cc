@@ -134,7 +134,8 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     SimilarityOrder order;
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
       order.sort(sim_.data() + i * stride_, n_items_);
-      std::copy(order.ids().begin(), order.ids().end(), nbr_ids_.begin() + nbr_offsets_[i]);
+      std::transform(order.ids().begin(), order.ids().end(), nbr_ids_.begin() + nbr_offsets_[i],
+                     [](std::uint32_t j) { return static_cast<std::uint16_t>(j); });
       std::copy(order.sims().begin(), order.sims().end(), nbr_sims_.begin() + nbr_offsets_[i]);
     }
   });
@@ -164,13 +165,11 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   const std::size_t n_rated = end - begin;
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
   if (n_rated > walk_min_rated_) {
-    // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood.
-    // Two loops: an integer scan finds their positions (the only chain is a counter), then
-    // the two float sums run over those k entries alone, in walk order. Unrated neighbours
-    // are skipped rather than added as +-0, which is the same: a sum that starts at +0
-    // never becomes -0, and x + +-0 = x otherwise.
-    thread_local std::vector<std::uint32_t> rated_flag;
-    thread_local std::vector<float> rated_value, hit_sim, hit_value;
+    // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood,
+    // summed in walk order. (Unrated neighbours are skipped, not added as +-0 times a
+    // value: the same, since a sum that starts at +0 never becomes -0.)
+    thread_local std::vector<std::uint32_t> rated_flag, hits;
+    thread_local std::vector<float> rated_value;
     rated_flag.assign(n_items_, 0);
     rated_value.assign(n_items_, 0.0f);
     for (std::size_t j = 0; j < n_rated; ++j) {
@@ -178,33 +177,26 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
       rated_value[rated[j]] = centred[j];
     }
     const std::size_t k_max = options_.n_neighbors;
-    hit_sim.resize(k_max + 1);  // + 1: the branch-free scan writes one past the last hit
-    hit_value.resize(k_max + 1);
-    constexpr std::size_t kAhead = 4;  // targets: each list starts at a cold cache line
+    hits.resize(k_max + 1);  // + 1: the scan writes one past the last hit
     for (std::size_t k = 0; k < items.size(); ++k) {
-      if (k + kAhead < items.size()) {
-        const std::size_t o = nbr_offsets_[items[k + kAhead]];
-        __builtin_prefetch(nbr_ids_.data() + o);
-        __builtin_prefetch(nbr_ids_.data() + o + 16);
-        __builtin_prefetch(nbr_sims_.data() + o);
-        __builtin_prefetch(nbr_sims_.data() + o + 16);
-      }
       const ItemId i = items[k];
-      const ItemId* ids = nbr_ids_.data() + nbr_offsets_[i];
-      const float* sims = nbr_sims_.data() + nbr_offsets_[i];
-      const std::size_t len = nbr_offsets_[i + 1] - nbr_offsets_[i];
+      const std::size_t o = nbr_offsets_[i], len = nbr_offsets_[i + 1] - o;
+      const std::uint16_t* ids = nbr_ids_.data() + o;
+      const float* sims = nbr_sims_.data() + o;
+      // The scan reads only the 16-bit ids (the lists are many and long; the similarities
+      // are read at the hits alone), branch-free but for the exit. (An AVX-512 gather of the
+      // flags was slower here.)
       std::size_t found = 0;
       for (std::size_t p = 0; p < len; ++p) {
-        const ItemId j = ids[p];
-        hit_sim[found] = sims[p];
-        hit_value[found] = rated_value[j];
-        found += rated_flag[j];
+        hits[found] = static_cast<std::uint32_t>(p);
+        found += rated_flag[ids[p]];
         if (found == k_max) break;
       }
       float num = 0, den = 0;
       for (std::size_t h = 0; h < found; ++h) {
-        num += hit_sim[h] * hit_value[h];
-        den += hit_sim[h];
+        const std::uint32_t p = hits[h];
+        num += sims[p] * rated_value[ids[p]];
+        den += sims[p];
       }
       out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
                           : static_cast<float>(item_mean_[i] +

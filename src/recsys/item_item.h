@@ -18,6 +18,7 @@
 // rows without changing a bit of the result.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,7 @@ struct ItemItemOptions {
 
 class ItemItem final : public Recommender {
  public:
-  static constexpr std::size_t kMaxItems = 16384;
+  static constexpr std::size_t kMaxItems = 16384;  // also: neighbour ids fit 16 bits
 
   explicit ItemItem(ItemItemOptions options = {}) : options_(options) {}
   std::string name() const override { return "item-item"; }
@@ -66,7 +67,7 @@ class ItemItem final : public Recommender {
   std::vector<float> user_centred_;
   // Per item: the items with positive similarity, most similar first (ties: smaller id).
   std::vector<std::size_t> nbr_offsets_;
-  std::vector<ItemId> nbr_ids_;
+  std::vector<std::uint16_t> nbr_ids_;  // < kMaxItems: 16 bits, a third less to walk
   std::vector<float> nbr_sims_;  // the similarities, beside the ids: the walk reads both in order
   std::size_t walk_min_rated_ = 0;
 };
