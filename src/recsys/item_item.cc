@@ -57,7 +57,11 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     norm[i] = std::sqrt(s);
   }
   stride_ = (n_items_ + 7) / 8 * 8;
-  sim_.assign(n_items_ * stride_, 0.0f);
+  // Not zero-filled (11 MB for ML-100K, rebuilt at every fit): every entry is written below,
+  // row i's upper part and padding by its own task, the diagonal here, the lower part by the
+  // mirror.
+  sim_.reset(new float[n_items_ * stride_]);
+  for (std::size_t i = 0; i < n_items_; ++i) sim_[i * stride_ + i] = 0.0f;
   const float min_sim = options_.min_similarity;
   const std::size_t n_threads = std::max<std::size_t>(1, fit_options.n_threads);
   core::ThreadPool pool(n_threads);
@@ -85,8 +89,12 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     std::vector<double> acc(n_items_);
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      float* row = sim_.data() + i * stride_;
-      if (norm[i] == 0.0) continue;
+      float* row = sim_.get() + i * stride_;
+      std::fill(row + n_items_, row + stride_, 0.0f);
+      if (norm[i] == 0.0) {
+        std::fill(row + i + 1, row + n_items_, 0.0f);
+        continue;
+      }
       std::fill(acc.begin() + static_cast<std::ptrdiff_t>(i) + 1, acc.end(), 0.0);
       const auto users = train.users_of(static_cast<ItemId>(i));
       const auto values = train.values_of_item(static_cast<ItemId>(i));
@@ -122,21 +130,19 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
   std::vector<std::size_t> counts(n_items_ + 1, 0);
   for (std::size_t i = 0; i < n_items_; ++i) {
-    const float* row = sim_.data() + i * stride_;
+    const float* row = sim_.get() + i * stride_;
     std::size_t c = 0;
     for (std::size_t j = 0; j < n_items_; ++j) c += row[j] > 0.0f ? 1 : 0;
     counts[i + 1] = counts[i] + c;
   }
   nbr_offsets_ = counts;
   nbr_ids_.assign(nbr_offsets_.back(), 0);
-  nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     SimilarityOrder order;
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      order.sort(sim_.data() + i * stride_, n_items_);
+      order.sort(sim_.get() + i * stride_, n_items_);
       std::transform(order.ids().begin(), order.ids().end(), nbr_ids_.begin() + nbr_offsets_[i],
                      [](std::uint32_t j) { return static_cast<std::uint16_t>(j); });
-      std::copy(order.sims().begin(), order.sims().end(), nbr_sims_.begin() + nbr_offsets_[i]);
     }
   });
   // Level rows for the column-wise scorer: positions from sqrt(k n_items) / 2 upwards.
@@ -150,9 +156,10 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   levels_.assign(kLevels * stride_, 0.0f);
   for (std::size_t i = 0; i < n_items_; ++i) {
     const std::size_t len = nbr_offsets_[i + 1] - nbr_offsets_[i];
+    const float* row = sim_.get() + i * stride_;
     for (std::size_t h = 0; h < kLevels; ++h) {
       const std::size_t p = level_positions_[h];
-      if (p <= len) levels_[h * stride_ + i] = nbr_sims_[nbr_offsets_[i] + p - 1];
+      if (p <= len) levels_[h * stride_ + i] = row[nbr_ids_[nbr_offsets_[i] + p - 1]];
     }
   }
 }
@@ -182,7 +189,7 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
       const ItemId i = items[k];
       const std::size_t o = nbr_offsets_[i], len = nbr_offsets_[i + 1] - o;
       const std::uint16_t* ids = nbr_ids_.data() + o;
-      const float* sims = nbr_sims_.data() + o;
+      const float* sims = sim_.get() + std::size_t{i} * stride_;  // row i, by neighbour id
       // The scan reads only the 16-bit ids (the lists are many and long; the similarities
       // are read at the hits alone), branch-free but for the exit. (An AVX-512 gather of the
       // flags was slower here.)
@@ -195,8 +202,9 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
       float num = 0, den = 0;
       for (std::size_t h = 0; h < found; ++h) {
         const std::uint32_t p = hits[h];
-        num += sims[p] * rated_value[ids[p]];
-        den += sims[p];
+        const std::uint16_t j = ids[p];
+        num += sims[j] * rated_value[j];
+        den += sims[j];
       }
       out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
                           : static_cast<float>(item_mean_[i] +
@@ -222,7 +230,7 @@ void ItemItem::score_all(std::size_t n_rated, const ItemId* rated, const float* 
   thread_local std::vector<std::uint8_t> ok;
   thread_local ColumnTopK top;
   rows.resize(n_rated);
-  for (std::size_t j = 0; j < n_rated; ++j) rows[j] = sim_.data() + std::size_t{rated[j]} * stride_;
+  for (std::size_t j = 0; j < n_rated; ++j) rows[j] = sim_.get() + std::size_t{rated[j]} * stride_;
   num.resize(stride_);
   den.resize(stride_);
   ok.resize(stride_);
@@ -263,7 +271,7 @@ void ItemItem::score_tiles(std::size_t n_rated, const ItemId* rated, const float
     const std::size_t n_tile = std::min(kTile, items.size() - k0);
     const ItemId* tile = items.data() + k0;
     for (std::size_t j = 0; j < n_rated; ++j) {
-      const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * stride_;
+      const float* row = sim_.get() + static_cast<std::size_t>(rated[j]) * stride_;
       for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[tile[k]];
     }
     for (std::size_t k = 0; k < n_tile; ++k) {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,7 +56,7 @@ class ItemItem final : public Recommender {
   static constexpr std::size_t kLevels = 32;
   // Row-major n_items x stride_ (stride_ = n_items rounded up to 8, padding 0); 0 on the
   // diagonal and below threshold.
-  std::vector<float> sim_;
+  std::unique_ptr<float[]> sim_;
   std::size_t stride_ = 0;
   // levels_[h * stride_ + i]: the level_positions_[h]-th largest similarity of item i (0 when
   // its list is shorter); positions grow geometrically by 2^(1/4).
@@ -67,8 +68,8 @@ class ItemItem final : public Recommender {
   std::vector<float> user_centred_;
   // Per item: the items with positive similarity, most similar first (ties: smaller id).
   std::vector<std::size_t> nbr_offsets_;
-  std::vector<std::uint16_t> nbr_ids_;  // < kMaxItems: 16 bits, a third less to walk
-  std::vector<float> nbr_sims_;  // the similarities, beside the ids: the walk reads both in order
+  // 16 bits (< kMaxItems): the walk streams them; their similarities are read from the row.
+  std::vector<std::uint16_t> nbr_ids_;
   std::size_t walk_min_rated_ = 0;
 };
 
