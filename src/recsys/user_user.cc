@@ -84,11 +84,13 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
           acc[item_users_[p]] += cu * item_centred_[p];
         }
       }
+      // Branch-free (the test is a coin toss): a user with norm 0 has acc 0, 0 / 0 is NaN,
+      // and NaN > min_sim is false, so the entry stays 0 like one below the threshold.
       for (std::size_t v = 0; v < n_users_; ++v) {
-        if (v == u || norm[v] == 0.0) continue;
         const auto s = static_cast<float>(acc[v] / (norm[u] * norm[v]));
-        if (s > min_sim) row[v] = s;
+        row[v] = s > min_sim ? s : 0.0f;
       }
+      row[u] = 0.0f;
     }
   });
 }
