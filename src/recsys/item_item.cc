@@ -137,12 +137,14 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   }
   nbr_offsets_ = counts;
   nbr_ids_.assign(nbr_offsets_.back(), 0);
+  nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     SimilarityOrder order;
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
       order.sort(sim_.get() + i * stride_, n_items_);
       std::transform(order.ids().begin(), order.ids().end(), nbr_ids_.begin() + nbr_offsets_[i],
                      [](std::uint32_t j) { return static_cast<std::uint16_t>(j); });
+      std::copy(order.sims().begin(), order.sims().end(), nbr_sims_.begin() + nbr_offsets_[i]);
     }
   });
   // Level rows for the column-wise scorer: positions from sqrt(k n_items) / 2 upwards.
@@ -189,9 +191,10 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
       const ItemId i = items[k];
       const std::size_t o = nbr_offsets_[i], len = nbr_offsets_[i + 1] - o;
       const std::uint16_t* ids = nbr_ids_.data() + o;
-      const float* sims = sim_.get() + std::size_t{i} * stride_;  // row i, by neighbour id
+      const float* sims = nbr_sims_.data() + o;
       // The scan reads only the 16-bit ids (the lists are many and long; the similarities
-      // are read at the hits alone), branch-free but for the exit. (An AVX-512 gather of the
+      // are read at the hits alone, from the list: the row would be a cache miss per hit),
+      // branch-free but for the exit. (An AVX-512 gather of the
       // flags was slower here.)
       std::size_t found = 0;
       for (std::size_t p = 0; p < len; ++p) {
@@ -202,9 +205,8 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
       float num = 0, den = 0;
       for (std::size_t h = 0; h < found; ++h) {
         const std::uint32_t p = hits[h];
-        const std::uint16_t j = ids[p];
-        num += sims[j] * rated_value[j];
-        den += sims[j];
+        num += sims[p] * rated_value[ids[p]];
+        den += sims[p];
       }
       out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
                           : static_cast<float>(item_mean_[i] +

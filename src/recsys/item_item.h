@@ -68,8 +68,9 @@ class ItemItem final : public Recommender {
   std::vector<float> user_centred_;
   // Per item: the items with positive similarity, most similar first (ties: smaller id).
   std::vector<std::size_t> nbr_offsets_;
-  // 16 bits (< kMaxItems): the walk streams them; their similarities are read from the row.
+  // 16 bits (< kMaxItems): the walk streams them, and reads the similarities at its hits.
   std::vector<std::uint16_t> nbr_ids_;
+  std::vector<float> nbr_sims_;
   std::size_t walk_min_rated_ = 0;
 };
 
