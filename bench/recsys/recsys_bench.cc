@@ -8,8 +8,10 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -78,9 +80,10 @@ std::uint64_t scores_hash(const assay::recsys::Recommender& model,
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: recsys_bench DATA_SPEC [--repeats N] [--only NAME] [--scores-hash]\n");
-    return 2;
+  const char* usage = "usage: recsys_bench DATA_SPEC [--repeats N] [--only NAME] [--scores-hash]\n";
+  if (argc < 2 || argv[1][0] == '-') {
+    std::fputs(usage, stderr);
+    return argc >= 2 && std::string(argv[1]) == "--help" ? 0 : 2;
   }
   std::size_t repeats = 5;
   std::string only;
@@ -90,13 +93,28 @@ int main(int argc, char** argv) {
     if (flag == "--scores-hash") {
       hash = true;
     } else if (a + 1 < argc && flag == "--repeats") {
-      repeats = std::stoul(argv[++a]);
+      char* end = nullptr;
+      repeats = std::strtoul(argv[++a], &end, 10);
+      if (*end != '\0' || repeats == 0) {
+        std::fprintf(stderr, "recsys_bench: --repeats wants a positive integer, not '%s'\n",
+                     argv[a]);
+        return 2;
+      }
     } else if (a + 1 < argc && flag == "--only") {
       only = argv[++a];
+    } else {
+      std::fprintf(stderr, "recsys_bench: unknown or incomplete option '%s'\n%s", argv[a], usage);
+      return 2;
     }
   }
   using namespace assay;
-  const recsys::Ratings data = recsys::load_ratings(argv[1]);
+  recsys::Ratings data;
+  try {
+    data = recsys::load_ratings(argv[1]);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "recsys_bench: %s\n", e.what());
+    return 2;
+  }
   std::printf("data: %zu users, %zu items, %zu ratings; %zu repeats, 1 thread, top-10\n",
               data.n_users(), data.n_items(), data.n_ratings(), repeats);
   std::printf("%-16s %10s %10s\n", "algorithm", "wall_s", "cpu_s");

@@ -97,6 +97,14 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
     }
   };
 
+  // WARP's rank-weighted loss, log(floor((n_items - 1) / sampled)) clipped, per sample count.
+  std::vector<float> warp_loss(o.max_sampled + 1, 0.0f);
+  for (std::size_t sampled = 1; sampled <= o.max_sampled; ++sampled) {
+    warp_loss[sampled] = std::min(
+        kMaxLoss,
+        static_cast<float>(std::log(std::max(
+            1.0, std::floor(static_cast<double>(n_items - 1) / static_cast<double>(sampled))))));
+  }
   std::vector<float> g_pos(d), g_neg(d);
   SgdOrder orders(train);
   const RatedSet rated_set(train);
@@ -116,10 +124,7 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
         const float neg_score = dot(user.data(), neg.data()) + neg_bias;
         if (neg_score <= pos_score - 1.0f) continue;
         if (rated_set.contains(u, j)) continue;  // a positive
-        const float loss = std::min(
-            kMaxLoss,
-            static_cast<float>(std::log(std::max(1.0, std::floor(static_cast<double>(n_items - 1) /
-                                                                 static_cast<double>(sampled))))));
+        const float loss = warp_loss[sampled];
         // Gradients at the current parameters (LightFM's warp_update).
         for (std::size_t c = 0; c < d; ++c) {
           g_pos[c] = -loss * user[c];
