@@ -7,6 +7,7 @@
 
 #include "core/check.h"
 #include "core/error.h"
+#include "core/fields.h"
 #include "core/line_reader.h"
 #include "core/number_parse.h"
 
@@ -16,23 +17,8 @@ namespace {
 constexpr float kMissingUnkLog10 = -100.0f;
 constexpr std::size_t kMaxOrder = 15;
 
-struct Field {
-  std::string_view text;
-  std::uint64_t column;  // 1-based byte column
-};
-
-// Splits on spaces and tabs, keeping each field's column for error messages.
-void split_fields(std::string_view line, std::vector<Field>& out) {
-  out.clear();
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i >= line.size()) break;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    out.push_back({line.substr(start, i - start), start + 1});
-  }
-}
+using core::Field;
+using core::split_fields;
 
 bool is_blank(std::string_view line) {
   return line.find_first_not_of(" \t") == std::string_view::npos;

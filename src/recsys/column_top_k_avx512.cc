@@ -42,7 +42,9 @@ constexpr std::ptrdiff_t kSpacing = 2;      // grid rows between two levels (pos
 constexpr std::size_t kPrefetchAhead = 64;  // columns
 // bucket_threshold for b <= 32 values, one or two registers: each value's count of greater
 // and of equal values at once; the threshold is the value with greater < r <= greater + equal.
-__attribute__((target("avx512f,popcnt"))) void rank_in_registers(const float* v, std::size_t b,
+// False (nothing written) only if no value qualifies, which a bucket that holds the r-th
+// largest cannot do; the caller then takes the scalar path rather than read past v.
+__attribute__((target("avx512f,popcnt"))) bool rank_in_registers(const float* v, std::size_t b,
                                                                  std::size_t r, float& t,
                                                                  std::size_t& greater,
                                                                  std::size_t& equal) {
@@ -72,10 +74,12 @@ __attribute__((target("avx512f,popcnt"))) void rank_in_registers(const float* v,
   const __mmask16 h1 = _mm512_mask_cmpge_epi32_mask(_mm512_mask_cmplt_epi32_mask(m1, gt1, vr),
                                                     _mm512_add_epi32(gt1, eq1), vr);
   const std::uint32_t hits = static_cast<std::uint32_t>(h0) | (std::uint32_t{h1} << kLanes);
-  const int q = std::countr_zero(hits);  // one exists: the r-th largest has such a rank
+  if (hits == 0) return false;
+  const int q = std::countr_zero(hits);
   t = v[q];
   greater = static_cast<std::size_t>(g[q]);
   equal = static_cast<std::size_t>(e[q]);
+  return true;
 }
 
 }  // namespace
@@ -202,9 +206,7 @@ __attribute__((target("avx512f,popcnt"))) void ColumnTopK::run_avx512(
         const std::size_t r = static_cast<std::size_t>(k - c_hi_lane[l]);
         float t = 0.0f;
         std::size_t greater = 0, equal = 0;
-        if (b <= 2 * kLanes) {
-          rank_in_registers(bucket, b, r, t, greater, equal);
-        } else {
+        if (b > 2 * kLanes || !rank_in_registers(bucket, b, r, t, greater, equal)) {
           bucket_threshold(bucket, b, r, t, greater, equal);
         }
         if (static_cast<std::size_t>(c_hi_lane[l]) + greater + equal == k_) {

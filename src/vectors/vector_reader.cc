@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/fields.h"
 #include "core/line_reader.h"
 #include "core/number_parse.h"
 #include "core/utf8.h"
@@ -15,22 +16,8 @@
 namespace assay::vectors {
 namespace {
 
-struct Field {
-  std::string_view text;
-  std::uint64_t column;
-};
-
-void split(std::string_view line, std::vector<Field>& out) {
-  out.clear();
-  std::size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i >= line.size()) break;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    out.push_back({line.substr(start, i - start), start + 1});
-  }
-}
+using core::Field;
+using core::split_fields;
 
 // Parsed as double and rounded to float, as numpy's float32(str) does (gensim's reader).
 std::optional<float> parse_value(std::string_view s) {
@@ -67,7 +54,7 @@ class TextVectorReader {
     if (has_header) {
       read_header(line, declared);
     } else {
-      split(line, fields_);
+      split_fields(line, fields_);
       if (fields_.size() == 2 && parse_positive(fields_[0].text) &&
           parse_positive(fields_[1].text)) {
         fail(1,
@@ -100,7 +87,7 @@ class TextVectorReader {
   bool full() const { return options_.limit > 0 && words_.size() >= options_.limit; }
 
   void read_header(std::string_view line, std::uint64_t& declared) {
-    split(line, fields_);
+    split_fields(line, fields_);
     std::optional<std::uint64_t> count, dim;
     if (fields_.size() == 2) {
       count = parse_positive(fields_[0].text);
@@ -123,7 +110,7 @@ class TextVectorReader {
   }
 
   void add_line(std::string_view line) {
-    split(line, fields_);
+    split_fields(line, fields_);
     ++n_read_;
     if (fields_.size() != dim_ + 1) {
       if (fields_.empty())
