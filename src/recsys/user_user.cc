@@ -128,7 +128,7 @@ void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float
     // k_max of its raters met, which are exactly its top-k_max neighbours.
     thread_local SimilarityOrder order;
     order.sort(row, n_users_);
-    // Branch-free accumulation: a full item adds sim * 0 = +-0 and 0, which change nothing.
+    // Branch-free accumulation: a full item adds +0 * value = +-0 and +0, which change nothing.
     struct Acc {
       float num = 0, den = 0;
       std::uint32_t count = 0;
