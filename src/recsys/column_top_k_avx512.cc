@@ -7,6 +7,7 @@
 #include <bit>
 #include <limits>
 
+#include "core/cpu_features.h"
 #include "recsys/column_top_k.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -31,8 +32,7 @@ void ColumnTopK::run_avx512(const float* const* rows, const float* values, std::
 #else
 
 bool ColumnTopK::avx512_available() {
-  static const bool available = __builtin_cpu_supports("avx512f") != 0;
-  return available;
+  return core::cpu_has_avx512f();
 }
 
 namespace {

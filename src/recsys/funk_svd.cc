@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/check.h"
+#include "recsys/funk_svd_kernels.h"
 #include "recsys/sgd_order.h"
 
 namespace assay::recsys {
@@ -17,6 +18,41 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
 
   // Ratings in SGD order.
   const std::vector<Rating> ordered = sgd_order(train, fit_options.seed);
+  user_features_.assign(o.n_features * n_users_, 0.0f);
+  item_features_.assign(o.n_features * n_items_, 0.0f);
+  std::vector<float> estimates(ordered.size());
+  for (std::size_t k = 0; k < ordered.size(); ++k) {
+    const Rating& r = ordered[k];
+    estimates[k] = std::clamp(static_cast<float>(baseline_.predict(r.user, r.item)), low_, high_);
+  }
+  bool batched = o.kernel != FunkSvdKernel::kScalar && funk_batches_avx512_available();
+  SgdBatches batches;
+  if (batched) {
+    batches = schedule_sgd_batches(ordered, n_users_, n_items_, kFunkBatchLanes);
+    // Lanes mostly empty (a few users or items hold most ratings): the serial loop is faster.
+    batched = o.kernel == FunkSvdKernel::kAvx512 || batches.padding * 4 <= batches.positions.size();
+  }
+  last_kernel_ = batched ? FunkSvdKernel::kAvx512 : FunkSvdKernel::kScalar;
+  if (batched) {
+    fit_batched(ordered, estimates, batches);
+  } else {
+    fit_serial(ordered, estimates);
+  }
+  // Users and items without training ratings keep no features: they score the baseline.
+  for (UserId u = 0; u < n_users_; ++u) {
+    if (train.items_of(u).empty()) {
+      for (std::size_t f = 0; f < o.n_features; ++f) user_features_[f * n_users_ + u] = 0;
+    }
+  }
+  for (ItemId i = 0; i < n_items_; ++i) {
+    if (train.users_of(i).empty()) {
+      for (std::size_t f = 0; f < o.n_features; ++f) item_features_[f * n_items_ + i] = 0;
+    }
+  }
+}
+
+void FunkSvd::fit_serial(const std::vector<Rating>& ordered, const std::vector<float>& estimates) {
+  const FunkSvdOptions& o = options_;
   const std::size_t n = ordered.size();
   // One 16-byte record per rating, read as a single stream by the SGD loop.
   struct Entry {
@@ -25,13 +61,8 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
   };
   std::vector<Entry> entries(n);
   for (std::size_t k = 0; k < n; ++k) {
-    const Rating& r = ordered[k];
-    entries[k] = {r.user, r.item, r.value,
-                  std::clamp(static_cast<float>(baseline_.predict(r.user, r.item)), low_, high_)};
+    entries[k] = {ordered[k].user, ordered[k].item, ordered[k].value, estimates[k]};
   }
-
-  user_features_.assign(o.n_features * n_users_, 0.0f);
-  item_features_.assign(o.n_features * n_items_, 0.0f);
   const float lr = o.learning_rate, reg = o.regularization;
   const float lo = low_, hi = high_;
   for (std::size_t f = 0; f < o.n_features; ++f) {
@@ -41,8 +72,7 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
     float* __restrict itf = item_features_.data() + f * n_items_;
     std::fill(uf, uf + n_users_, o.initial_value);
     std::fill(itf, itf + n_items_, o.initial_value);
-    const float trail =
-        o.initial_value * o.initial_value * static_cast<float>(o.n_features - f - 1);
+    const float trail = trail_of(f);
     const Entry* __restrict pe = entries.data();
     for (std::size_t epoch = 0; epoch < o.n_epochs; ++epoch) {
       for (std::size_t k = 0; k < n; ++k) {
@@ -58,32 +88,69 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
       e.estimate = std::clamp(e.estimate + uf[e.user] * itf[e.item], lo, hi);
     }
   }
-  // Users and items without training ratings keep no features: they score the baseline.
-  for (UserId u = 0; u < n_users_; ++u) {
-    if (train.items_of(u).empty()) {
-      for (std::size_t f = 0; f < o.n_features; ++f) user_features_[f * n_users_ + u] = 0;
+}
+
+void FunkSvd::fit_batched(const std::vector<Rating>& ordered, const std::vector<float>& estimates,
+                          const SgdBatches& batches) {
+  const FunkSvdOptions& o = options_;
+  const std::size_t n_lanes = batches.positions.size();
+  // Structure of arrays in schedule order; padding lanes use the spare slots n_users_ and
+  // n_items_ of the feature columns.
+  std::vector<std::uint32_t> user(n_lanes), item(n_lanes);
+  std::vector<float> rating(n_lanes), estimate(n_lanes);
+  for (std::size_t k = 0; k < n_lanes; ++k) {
+    const std::uint32_t p = batches.positions[k];
+    if (p == SgdBatches::kPadding) {
+      user[k] = static_cast<std::uint32_t>(n_users_);
+      item[k] = static_cast<std::uint32_t>(n_items_);
+    } else {
+      user[k] = ordered[p].user;
+      item[k] = ordered[p].item;
+      rating[k] = ordered[p].value;
+      estimate[k] = estimates[p];
     }
   }
-  for (ItemId i = 0; i < n_items_; ++i) {
-    if (train.users_of(i).empty()) {
-      for (std::size_t f = 0; f < o.n_features; ++f) item_features_[f * n_items_ + i] = 0;
+  const FunkBatchLanes lanes{user.data(), item.data(), rating.data(), estimate.data(),
+                             batches.n_batches};
+  std::vector<float> uf(n_users_ + 1), itf(n_items_ + 1);
+  for (std::size_t f = 0; f < o.n_features; ++f) {
+    std::fill(uf.begin(), uf.end(), o.initial_value);
+    std::fill(itf.begin(), itf.end(), o.initial_value);
+    const FunkStep step{o.learning_rate, o.regularization, low_, high_, trail_of(f)};
+    funk_epochs_avx512(lanes, uf.data(), itf.data(), o.n_epochs, step);
+    for (std::size_t k = 0; k < n_lanes; ++k) {
+      estimate[k] = std::clamp(estimate[k] + uf[user[k]] * itf[item[k]], low_, high_);
     }
+    std::copy(uf.begin(), uf.begin() + static_cast<std::ptrdiff_t>(n_users_),
+              user_features_.begin() + static_cast<std::ptrdiff_t>(f * n_users_));
+    std::copy(itf.begin(), itf.begin() + static_cast<std::ptrdiff_t>(n_items_),
+              item_features_.begin() + static_cast<std::ptrdiff_t>(f * n_items_));
   }
+}
+
+float FunkSvd::trail_of(std::size_t feature) const {
+  const FunkSvdOptions& o = options_;
+  return o.initial_value * o.initial_value * static_cast<float>(o.n_features - feature - 1);
 }
 
 void FunkSvd::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
   ASSAY_CHECK(user < n_users_ && items.size() == out.size());
   const std::size_t nf = options_.n_features;
+  const float lo = low_, hi = high_;
   for (std::size_t k = 0; k < items.size(); ++k) {
-    const ItemId i = items[k];
-    ASSAY_CHECK(i < n_items_);
-    // Same arithmetic as the training estimates: clamp after every feature.
-    float s = std::clamp(static_cast<float>(baseline_.predict(user, i)), low_, high_);
-    for (std::size_t f = 0; f < nf; ++f) {
-      s = std::clamp(s + user_features_[f * n_users_ + user] * item_features_[f * n_items_ + i],
-                     low_, high_);
+    ASSAY_CHECK(items[k] < n_items_);
+    out[k] = std::clamp(static_cast<float>(baseline_.predict(user, items[k])), lo, hi);
+  }
+  // Same arithmetic as the training estimates: clamp after every feature. Feature by feature
+  // over all items (the same operations per item, in the same order) so the loop vectorises.
+  float* __restrict s = out.data();
+  const ItemId* __restrict ids = items.data();
+  for (std::size_t f = 0; f < nf; ++f) {
+    const float uv = user_features_[f * n_users_ + user];
+    const float* __restrict column = item_features_.data() + f * n_items_;
+    for (std::size_t k = 0; k < items.size(); ++k) {
+      s[k] = std::min(std::max(s[k] + uv * column[ids[k]], lo), hi);
     }
-    out[k] = s;
   }
 }
 

@@ -15,8 +15,15 @@
 
 #include "recsys/bias_model.h"
 #include "recsys/recommender.h"
+#include "recsys/sgd_batches.h"
 
 namespace assay::recsys {
+
+// Which SGD loop fit() runs: kAuto takes the AVX-512 batches when the CPU has them and they
+// are at least three quarters full, kAvx512 takes them whenever the CPU has them. Every
+// choice gives the same bits; tests pin each one.
+enum class FunkSvdKernel : std::uint8_t { kAuto, kScalar, kAvx512 };
+inline constexpr std::size_t kFunkBatchLanes = 16;
 
 struct FunkSvdOptions {
   std::size_t n_features = 25;
@@ -25,6 +32,7 @@ struct FunkSvdOptions {
   float regularization = 0.015f;
   float initial_value = 0.1f;
   double bias_damping = BiasModel::kDefaultDamping;
+  FunkSvdKernel kernel = FunkSvdKernel::kAuto;
 };
 
 class FunkSvd final : public Recommender {
@@ -35,9 +43,17 @@ class FunkSvd final : public Recommender {
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
 
   const FunkSvdOptions& options() const { return options_; }
+  // The loop the last fit() ran (kScalar or kAvx512).
+  FunkSvdKernel last_kernel() const { return last_kernel_; }
 
  private:
+  void fit_serial(const std::vector<Rating>& ordered, const std::vector<float>& estimates);
+  void fit_batched(const std::vector<Rating>& ordered, const std::vector<float>& estimates,
+                   const SgdBatches& batches);
+  float trail_of(std::size_t feature) const;
+
   FunkSvdOptions options_;
+  FunkSvdKernel last_kernel_ = FunkSvdKernel::kScalar;
   BiasModel baseline_;
   float low_ = 1, high_ = 5;
   std::size_t n_users_ = 0, n_items_ = 0;

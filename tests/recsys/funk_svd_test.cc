@@ -5,9 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <string>
 #include <cmath>
 
 #include "recsys/bias_model.h"
+#include "recsys/funk_svd_kernels.h"
+#include "recsys/ratings_builder.h"
 #include "recsys/sgd_order.h"
 #include "test_data.h"
 
@@ -117,6 +121,65 @@ TEST(FunkSvd, SgdOrderDependsOnlyOnPairs) {
     ASSERT_EQ(after[k].item, x.item);
     ++k;
   }
+}
+
+// Every kernel gives the same bits: the AVX-512 batches reorder only updates that commute.
+std::vector<float> all_scores(const FunkSvd& m, const Ratings& r) {
+  std::vector<ItemId> items(r.n_items());
+  for (ItemId i = 0; i < r.n_items(); ++i) items[i] = i;
+  std::vector<float> out, row(items.size());
+  for (UserId u = 0; u < r.n_users(); ++u) {
+    m.score(u, items, row);
+    out.insert(out.end(), row.begin(), row.end());
+  }
+  return out;
+}
+
+void expect_kernels_agree(const Ratings& r, FunkSvdOptions o, std::uint64_t seed) {
+  o.kernel = FunkSvdKernel::kScalar;
+  FunkSvd scalar(o);
+  scalar.fit(r, {seed, 1});
+  EXPECT_EQ(scalar.last_kernel(), FunkSvdKernel::kScalar);
+  o.kernel = FunkSvdKernel::kAvx512;
+  FunkSvd batched(o);
+  batched.fit(r, {seed, 1});
+  if (!funk_batches_avx512_available()) GTEST_SKIP() << "no AVX-512 on this CPU";
+  EXPECT_EQ(batched.last_kernel(), FunkSvdKernel::kAvx512);
+  const std::vector<float> a = all_scores(scalar, r), b = all_scores(batched, r);
+  ASSERT_EQ(a.size(), b.size());
+  std::size_t differ = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    differ += std::bit_cast<std::uint32_t>(a[k]) != std::bit_cast<std::uint32_t>(b[k]);
+  }
+  EXPECT_EQ(differ, 0u) << "of " << a.size() << " scores";
+}
+
+TEST(FunkSvd, BatchedKernelGivesTheScalarBits) {
+  FunkSvdOptions o;
+  o.n_features = 5;
+  o.n_epochs = 25;
+  expect_kernels_agree(fixtures::small_synthetic(7), o, 3);
+  expect_kernels_agree(fixtures::small_synthetic(8), o, 4);
+}
+
+TEST(FunkSvd, BatchedKernelGivesTheScalarBitsWhenLanesAreMostlyEmpty) {
+  // Two users rate everything, a third a little: few updates can share a batch.
+  RatingsBuilder b(RatingScale{});
+  for (int i = 0; i < 60; ++i) {
+    const std::string item = std::to_string(i);
+    b.add_value("heavy", item, 1 + i % 5, {"t", 1});
+    b.add_value("other", item, 1 + (i * 3) % 5, {"t", 1});
+    if (i % 7 == 0) b.add_value("light", item, 4, {"t", 1});
+  }
+  const Ratings r = b.build("t");
+  FunkSvdOptions o;
+  o.n_features = 3;
+  o.n_epochs = 40;
+  expect_kernels_agree(r, o, 9);
+  // Left to choose, fit() keeps the serial loop for such data.
+  FunkSvd automatic(o);
+  automatic.fit(r, {9, 1});
+  EXPECT_EQ(automatic.last_kernel(), FunkSvdKernel::kScalar);
 }
 
 }  // namespace
