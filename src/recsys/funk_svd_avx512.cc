@@ -31,7 +31,7 @@ namespace {
 constexpr std::size_t kLanes = 16;
 
 __attribute__((target("avx512f"))) inline __m512 load_lanes(const float* base,
-                                                             const std::uint32_t* idx) {
+                                                            const std::uint32_t* idx) {
   const __m128 a = _mm_setr_ps(base[idx[0]], base[idx[1]], base[idx[2]], base[idx[3]]);
   const __m128 b = _mm_setr_ps(base[idx[4]], base[idx[5]], base[idx[6]], base[idx[7]]);
   const __m128 c = _mm_setr_ps(base[idx[8]], base[idx[9]], base[idx[10]], base[idx[11]]);
@@ -53,10 +53,9 @@ __attribute__((target("avx512f"))) inline __m512 min_ps(__m512 a, __m512 b) {
 
 }  // namespace
 
-__attribute__((target("avx512f"))) void funk_epochs_avx512(const FunkBatchLanes& lanes,
-                                                            float* user, float* item,
-                                                            std::size_t n_epochs,
-                                                            const FunkStep& step) {
+__attribute__((target("avx512f"))) void funk_epochs_avx512(const FunkBatchLanes& lanes, float* user,
+                                                           float* item, std::size_t n_epochs,
+                                                           const FunkStep& step) {
   const __m512 lr = _mm512_set1_ps(step.learning_rate), reg = _mm512_set1_ps(step.regularization);
   const __m512 lo = _mm512_set1_ps(step.low), hi = _mm512_set1_ps(step.high);
   const __m512 trail = _mm512_set1_ps(step.trail);
@@ -72,8 +71,8 @@ __attribute__((target("avx512f"))) void funk_epochs_avx512(const FunkBatchLanes&
       // (a > b) ? a : b and min_ps(a, b) is (a < b) ? a : b, each b when either is NaN, so
       // min_ps(hi, max_ps(lo, x)) is the same selection for every x, NaN and signed zeros
       // included.
-      const __m512 pred = _mm512_add_ps(
-          min_ps(hi, max_ps(lo, _mm512_add_ps(e, _mm512_mul_ps(u, i)))), trail);
+      const __m512 pred =
+          _mm512_add_ps(min_ps(hi, max_ps(lo, _mm512_add_ps(e, _mm512_mul_ps(u, i)))), trail);
       const __m512 err = _mm512_sub_ps(r, pred);
       const __m512 nu = _mm512_add_ps(
           u, _mm512_mul_ps(lr, _mm512_sub_ps(_mm512_mul_ps(err, i), _mm512_mul_ps(reg, u))));

@@ -32,7 +32,7 @@ struct FunkBatchLanes {
 bool funk_batches_avx512_available();
 
 // n_epochs passes over the batches, in batch order.
-void funk_epochs_avx512(const FunkBatchLanes& lanes, float* user, float* item,
-                        std::size_t n_epochs, const FunkStep& step);
+void funk_epochs_avx512(const FunkBatchLanes& lanes, float* user, float* item, std::size_t n_epochs,
+                        const FunkStep& step);
 
 }  // namespace assay::recsys

@@ -57,10 +57,10 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     norm[i] = std::sqrt(s);
   }
   stride_ = (n_items_ + 7) / 8 * 8;
-  // Not zero-filled (11 MB for ML-100K, rebuilt at every fit): every entry is written below,
-  // row i's upper part and padding by its own task, the diagonal here, the lower part by the
-  // mirror.
-  sim_.reset(new float[n_items_ * stride_]);
+  // 11 MB for ML-100K, rebuilt at every fit: a HugeArray (huge pages, few faults). Every entry
+  // is written below all the same: row i's upper part and padding by its own task, the
+  // diagonal here, the lower part by the mirror.
+  sim_ = core::HugeArray<float>(n_items_ * stride_);
   for (std::size_t i = 0; i < n_items_; ++i) sim_[i * stride_ + i] = 0.0f;
   const float min_sim = options_.min_similarity;
   const std::size_t n_threads = std::max<std::size_t>(1, fit_options.n_threads);
@@ -89,7 +89,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     std::vector<double> acc(n_items_);
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      float* row = sim_.get() + i * stride_;
+      float* row = sim_.data() + i * stride_;
       std::fill(row + n_items_, row + stride_, 0.0f);
       if (norm[i] == 0.0) {
         std::fill(row + i + 1, row + n_items_, 0.0f);
@@ -130,18 +130,18 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
   std::vector<std::size_t> counts(n_items_ + 1, 0);
   for (std::size_t i = 0; i < n_items_; ++i) {
-    const float* row = sim_.get() + i * stride_;
+    const float* row = sim_.data() + i * stride_;
     std::size_t c = 0;
     for (std::size_t j = 0; j < n_items_; ++j) c += row[j] > 0.0f ? 1 : 0;
     counts[i + 1] = counts[i] + c;
   }
   nbr_offsets_ = counts;
-  nbr_ids_.assign(nbr_offsets_.back(), 0);
-  nbr_sims_.assign(nbr_offsets_.back(), 0.0f);
+  nbr_ids_ = core::HugeArray<std::uint16_t>(nbr_offsets_.back());
+  nbr_sims_ = core::HugeArray<float>(nbr_offsets_.back());
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     SimilarityOrder order;
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
-      order.sort(sim_.get() + i * stride_, n_items_);
+      order.sort(sim_.data() + i * stride_, n_items_);
       std::transform(order.ids().begin(), order.ids().end(), nbr_ids_.begin() + nbr_offsets_[i],
                      [](std::uint32_t j) { return static_cast<std::uint16_t>(j); });
       std::copy(order.sims().begin(), order.sims().end(), nbr_sims_.begin() + nbr_offsets_[i]);
@@ -158,7 +158,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   levels_.assign(kLevels * stride_, 0.0f);
   for (std::size_t i = 0; i < n_items_; ++i) {
     const std::size_t len = nbr_offsets_[i + 1] - nbr_offsets_[i];
-    const float* row = sim_.get() + i * stride_;
+    const float* row = sim_.data() + i * stride_;
     for (std::size_t h = 0; h < kLevels; ++h) {
       const std::size_t p = level_positions_[h];
       if (p <= len) levels_[h * stride_ + i] = row[nbr_ids_[nbr_offsets_[i] + p - 1]];
@@ -232,7 +232,7 @@ void ItemItem::score_all(std::size_t n_rated, const ItemId* rated, const float* 
   thread_local std::vector<std::uint8_t> ok;
   thread_local ColumnTopK top;
   rows.resize(n_rated);
-  for (std::size_t j = 0; j < n_rated; ++j) rows[j] = sim_.get() + std::size_t{rated[j]} * stride_;
+  for (std::size_t j = 0; j < n_rated; ++j) rows[j] = sim_.data() + std::size_t{rated[j]} * stride_;
   num.resize(stride_);
   den.resize(stride_);
   ok.resize(stride_);
@@ -273,7 +273,7 @@ void ItemItem::score_tiles(std::size_t n_rated, const ItemId* rated, const float
     const std::size_t n_tile = std::min(kTile, items.size() - k0);
     const ItemId* tile = items.data() + k0;
     for (std::size_t j = 0; j < n_rated; ++j) {
-      const float* row = sim_.get() + static_cast<std::size_t>(rated[j]) * stride_;
+      const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * stride_;
       for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[tile[k]];
     }
     for (std::size_t k = 0; k < n_tile; ++k) {

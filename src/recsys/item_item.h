@@ -19,10 +19,10 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
+#include "core/huge_array.h"
 #include "recsys/recommender.h"
 
 namespace assay::recsys {
@@ -56,7 +56,7 @@ class ItemItem final : public Recommender {
   static constexpr std::size_t kLevels = 32;
   // Row-major n_items x stride_ (stride_ = n_items rounded up to 8, padding 0); 0 on the
   // diagonal and below threshold.
-  std::unique_ptr<float[]> sim_;
+  core::HugeArray<float> sim_;
   std::size_t stride_ = 0;
   // levels_[h * stride_ + i]: the level_positions_[h]-th largest similarity of item i (0 when
   // its list is shorter); positions grow geometrically by 2^(1/4).
@@ -69,8 +69,8 @@ class ItemItem final : public Recommender {
   // Per item: the items with positive similarity, most similar first (ties: smaller id).
   std::vector<std::size_t> nbr_offsets_;
   // 16 bits (< kMaxItems): the walk streams them, and reads the similarities at its hits.
-  std::vector<std::uint16_t> nbr_ids_;
-  std::vector<float> nbr_sims_;
+  core::HugeArray<std::uint16_t> nbr_ids_;
+  core::HugeArray<float> nbr_sims_;
   std::size_t walk_min_rated_ = 0;
 };
 

@@ -38,9 +38,8 @@ SgdBatches schedule_sgd_batches(std::span<const Rating> ordered, std::size_t n_u
       const std::uint32_t p = pending[k];
       const Rating& r = ordered[p];
       ASSAY_CHECK(r.user < n_users && r.item < n_items);
-      const bool ready = stamp_user[r.user] != stamp &&
-                         stamp_item[r.item] != stamp && last_user[r.user] <= b - g &&
-                         last_item[r.item] <= b - g;
+      const bool ready = stamp_user[r.user] != stamp && stamp_item[r.item] != stamp &&
+                         last_user[r.user] <= b - g && last_item[r.item] <= b - g;
       if (ready) {
         out.positions.push_back(p);
         last_user[r.user] = b;

@@ -62,7 +62,7 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
     }
     user_offsets_[u + 1] = user_items_.size();
   }
-  sim_.assign(n_users_ * n_users_, 0.0f);
+  sim_ = core::HugeArray<float>(n_users_ * n_users_);  // zeroed
   const float min_sim = options_.min_similarity;
   core::ThreadPool pool(std::max<std::size_t>(1, fit_options.n_threads));
   constexpr std::size_t kGrain = 16;

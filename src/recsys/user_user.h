@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/huge_array.h"
 #include "recsys/recommender.h"
 
 namespace assay::recsys {
@@ -40,7 +41,9 @@ class UserUser final : public Recommender {
   UserUserOptions options_;
   std::size_t n_users_ = 0, n_items_ = 0;
   std::vector<float> user_mean_;
-  std::vector<float> sim_;  // row-major n_users x n_users; 0 on the diagonal and below threshold
+  // Row-major n_users x n_users; 0 on the diagonal and below threshold. A HugeArray: rebuilt at
+  // every fit, and huge pages save most of its page faults.
+  core::HugeArray<float> sim_;
   // Each item's raters (sorted) and their ratings centred by user mean.
   std::vector<std::size_t> item_offsets_;
   std::vector<UserId> item_users_;

@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <string>
 #include <cmath>
+#include <string>
 
 #include "recsys/bias_model.h"
 #include "recsys/funk_svd_kernels.h"

@@ -52,7 +52,8 @@ void expect_valid_schedule(const std::vector<Rating>& ordered, std::size_t n_use
   std::size_t lone = 0;
   for (std::size_t b = 0; b < s.n_batches; ++b) {
     std::size_t used = 0;
-    for (std::size_t q = 0; q < s.lanes; ++q) used += s.positions[b * s.lanes + q] != SgdBatches::kPadding;
+    for (std::size_t q = 0; q < s.lanes; ++q)
+      used += s.positions[b * s.lanes + q] != SgdBatches::kPadding;
     lone += used == 1;
   }
   EXPECT_LE(gap_breaks, lone);
