@@ -77,6 +77,19 @@ std::uint64_t scores_hash(const assay::recsys::Recommender& model,
   return h;
 }
 
+// FNV-1a over every user's top-10 list (length, then ids).
+std::uint64_t lists_hash(const assay::recsys::TopKLists& lists) {
+  std::uint64_t h = 1469598103934665603ull;
+  const auto add = [&](std::uint32_t v) {
+    for (int b = 0; b < 4; ++b) h = (h ^ ((v >> (8 * b)) & 0xffu)) * 1099511628211ull;
+  };
+  for (const auto& list : lists) {
+    add(static_cast<std::uint32_t>(list.size()));
+    for (const auto i : list) add(i);
+  }
+  return h;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +148,9 @@ int main(int argc, char** argv) {
       model->fit(data, {0, 1});
       std::printf("%-16s scores hash %016llx\n", name.c_str(),
                   static_cast<unsigned long long>(scores_hash(*model, data)));
+      std::printf(
+          "%-16s top-10 hash %016llx\n", name.c_str(),
+          static_cast<unsigned long long>(lists_hash(recsys::recommend_all(*model, data, 10, 1))));
     }
   }
   if (only.empty() || only == "plain-funk-svd") {

@@ -29,6 +29,14 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     item_mean_[i] =
         values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
   }
+  // Matrix columns in order of decreasing item mean (ties: smaller id), so that a top-k can
+  // stop at the first column whose mean already bounds every later score below the k-th.
+  by_mean_.resize(n_items_);
+  for (ItemId i = 0; i < n_items_; ++i) by_mean_[i] = i;
+  std::stable_sort(by_mean_.begin(), by_mean_.end(),
+                   [&](ItemId a, ItemId b) { return item_mean_[a] > item_mean_[b]; });
+  col_of_.resize(n_items_);
+  for (std::size_t c = 0; c < n_items_; ++c) col_of_[by_mean_[c]] = static_cast<std::uint32_t>(c);
   user_offsets_.assign(n_users_ + 1, 0);
   user_items_.clear();
   user_centred_.clear();
@@ -161,9 +169,71 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     const float* row = sim_.data() + i * stride_;
     for (std::size_t h = 0; h < kLevels; ++h) {
       const std::size_t p = level_positions_[h];
-      if (p <= len) levels_[h * stride_ + i] = row[nbr_ids_[nbr_offsets_[i] + p - 1]];
+      if (p <= len) levels_[h * stride_ + col_of_[i]] = row[nbr_ids_[nbr_offsets_[i] + p - 1]];
     }
   }
+  // Permute every row's columns into mean order (rows stay by item id: the column scorer
+  // sums over a user's rated rows in id order). Padding columns stay 0.
+  pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
+    std::vector<float> tmp(n_items_);
+    for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {
+      float* row = sim_.data() + i * stride_;
+      std::copy(row, row + n_items_, tmp.begin());
+      for (std::size_t c = 0; c < n_items_; ++c) row[c] = tmp[by_mean_[c]];
+    }
+  });
+}
+
+namespace {
+
+// Per-thread scratch of the walk: the user's rated items flagged, their centred values, and the
+// hit positions of one list.
+struct WalkScratch {
+  std::vector<std::uint32_t> rated_flag, hits;
+  std::vector<float> rated_value;
+};
+thread_local WalkScratch walk_scratch;
+
+}  // namespace
+
+void ItemItem::flag_rated(std::size_t n_rated, const ItemId* rated, const float* centred) const {
+  WalkScratch& w = walk_scratch;
+  w.rated_flag.assign(n_items_, 0);
+  w.rated_value.assign(n_items_, 0.0f);
+  for (std::size_t j = 0; j < n_rated; ++j) {
+    w.rated_flag[rated[j]] = 1;
+    w.rated_value[rated[j]] = centred[j];
+  }
+  w.hits.resize(options_.n_neighbors + 1);  // + 1: the scan writes one past the last hit
+}
+
+float ItemItem::walk_score(ItemId i, const std::uint32_t* rated_flag, const float* rated_value,
+                           std::uint32_t* hits) const {
+  // Walk the target's sorted neighbours; the first k rated ones are its neighbourhood, summed
+  // in walk order. (Unrated neighbours are skipped, not added as +-0 times a value: the same,
+  // since a sum that starts at +0 never becomes -0.)
+  const std::size_t k_max = options_.n_neighbors;
+  const std::size_t o = nbr_offsets_[i], len = nbr_offsets_[i + 1] - o;
+  const std::uint16_t* ids = nbr_ids_.data() + o;
+  const float* sims = nbr_sims_.data() + o;
+  // The scan reads only the 16-bit ids (the lists are many and long; the similarities are
+  // read at the hits alone, from the list: the row would be a cache miss per hit),
+  // branch-free but for the exit. (An AVX-512 gather of the flags was slower here.)
+  std::size_t found = 0;
+  for (std::size_t p = 0; p < len; ++p) {
+    hits[found] = static_cast<std::uint32_t>(p);
+    found += rated_flag[ids[p]];
+    if (found == k_max) break;
+  }
+  float num = 0, den = 0;
+  for (std::size_t h = 0; h < found; ++h) {
+    const std::uint32_t p = hits[h];
+    num += sims[p] * rated_value[ids[p]];
+    den += sims[p];
+  }
+  return found == 0 ? std::numeric_limits<float>::quiet_NaN()
+                    : static_cast<float>(item_mean_[i] +
+                                         static_cast<double>(num) / static_cast<double>(den));
 }
 
 void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
@@ -174,43 +244,10 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   const std::size_t n_rated = end - begin;
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
   if (n_rated > walk_min_rated_) {
-    // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood,
-    // summed in walk order. (Unrated neighbours are skipped, not added as +-0 times a
-    // value: the same, since a sum that starts at +0 never becomes -0.)
-    thread_local std::vector<std::uint32_t> rated_flag, hits;
-    thread_local std::vector<float> rated_value;
-    rated_flag.assign(n_items_, 0);
-    rated_value.assign(n_items_, 0.0f);
-    for (std::size_t j = 0; j < n_rated; ++j) {
-      rated_flag[rated[j]] = 1;
-      rated_value[rated[j]] = centred[j];
-    }
-    const std::size_t k_max = options_.n_neighbors;
-    hits.resize(k_max + 1);  // + 1: the scan writes one past the last hit
+    flag_rated(n_rated, rated, centred);
+    WalkScratch& w = walk_scratch;
     for (std::size_t k = 0; k < items.size(); ++k) {
-      const ItemId i = items[k];
-      const std::size_t o = nbr_offsets_[i], len = nbr_offsets_[i + 1] - o;
-      const std::uint16_t* ids = nbr_ids_.data() + o;
-      const float* sims = nbr_sims_.data() + o;
-      // The scan reads only the 16-bit ids (the lists are many and long; the similarities
-      // are read at the hits alone, from the list: the row would be a cache miss per hit),
-      // branch-free but for the exit. (An AVX-512 gather of the
-      // flags was slower here.)
-      std::size_t found = 0;
-      for (std::size_t p = 0; p < len; ++p) {
-        hits[found] = static_cast<std::uint32_t>(p);
-        found += rated_flag[ids[p]];
-        if (found == k_max) break;
-      }
-      float num = 0, den = 0;
-      for (std::size_t h = 0; h < found; ++h) {
-        const std::uint32_t p = hits[h];
-        num += sims[p] * rated_value[ids[p]];
-        den += sims[p];
-      }
-      out[k] = found == 0 ? std::numeric_limits<float>::quiet_NaN()
-                          : static_cast<float>(item_mean_[i] +
-                                               static_cast<double>(num) / static_cast<double>(den));
+      out[k] = walk_score(items[k], w.rated_flag.data(), w.rated_value.data(), w.hits.data());
     }
     return;
   }
@@ -218,24 +255,121 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   if (n_rated > 0 && items.size() * 4 >= n_items_) {
     thread_local std::vector<float> dense;
     dense.resize(stride_);
-    score_all(n_rated, rated, centred, dense.data());
-    for (std::size_t k = 0; k < items.size(); ++k) out[k] = dense[items[k]];
+    score_columns(n_rated, rated, centred, 0, stride_, dense.data());
+    for (std::size_t k = 0; k < items.size(); ++k) out[k] = dense[col_of_[items[k]]];
     return;
   }
   score_tiles(n_rated, rated, centred, items, out);
 }
 
-void ItemItem::score_all(std::size_t n_rated, const ItemId* rated, const float* centred,
-                         float* dense) const {
+namespace {
+
+// The k best (score, item) pairs offered so far, best first (higher score, then smaller id).
+class BestK {
+ public:
+  explicit BestK(std::size_t k) : k_(k) { best_.reserve(k + 1); }
+  bool full() const { return best_.size() == k_; }
+  float worst() const { return best_.back().score; }
+  void offer(float score, ItemId item) {
+    if (full() && !better({score, item}, best_.back())) return;
+    auto at = std::upper_bound(best_.begin(), best_.end(), Entry{score, item}, better);
+    best_.insert(at, {score, item});
+    if (best_.size() > k_) best_.pop_back();
+  }
+  std::vector<ItemId> items() const {
+    std::vector<ItemId> out(best_.size());
+    for (std::size_t j = 0; j < best_.size(); ++j) out[j] = best_[j].item;
+    return out;
+  }
+
+ private:
+  struct Entry {
+    float score;
+    ItemId item;
+  };
+  static bool better(const Entry& a, const Entry& b) {
+    return a.score != b.score ? a.score > b.score : a.item < b.item;
+  }
+  std::size_t k_;
+  std::vector<Entry> best_;
+};
+
+}  // namespace
+
+std::vector<ItemId> ItemItem::top_k(UserId user, std::span<const ItemId> candidates,
+                                    std::size_t k) const {
+  ASSAY_CHECK(user < n_users_);
+  const std::size_t begin = user_offsets_[user], end = user_offsets_[user + 1];
+  const ItemId* rated = user_items_.data() + begin;
+  const float* centred = user_centred_.data() + begin;
+  const std::size_t n_rated = end - begin;
+  const bool walk = n_rated > walk_min_rated_;
+  if (k == 0 || n_rated == 0 || (!walk && candidates.size() * 4 < n_items_)) {
+    return Recommender::top_k(user, candidates, k);
+  }
+  thread_local std::vector<std::uint8_t> wanted;
+  wanted.assign(n_items_, 0);
+  for (ItemId i : candidates) {
+    ASSAY_CHECK(i < n_items_);
+    wanted[i] = 1;
+  }
+  // Every score is mean_i + a weighted average of the user's centred ratings with positive
+  // weights, so at most mean_i + the largest of them; the margin covers the float rounding
+  // of the two sums (relative 2^-24 per addition, 20 terms: ~1e-5 here) many times over.
+  float c_max = centred[0], c_abs = 0;
+  for (std::size_t j = 0; j < n_rated; ++j) {
+    c_max = std::max(c_max, centred[j]);
+    c_abs = std::max(c_abs, std::abs(centred[j]));
+  }
+  const auto bound = [&](ItemId i) {
+    const double m = item_mean_[i];
+    return m + c_max + 1e-4 * (1.0 + c_abs + std::abs(m));
+  };
+  BestK best(k);
+  // Columns are in order of decreasing mean: once the bound of the next one is below the
+  // k-th score, no later item can enter (it would need a score >= the k-th).
+  const auto done = [&](std::size_t c) {
+    return best.full() && bound(by_mean_[c]) < static_cast<double>(best.worst());
+  };
+  if (walk) {
+    flag_rated(n_rated, rated, centred);
+    WalkScratch& w = walk_scratch;
+    for (std::size_t c = 0; c < n_items_ && !done(c); ++c) {
+      const ItemId i = by_mean_[c];
+      if (!wanted[i]) continue;
+      const float s = walk_score(i, w.rated_flag.data(), w.rated_value.data(), w.hits.data());
+      if (!std::isnan(s)) best.offer(s, i);
+    }
+    return best.items();
+  }
+  constexpr std::size_t kChunk = 128;  // columns scored between two checks of the bound
+  thread_local std::vector<float> dense;
+  dense.resize(stride_);
+  for (std::size_t c0 = 0; c0 < n_items_ && !done(c0); c0 += kChunk) {
+    const std::size_t c1 = std::min(stride_, c0 + kChunk);
+    score_columns(n_rated, rated, centred, c0, c1, dense.data());
+    for (std::size_t c = c0; c < std::min(c1, n_items_); ++c) {
+      const ItemId i = by_mean_[c];
+      if (wanted[i] && !std::isnan(dense[c])) best.offer(dense[c], i);
+    }
+  }
+  return best.items();
+}
+
+void ItemItem::score_columns(std::size_t n_rated, const ItemId* rated, const float* centred,
+                             std::size_t c0, std::size_t c1, float* dense) const {
   thread_local std::vector<const float*> rows;
   thread_local std::vector<float> num, den;
   thread_local std::vector<std::uint8_t> ok;
   thread_local ColumnTopK top;
   rows.resize(n_rated);
-  for (std::size_t j = 0; j < n_rated; ++j) rows[j] = sim_.data() + std::size_t{rated[j]} * stride_;
-  num.resize(stride_);
-  den.resize(stride_);
-  ok.resize(stride_);
+  for (std::size_t j = 0; j < n_rated; ++j) {
+    rows[j] = sim_.data() + std::size_t{rated[j]} * stride_ + c0;
+  }
+  const std::size_t n_cols = c1 - c0;
+  num.resize(n_cols);
+  den.resize(n_cols);
+  ok.resize(n_cols);
   const std::size_t k = options_.n_neighbors;
   ColumnLevels levels;
   if (n_rated > k) {
@@ -250,12 +384,13 @@ void ItemItem::score_all(std::size_t n_rated, const ItemId* rated, const float* 
         mid = h;
       }
     }
-    levels = {levels_.data(), kLevels, stride_, mid};
+    levels = {levels_.data() + c0, kLevels, stride_, mid};
   }
-  top.run(rows.data(), centred, n_rated, stride_, k, levels, num.data(), den.data(), ok.data());
-  for (std::size_t i = 0; i < n_items_; ++i) {
-    dense[i] = ok[i] ? static_cast<float>(item_mean_[i] +
-                                          static_cast<double>(num[i]) / static_cast<double>(den[i]))
+  top.run(rows.data(), centred, n_rated, n_cols, k, levels, num.data(), den.data(), ok.data());
+  for (std::size_t c = c0; c < std::min(c1, n_items_); ++c) {
+    const std::size_t q = c - c0;
+    dense[c] = ok[q] ? static_cast<float>(item_mean_[by_mean_[c]] +
+                                          static_cast<double>(num[q]) / static_cast<double>(den[q]))
                      : std::numeric_limits<float>::quiet_NaN();
   }
 }
@@ -274,7 +409,7 @@ void ItemItem::score_tiles(std::size_t n_rated, const ItemId* rated, const float
     const ItemId* tile = items.data() + k0;
     for (std::size_t j = 0; j < n_rated; ++j) {
       const float* row = sim_.data() + static_cast<std::size_t>(rated[j]) * stride_;
-      for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[tile[k]];
+      for (std::size_t k = 0; k < n_tile; ++k) block[k * n_rated + j] = row[col_of_[tile[k]]];
     }
     for (std::size_t k = 0; k < n_tile; ++k) {
       double avg = 0;

@@ -41,25 +41,40 @@ class ItemItem final : public Recommender {
   // Throws core::UsageError when the data has more than kMaxItems items.
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
+  // Visits candidates in order of decreasing item mean and stops once mean + the user's largest
+  // centred rating (a bound on every later score) falls below the k-th best score so far.
+  std::vector<ItemId> top_k(UserId user, std::span<const ItemId> candidates,
+                            std::size_t k) const override;
 
-  float similarity(ItemId a, ItemId b) const { return sim_[a * stride_ + b]; }
+  float similarity(ItemId a, ItemId b) const { return sim_[a * stride_ + col_of_[b]]; }
 
  private:
   ItemItemOptions options_;
   std::size_t n_users_ = 0, n_items_ = 0;
   std::vector<float> item_mean_;
-  void score_all(std::size_t n_rated, const ItemId* rated, const float* centred,
-                 float* dense) const;
+  // Scores of matrix columns [c0, c1) (c0, c1 multiples of 8 or c1 = stride_) into
+  // dense[c0..c1), column scorer path.
+  void score_columns(std::size_t n_rated, const ItemId* rated, const float* centred, std::size_t c0,
+                     std::size_t c1, float* dense) const;
+  // The walk of item i's neighbour list for a user whose rated items are flagged.
+  float walk_score(ItemId i, const std::uint32_t* rated_flag, const float* rated_value,
+                   std::uint32_t* hits) const;
+  void flag_rated(std::size_t n_rated, const ItemId* rated, const float* centred) const;
   void score_tiles(std::size_t n_rated, const ItemId* rated, const float* centred,
                    std::span<const ItemId> items, std::span<float> out) const;
 
   static constexpr std::size_t kLevels = 32;
-  // Row-major n_items x stride_ (stride_ = n_items rounded up to 8, padding 0); 0 on the
+  // by_mean_[c]: the item of matrix column c (decreasing mean, ties by smaller id);
+  // col_of_[i]: its inverse.
+  std::vector<ItemId> by_mean_;
+  std::vector<std::uint32_t> col_of_;
+  // Row-major n_items x stride_, row i = item i, column c = item by_mean_[c]
+  // (stride_ = n_items rounded up to 8, padding 0); 0 on the
   // diagonal and below threshold.
   core::HugeArray<float> sim_;
   std::size_t stride_ = 0;
-  // levels_[h * stride_ + i]: the level_positions_[h]-th largest similarity of item i (0 when
-  // its list is shorter); positions grow geometrically by 2^(1/4).
+  // levels_[h * stride_ + col_of_[i]]: the level_positions_[h]-th largest similarity of item i (0
+  // when its list is shorter); positions grow geometrically by 2^(1/4).
   std::vector<float> levels_;
   std::vector<std::size_t> level_positions_;
   // Each user's rated items (sorted) and ratings centred by item mean.

@@ -41,8 +41,19 @@ std::vector<ItemId> recommend(const Recommender& model, const Ratings& train, Us
     }
     candidates.push_back(i);
   }
+  return model.top_k(user, candidates, k);
+}
+
+std::vector<ItemId> Recommender::top_k(UserId user, std::span<const ItemId> candidates,
+                                       std::size_t k) const {
   std::vector<float> scores(candidates.size());
-  model.score(user, candidates, scores);
+  score(user, candidates, scores);
+  return select_top_k(candidates, scores, k);
+}
+
+std::vector<ItemId> select_top_k(std::span<const ItemId> candidates, std::span<const float> scores,
+                                 std::size_t k) {
+  ASSAY_CHECK(candidates.size() == scores.size());
   // Unscorable items (NaN) are never recommended, as in LensKit's top-N recommender.
   std::vector<Scored> scored;
   scored.reserve(candidates.size());

@@ -29,7 +29,16 @@ class Recommender {
   virtual std::string name() const = 0;
   virtual void fit(const Ratings& train, const FitOptions& options) = 0;
   virtual void score(UserId user, std::span<const ItemId> items, std::span<float> out) const = 0;
+  // The k best of `candidates` (distinct ids) for `user`: higher score first, ties by smaller
+  // id, unscorable (NaN) items never. The default scores every candidate; a model may skip
+  // candidates that provably cannot enter the list, so the list is always the default's.
+  virtual std::vector<ItemId> top_k(UserId user, std::span<const ItemId> candidates,
+                                    std::size_t k) const;
 };
+
+// The k best of scores[j] for candidates[j] (the default top_k's selection).
+std::vector<ItemId> select_top_k(std::span<const ItemId> candidates, std::span<const float> scores,
+                                 std::size_t k);
 
 // Top-k items `user` has not rated in `train`, best first; ties broken by smaller item id.
 std::vector<ItemId> recommend(const Recommender& model, const Ratings& train, UserId user,

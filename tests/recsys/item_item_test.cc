@@ -7,7 +7,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <string>
 
+#include "recsys/movielens_100k_loader.h"
 #include "test_data.h"
 
 namespace {
@@ -136,6 +139,46 @@ TEST(ItemItem, ThreadsDoNotChangeSimilarities) {
       ASSERT_EQ(a.similarity(i, j), a.similarity(j, i));  // the mirrored triangle
     }
   }
+}
+
+// The pruned top-k (mean order, stop at the bound) is the list of scoring every candidate and
+// selecting: for light and heavy users, several k, all unrated items and a half of them.
+std::size_t expect_top_k_is_exhaustive(const Ratings& r) {
+  ItemItem model;
+  model.fit(r, {0, 1});
+  std::size_t heavy = 0;
+  for (UserId u = 0; u < r.n_users(); ++u) {
+    const auto rated = r.items_of(u);
+    heavy += rated.size() * rated.size() > 20 * r.n_items();
+    std::vector<ItemId> all, half;
+    for (ItemId i = 0, q = 0; i < r.n_items(); ++i) {
+      if (q < rated.size() && rated[q] == i) {
+        ++q;
+        continue;
+      }
+      all.push_back(i);
+      if (i % 2 == u % 2) half.push_back(i);
+    }
+    for (const auto* candidates : {&all, &half}) {
+      for (const std::size_t k : {std::size_t{1}, std::size_t{10}, std::size_t{50}}) {
+        const auto pruned = model.top_k(u, *candidates, k);
+        const auto exhaustive = model.Recommender::top_k(u, *candidates, k);
+        EXPECT_EQ(pruned, exhaustive) << "user " << u << ", k " << k;
+        if (pruned != exhaustive) return heavy;
+      }
+    }
+  }
+  return heavy;
+}
+
+TEST(ItemItem, PrunedTopKIsTheExhaustiveList) {
+  EXPECT_GT(expect_top_k_is_exhaustive(fixtures::small_synthetic(6)), 0u);
+}
+
+TEST(ItemItem, PrunedTopKIsTheExhaustiveListOnMovieLens) {
+  const std::string dir = std::string(ASSAY_SHARED_DATA_DIR) + "/movielens-100k";
+  if (!std::ifstream(dir + "/u.data")) GTEST_SKIP() << "no ML-100K at " << dir;
+  EXPECT_GT(expect_top_k_is_exhaustive(read_movielens_100k_ratings(dir + "/u.data")), 100u);
 }
 
 }  // namespace
