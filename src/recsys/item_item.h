@@ -13,6 +13,9 @@
 // scored for all items in one column-wise pass over their rated items' rows (ColumnTopK, the
 // same bits as the gather path), steered by per-item level rows (the similarity at
 // geometric positions of each item's sorted list) that say where its 20th neighbour lies.
+// The matrix columns are kept in order of decreasing item mean: top_k() visits items in that
+// order and stops once mean + the user's largest centred rating (a bound on every later score)
+// is below the k-th best score, which gives the exhaustive list.
 // The similarity matrix is dense (n_items^2 floats), so the model is limited to kMaxItems.
 // Training is deterministic and uses no randomness; n_threads parallelises the similarity
 // rows without changing a bit of the result.
