@@ -20,13 +20,14 @@ ColumnTopK::ColumnTopK(Isa isa) : isa_(isa) {
 
 void ColumnTopK::run(const float* const* rows, const float* values, std::size_t n,
                      std::size_t n_cols, std::size_t k, const ColumnLevels& levels, float* num_out,
-                     float* den_out, std::uint8_t* ok_out) {
+                     float* den_out, std::uint8_t* ok_out, std::size_t readable) {
   k_ = k;
+  readable = std::max(readable, n_cols);
   fallbacks_ = 0;
   if (isa_ == Isa::kAvx512) {
-    run_avx512(rows, values, n, n_cols, levels, num_out, den_out, ok_out);
+    run_avx512(rows, values, n, n_cols, readable, levels, num_out, den_out, ok_out);
   } else {
-    run_sse2(rows, values, n, n_cols, levels, num_out, den_out, ok_out);
+    run_sse2(rows, values, n, n_cols, readable, levels, num_out, den_out, ok_out);
   }
 }
 
@@ -84,8 +85,8 @@ void ColumnTopK::scalar_column(const float* const* rows, const float* values, st
 #ifndef ASSAY_COLUMN_TOP_K_SSE2
 
 void ColumnTopK::run_sse2(const float* const* rows, const float* values, std::size_t n,
-                          std::size_t n_cols, const ColumnLevels&, float* num_out, float* den_out,
-                          std::uint8_t* ok_out) {
+                          std::size_t n_cols, std::size_t, const ColumnLevels&, float* num_out,
+                          float* den_out, std::uint8_t* ok_out) {
   for (std::size_t c = 0; c < n_cols; ++c)
     scalar_column(rows, values, n, c, num_out[c], den_out[c], ok_out[c]);
 }
@@ -104,8 +105,8 @@ __m128i count_greater(__m128i count, __m128 x, __m128 level) {
 }  // namespace
 
 void ColumnTopK::run_sse2(const float* const* rows, const float* values, std::size_t n,
-                          std::size_t n_cols, const ColumnLevels& levels, float* num_out,
-                          float* den_out, std::uint8_t* ok_out) {
+                          std::size_t n_cols, std::size_t readable, const ColumnLevels& levels,
+                          float* num_out, float* den_out, std::uint8_t* ok_out) {
   const float inf = std::numeric_limits<float>::infinity();
   const int k = static_cast<int>(k_);
   bucket_.resize(4 * (n + 1));  // + 1: the branch-free collect stores one past the last
@@ -113,7 +114,7 @@ void ColumnTopK::run_sse2(const float* const* rows, const float* values, std::si
   const std::ptrdiff_t last_row = static_cast<std::ptrdiff_t>(levels.n_grid) - 1;
   std::ptrdiff_t centre = static_cast<std::ptrdiff_t>(levels.start);
   for (std::size_t c0 = 0; c0 < n_cols; c0 += 4) {
-    if (c0 % 16 == 0 && c0 + kPrefetchAhead < n_cols) {
+    if (c0 % 16 == 0 && c0 + kPrefetchAhead < readable) {
       // Rows are far apart, too many streams for the hardware prefetcher: ask for the cache
       // lines of a later group of 16 columns while this one is worked on.
       for (std::size_t j = 0; j < n; ++j) {

@@ -44,10 +44,12 @@ class ColumnTopK {
   // num_out/den_out/ok_out have n_cols entries (n_cols a multiple of 4; rows and level rows
   // hold n_cols floats). ok_out[c] = 0 when column c has no positive similarity (the score is
   // undefined), else 1 and num_out/den_out hold the two sums. `levels` may be empty when
-  // n <= k (no selection is needed then).
+  // n <= k (no selection is needed then). `readable` (>= n_cols; 0 means n_cols) is how many
+  // floats each row holds from rows[j] on: the passes prefetch up to there, so a caller that
+  // scores long rows chunk by chunk finds each chunk's first columns already on their way.
   void run(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
            std::size_t k, const ColumnLevels& levels, float* num_out, float* den_out,
-           std::uint8_t* ok_out);
+           std::uint8_t* ok_out, std::size_t readable = 0);
 
   // Columns that needed the scalar fallback in the last run (ties at the threshold, or
   // no SSE2): for tests and tuning.
@@ -58,9 +60,11 @@ class ColumnTopK {
 
  private:
   void run_sse2(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
-                const ColumnLevels& levels, float* num_out, float* den_out, std::uint8_t* ok_out);
+                std::size_t readable, const ColumnLevels& levels, float* num_out, float* den_out,
+                std::uint8_t* ok_out);
   void run_avx512(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
-                  const ColumnLevels& levels, float* num_out, float* den_out, std::uint8_t* ok_out);
+                  std::size_t readable, const ColumnLevels& levels, float* num_out, float* den_out,
+                  std::uint8_t* ok_out);
   // The threshold of a bucket v[0..b) that holds the r-th largest value (1 <= r <= b): t,
   // with `greater` values above it and `equal` values equal to it in the bucket.
   void bucket_threshold(const float* v, std::size_t b, std::size_t r, float& t,

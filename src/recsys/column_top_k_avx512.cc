@@ -24,9 +24,9 @@ bool ColumnTopK::avx512_available() {
 }
 
 void ColumnTopK::run_avx512(const float* const* rows, const float* values, std::size_t n,
-                            std::size_t n_cols, const ColumnLevels& levels, float* num_out,
-                            float* den_out, std::uint8_t* ok_out) {
-  run_sse2(rows, values, n, n_cols, levels, num_out, den_out, ok_out);
+                            std::size_t n_cols, std::size_t readable, const ColumnLevels& levels,
+                            float* num_out, float* den_out, std::uint8_t* ok_out) {
+  run_sse2(rows, values, n, n_cols, readable, levels, num_out, den_out, ok_out);
 }
 
 #else
@@ -86,7 +86,8 @@ __attribute__((target("avx512f,popcnt"))) bool rank_in_registers(const float* v,
 
 __attribute__((target("avx512f,popcnt"))) void ColumnTopK::run_avx512(
     const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
-    const ColumnLevels& levels, float* num_out, float* den_out, std::uint8_t* ok_out) {
+    std::size_t readable, const ColumnLevels& levels, float* num_out, float* den_out,
+    std::uint8_t* ok_out) {
   const float inf = std::numeric_limits<float>::infinity();
   const int k = static_cast<int>(k_);
   const __m512 zero = _mm512_setzero_ps(), vinf = _mm512_set1_ps(inf);
@@ -102,7 +103,7 @@ __attribute__((target("avx512f,popcnt"))) void ColumnTopK::run_avx512(
     const std::size_t width = std::min<std::size_t>(kLanes, n_cols - c0);
     const __mmask16 live = static_cast<__mmask16>(width == kLanes ? 0xffffu : (1u << width) - 1);
 #define ASSAY_LOAD(p) _mm512_maskz_loadu_ps(live, (p) + c0)
-    if (c0 + kPrefetchAhead < n_cols) {
+    if (c0 + kPrefetchAhead < readable) {
       for (std::size_t j = 0; j < n; ++j) {
         _mm_prefetch(reinterpret_cast<const char*>(rows[j] + c0 + kPrefetchAhead), _MM_HINT_T0);
       }

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "recsys/column_top_k.h"
+#include "recsys/neighbor_walk.h"
 #include "recsys/similarity_order.h"
 #include "recsys/top_neighbors.h"
 
@@ -134,6 +135,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     }
   }
   // Sorted neighbour lists for the walk path; each list depends only on its row.
+  walk_avx512_ = options_.vector_walk && n_items_ <= kBitmapItems && walk_rated_avx512_available();
   walk_min_rated_ = static_cast<std::size_t>(
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
   std::vector<std::size_t> counts(n_items_ + 1, 0);
@@ -186,10 +188,11 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
 
 namespace {
 
-// Per-thread scratch of the walk: the user's rated items flagged, their centred values, and the
-// hit positions of one list.
+// Per-thread scratch of the walk: the user's rated items flagged (and as a bitmap for the
+// AVX-512 walk), their centred values, and the hit positions of one list.
 struct WalkScratch {
   std::vector<std::uint32_t> rated_flag, hits;
+  std::vector<std::uint64_t> rated_bits;
   std::vector<float> rated_value;
 };
 thread_local WalkScratch walk_scratch;
@@ -200,40 +203,56 @@ void ItemItem::flag_rated(std::size_t n_rated, const ItemId* rated, const float*
   WalkScratch& w = walk_scratch;
   w.rated_flag.assign(n_items_, 0);
   w.rated_value.assign(n_items_, 0.0f);
+  w.rated_bits.assign(kBitmapWords, 0);
   for (std::size_t j = 0; j < n_rated; ++j) {
     w.rated_flag[rated[j]] = 1;
     w.rated_value[rated[j]] = centred[j];
+    if (walk_avx512_) w.rated_bits[rated[j] / 64] |= std::uint64_t{1} << (rated[j] % 64);
   }
-  w.hits.resize(options_.n_neighbors + 1);  // + 1: the scan writes one past the last hit
+  w.hits.resize(kWalkBatch * (options_.n_neighbors + kWalkSlack));
 }
 
-float ItemItem::walk_score(ItemId i, const std::uint32_t* rated_flag, const float* rated_value,
-                           std::uint32_t* hits) const {
-  // Walk the target's sorted neighbours; the first k rated ones are its neighbourhood, summed
+void ItemItem::walk_scores(const ItemId* items, std::size_t n, float* out) const {
+  // Walk each target's sorted neighbours; the first k rated ones are its neighbourhood, summed
   // in walk order. (Unrated neighbours are skipped, not added as +-0 times a value: the same,
-  // since a sum that starts at +0 never becomes -0.)
-  const std::size_t k_max = options_.n_neighbors;
-  const std::size_t o = nbr_offsets_[i], len = nbr_offsets_[i + 1] - o;
-  const std::uint16_t* ids = nbr_ids_.data() + o;
-  const float* sims = nbr_sims_.data() + o;
-  // The scan reads only the 16-bit ids (the lists are many and long; the similarities are
-  // read at the hits alone, from the list: the row would be a cache miss per hit),
-  // branch-free but for the exit. (An AVX-512 gather of the flags was slower here.)
-  std::size_t found = 0;
-  for (std::size_t p = 0; p < len; ++p) {
-    hits[found] = static_cast<std::uint32_t>(p);
-    found += rated_flag[ids[p]];
-    if (found == k_max) break;
+  // since a sum that starts at +0 never becomes -0.) The walk reads only the 16-bit ids (the
+  // lists are many and long); the similarities are read at the hits alone, from the list (the
+  // row would be a cache miss per hit). The sums of the batch's targets are interleaved: each
+  // is a chain of dependent float additions in a fixed order, too slow to run one by one.
+  ASSAY_CHECK(n <= kWalkBatch);
+  WalkScratch& w = walk_scratch;
+  const std::size_t k_max = options_.n_neighbors, room = k_max + kWalkSlack;
+  const std::uint16_t* ids[kWalkBatch];
+  const float* sims[kWalkBatch];
+  std::size_t found[kWalkBatch];
+  std::size_t most = 0;
+  for (std::size_t l = 0; l < kWalkBatch; ++l) {
+    found[l] = 0;
+    if (l >= n) continue;
+    const std::size_t o = nbr_offsets_[items[l]], len = nbr_offsets_[items[l] + 1] - o;
+    ids[l] = nbr_ids_.data() + o;
+    sims[l] = nbr_sims_.data() + o;
+    std::uint32_t* hits = w.hits.data() + l * room;
+    found[l] = walk_avx512_ ? walk_rated_avx512(ids[l], len, w.rated_bits.data(), k_max, hits)
+                            : walk_rated_scalar(ids[l], len, w.rated_flag.data(), k_max, hits);
+    most = std::max(most, found[l]);
   }
-  float num = 0, den = 0;
-  for (std::size_t h = 0; h < found; ++h) {
-    const std::uint32_t p = hits[h];
-    num += sims[p] * rated_value[ids[p]];
-    den += sims[p];
+  const float* rated_value = w.rated_value.data();
+  float num[kWalkBatch] = {}, den[kWalkBatch] = {};
+  for (std::size_t h = 0; h < most; ++h) {
+    for (std::size_t l = 0; l < kWalkBatch; ++l) {
+      if (h >= found[l]) continue;
+      const std::uint32_t p = w.hits[l * room + h];
+      num[l] += sims[l][p] * rated_value[ids[l][p]];
+      den[l] += sims[l][p];
+    }
   }
-  return found == 0 ? std::numeric_limits<float>::quiet_NaN()
-                    : static_cast<float>(item_mean_[i] +
-                                         static_cast<double>(num) / static_cast<double>(den));
+  for (std::size_t l = 0; l < n; ++l) {
+    out[l] = found[l] == 0
+                 ? std::numeric_limits<float>::quiet_NaN()
+                 : static_cast<float>(item_mean_[items[l]] +
+                                      static_cast<double>(num[l]) / static_cast<double>(den[l]));
+  }
 }
 
 void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
@@ -245,9 +264,8 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
   if (n_rated > walk_min_rated_) {
     flag_rated(n_rated, rated, centred);
-    WalkScratch& w = walk_scratch;
-    for (std::size_t k = 0; k < items.size(); ++k) {
-      out[k] = walk_score(items[k], w.rated_flag.data(), w.rated_value.data(), w.hits.data());
+    for (std::size_t k = 0; k < items.size(); k += kWalkBatch) {
+      walk_scores(items.data() + k, std::min(kWalkBatch, items.size() - k), out.data() + k);
     }
     return;
   }
@@ -333,13 +351,25 @@ std::vector<ItemId> ItemItem::top_k(UserId user, std::span<const ItemId> candida
   };
   if (walk) {
     flag_rated(n_rated, rated, centred);
-    WalkScratch& w = walk_scratch;
+    // Scored kWalkBatch at a time: the stop is checked before each target joins a batch, so a
+    // batch may hold targets past it, whose scores (<= their bound < the k-th) change nothing.
+    ItemId batch[kWalkBatch];
+    float scores[kWalkBatch];
+    std::size_t n_batch = 0;
+    const auto flush = [&] {
+      walk_scores(batch, n_batch, scores);
+      for (std::size_t l = 0; l < n_batch; ++l) {
+        if (!std::isnan(scores[l])) best.offer(scores[l], batch[l]);
+      }
+      n_batch = 0;
+    };
     for (std::size_t c = 0; c < n_items_ && !done(c); ++c) {
       const ItemId i = by_mean_[c];
       if (!wanted[i]) continue;
-      const float s = walk_score(i, w.rated_flag.data(), w.rated_value.data(), w.hits.data());
-      if (!std::isnan(s)) best.offer(s, i);
+      batch[n_batch++] = i;
+      if (n_batch == kWalkBatch) flush();
     }
+    flush();
     return best.items();
   }
   constexpr std::size_t kChunk = 128;  // columns scored between two checks of the bound
@@ -386,7 +416,8 @@ void ItemItem::score_columns(std::size_t n_rated, const ItemId* rated, const flo
     }
     levels = {levels_.data() + c0, kLevels, stride_, mid};
   }
-  top.run(rows.data(), centred, n_rated, n_cols, k, levels, num.data(), den.data(), ok.data());
+  top.run(rows.data(), centred, n_rated, n_cols, k, levels, num.data(), den.data(), ok.data(),
+          stride_ - c0);
   for (std::size_t c = c0; c < std::min(c1, n_items_); ++c) {
     const std::size_t q = c - c0;
     dense[c] = ok[q] ? static_cast<float>(item_mean_[by_mean_[c]] +

@@ -33,6 +33,9 @@ namespace assay::recsys {
 struct ItemItemOptions {
   std::size_t n_neighbors = 20;
   float min_similarity = 1e-6f;
+  // The walk's AVX-512 loop where the CPU has it and there are at most kBitmapItems items
+  // (the same bits as the scalar loop; false pins the scalar one, for tests).
+  bool vector_walk = true;
 };
 
 class ItemItem final : public Recommender {
@@ -59,9 +62,10 @@ class ItemItem final : public Recommender {
   // dense[c0..c1), column scorer path.
   void score_columns(std::size_t n_rated, const ItemId* rated, const float* centred, std::size_t c0,
                      std::size_t c1, float* dense) const;
-  // The walk of item i's neighbour list for a user whose rated items are flagged.
-  float walk_score(ItemId i, const std::uint32_t* rated_flag, const float* rated_value,
-                   std::uint32_t* hits) const;
+  // Scores of items[0..n) (n <= kWalkBatch) by walking their neighbour lists, for the user
+  // flagged last by flag_rated on this thread.
+  static constexpr std::size_t kWalkBatch = 8;
+  void walk_scores(const ItemId* items, std::size_t n, float* out) const;
   void flag_rated(std::size_t n_rated, const ItemId* rated, const float* centred) const;
   void score_tiles(std::size_t n_rated, const ItemId* rated, const float* centred,
                    std::span<const ItemId> items, std::span<float> out) const;
@@ -90,6 +94,7 @@ class ItemItem final : public Recommender {
   core::HugeArray<std::uint16_t> nbr_ids_;
   core::HugeArray<float> nbr_sims_;
   std::size_t walk_min_rated_ = 0;
+  bool walk_avx512_ = false;
 };
 
 }  // namespace assay::recsys
