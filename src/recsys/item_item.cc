@@ -17,6 +17,9 @@ namespace assay::recsys {
 void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   n_users_ = train.n_users();
   n_items_ = train.n_items();
+  if (options_.n_neighbors == 0) {
+    throw core::UsageError("item-item needs at least one neighbour (n_neighbors is 0)");
+  }
   if (n_items_ > kMaxItems) {
     throw core::UsageError("item-item keeps a dense similarity matrix and supports at most " +
                            std::to_string(kMaxItems) + " items; the data has " +

@@ -44,7 +44,7 @@ class ItemItem final : public Recommender {
 
   explicit ItemItem(ItemItemOptions options = {}) : options_(options) {}
   std::string name() const override { return "item-item"; }
-  // Throws core::UsageError when the data has more than kMaxItems items.
+  // Throws core::UsageError when the data has more than kMaxItems items or n_neighbors is 0.
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
   // Visits candidates in order of decreasing item mean and stops once mean + the user's largest

@@ -10,7 +10,9 @@
 #include <fstream>
 #include <string>
 
+#include "core/error.h"
 #include "recsys/movielens_100k_loader.h"
+#include "recsys/neighbor_walk.h"
 #include "test_data.h"
 
 namespace {
@@ -115,6 +117,12 @@ TEST(ItemItem, AllItemsAtOnceEqualsOneByOneBitForBit) {
   EXPECT_GT(compared, r.n_users() * r.n_items() / 2);
 }
 
+// No neighbours is a usage error at fit (the walk's hit buffer assumes at least one).
+TEST(ItemItem, ZeroNeighboursIsAUsageError) {
+  ItemItem model({.n_neighbors = 0});
+  EXPECT_THROW(model.fit(fixtures::small_synthetic(3), {0, 1}), assay::core::UsageError);
+}
+
 TEST(ItemItem, UnscorableWithoutPositiveNeighbours) {
   // Item 2 is rated only by user 1, whose centred rating is 0: no similarity with anything.
   const Ratings r = Ratings::from_triplets(
@@ -186,6 +194,7 @@ TEST(ItemItem, PrunedTopKIsTheExhaustiveListOnMovieLens) {
 TEST(ItemItem, VectorWalkEqualsScalarWalkBitForBitOnMovieLens) {
   const std::string dir = std::string(ASSAY_SHARED_DATA_DIR) + "/movielens-100k";
   if (!std::ifstream(dir + "/u.data")) GTEST_SKIP() << "no ML-100K at " << dir;
+  if (!walk_rated_avx512_available()) GTEST_SKIP() << "no AVX-512 here: one walk only";
   const Ratings r = read_movielens_100k_ratings(dir + "/u.data");
   ItemItem vector_walk, scalar_walk({.vector_walk = false});
   vector_walk.fit(r, {0, 1});
