@@ -5,20 +5,12 @@
 
 #include "core/check.h"
 #include "core/rng.h"
+#include "recsys/hybrid_training.h"
 #include "recsys/rated_set.h"
 #include "recsys/sgd_order.h"
 
 namespace assay::recsys {
-namespace {
-
-constexpr float kMaxLoss = 10.0f;
-
-// An item's features as CSR: identity feature i, then n_items + attribute a.
-struct ItemFeatures {
-  std::vector<std::size_t> offsets;
-  std::vector<std::uint32_t> ids;
-  std::vector<float> weights;
-};
+namespace hybrid_training {
 
 ItemFeatures item_features(const Ratings& train, bool use_attributes) {
   ItemFeatures f;
@@ -37,17 +29,26 @@ ItemFeatures item_features(const Ratings& train, bool use_attributes) {
   return f;
 }
 
+std::vector<float> warp_loss_table(std::size_t n_items, std::size_t max_sampled) {
+  constexpr float kMaxLoss = 10.0f;
+  std::vector<float> loss(max_sampled + 1, 0.0f);
+  for (std::size_t sampled = 1; sampled <= max_sampled; ++sampled) {
+    loss[sampled] = std::min(
+        kMaxLoss,
+        static_cast<float>(std::log(std::max(
+            1.0, std::floor(static_cast<double>(n_items - 1) / static_cast<double>(sampled))))));
+  }
+  return loss;
+}
+
+namespace {
+
 // Adagrad step on one parameter: LightFM's update_features (rate from the accumulator
 // before this gradient is added).
 inline void adagrad(float& param, float& accumulator, float gradient, float learning_rate) {
   param -= learning_rate / std::sqrt(accumulator) * gradient;
   accumulator += gradient * gradient;
 }
-
-// The trained parameters, folded into per-item representations.
-struct Trained {
-  std::vector<float> user_repr, item_repr, item_bias;
-};
 
 // Training with the component count as a compile-time constant kD when it is one of the
 // common sizes (0: taken from the options at run time). The constant only lets the compiler
@@ -97,14 +98,7 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
     }
   };
 
-  // WARP's rank-weighted loss, log(floor((n_items - 1) / sampled)) clipped, per sample count.
-  std::vector<float> warp_loss(o.max_sampled + 1, 0.0f);
-  for (std::size_t sampled = 1; sampled <= o.max_sampled; ++sampled) {
-    warp_loss[sampled] = std::min(
-        kMaxLoss,
-        static_cast<float>(std::log(std::max(
-            1.0, std::floor(static_cast<double>(n_items - 1) / static_cast<double>(sampled))))));
-  }
+  const std::vector<float> warp_loss = warp_loss_table(n_items, o.max_sampled);
   std::vector<float> g_pos(d), g_neg(d);
   SgdOrder orders(train);
   const RatedSet rated_set(train);
@@ -152,24 +146,30 @@ Trained train_warp(const Ratings& train, const FitOptions& fit_options, const Hy
 
 }  // namespace
 
+Trained train_reference(const Ratings& train, const FitOptions& fit_options,
+                        const HybridOptions& options) {
+  switch (options.n_components) {
+    case 10:
+      return train_warp<10>(train, fit_options, options);
+    case 16:
+      return train_warp<16>(train, fit_options, options);
+    case 32:
+      return train_warp<32>(train, fit_options, options);
+    default:
+      return train_warp<0>(train, fit_options, options);
+  }
+}
+
+}  // namespace hybrid_training
+
 void Hybrid::fit(const Ratings& train, const FitOptions& fit_options) {
   n_users_ = train.n_users();
   n_items_ = train.n_items();
-  Trained t;
-  switch (options_.n_components) {
-    case 10:
-      t = train_warp<10>(train, fit_options, options_);
-      break;
-    case 16:
-      t = train_warp<16>(train, fit_options, options_);
-      break;
-    case 32:
-      t = train_warp<32>(train, fit_options, options_);
-      break;
-    default:
-      t = train_warp<0>(train, fit_options, options_);
-      break;
-  }
+  const bool batched = options_.kernel != HybridKernel::kReference && batched_available();
+  last_kernel_ = batched ? HybridKernel::kBatched : HybridKernel::kReference;
+  hybrid_training::Trained t = batched
+                                   ? hybrid_training::train_batched(train, fit_options, options_)
+                                   : hybrid_training::train_reference(train, fit_options, options_);
   user_repr_ = std::move(t.user_repr);
   item_repr_ = std::move(t.item_repr);
   item_bias_ = std::move(t.item_bias);

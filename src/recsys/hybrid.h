@@ -13,6 +13,8 @@
 // item), and the negatives of a positive come from an Rng stream keyed by that pair, so both
 // are pure functions of the pairs. Training is serial (LightFM's Hogwild threads are not
 // deterministic); n_threads is ignored.
+// Two trainers give the same bits (hybrid_training.h): the reference (one negative at a time,
+// scalar loops) and the batched one (negatives scored four at a time, SSE2 rows), the default.
 #pragma once
 
 #include <cstdint>
@@ -23,12 +25,16 @@
 
 namespace assay::recsys {
 
+// Which trainer fit() runs: kAuto takes the batched one where it is compiled in (x86-64).
+enum class HybridKernel : std::uint8_t { kAuto, kReference, kBatched };
+
 struct HybridOptions {
   std::size_t n_components = 10;
   std::size_t n_epochs = 30;
   std::size_t max_sampled = 10;
   float learning_rate = 0.05f;
   bool use_attributes = true;  // false: identity features only (pure collaborative WARP)
+  HybridKernel kernel = HybridKernel::kAuto;
 };
 
 class Hybrid final : public Recommender {
@@ -37,9 +43,14 @@ class Hybrid final : public Recommender {
   std::string name() const override { return "hybrid"; }
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
+  // The trainer the last fit() ran (kReference or kBatched).
+  HybridKernel last_kernel() const { return last_kernel_; }
+  // Whether the batched trainer is compiled in (it needs SSE2: every x86-64).
+  static bool batched_available();
 
  private:
   HybridOptions options_;
+  HybridKernel last_kernel_ = HybridKernel::kReference;
   std::size_t n_users_ = 0, n_items_ = 0;
   // After fit: user embeddings (n_users x d), item representations (n_items x d), item biases.
   std::vector<float> user_repr_, item_repr_, item_bias_;
