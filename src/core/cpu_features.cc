@@ -11,13 +11,4 @@ bool cpu_has_avx512f() {
 #endif
 }
 
-bool cpu_has_avx512vl() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool available = __builtin_cpu_supports("avx512vl") != 0;
-  return available;
-#else
-  return false;
-#endif
-}
-
 }  // namespace assay::core

@@ -6,7 +6,5 @@ namespace assay::core {
 
 // AVX-512 Foundation; false off x86-64 or with a compiler without __builtin_cpu_supports.
 bool cpu_has_avx512f();
-// AVX-512 Vector Length extensions (the 128- and 256-bit forms of AVX-512 instructions).
-bool cpu_has_avx512vl();
 
 }  // namespace assay::core

@@ -285,15 +285,15 @@ void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float
 
 namespace {
 
-// The k best (score, item) pairs offered so far, best first (higher score, then smaller id).
+// The k best (score, item) pairs offered so far, in ranks_before order.
 class BestK {
  public:
   explicit BestK(std::size_t k) : k_(k) { best_.reserve(k + 1); }
   bool full() const { return best_.size() == k_; }
   float worst() const { return best_.back().score; }
   void offer(float score, ItemId item) {
-    if (full() && !better({score, item}, best_.back())) return;
-    auto at = std::upper_bound(best_.begin(), best_.end(), Entry{score, item}, better);
+    if (full() && !ranks_before({score, item}, best_.back())) return;
+    auto at = std::upper_bound(best_.begin(), best_.end(), ScoredItem{score, item}, ranks_before);
     best_.insert(at, {score, item});
     if (best_.size() > k_) best_.pop_back();
   }
@@ -304,15 +304,8 @@ class BestK {
   }
 
  private:
-  struct Entry {
-    float score;
-    ItemId item;
-  };
-  static bool better(const Entry& a, const Entry& b) {
-    return a.score != b.score ? a.score > b.score : a.item < b.item;
-  }
   std::size_t k_;
-  std::vector<Entry> best_;
+  std::vector<ScoredItem> best_;
 };
 
 }  // namespace

@@ -12,20 +12,6 @@
 #include "recsys/user_user.h"
 
 namespace assay::recsys {
-namespace {
-
-struct Scored {
-  float score;
-  ItemId item;
-};
-
-// Best first: higher score, then smaller item id.
-bool better(const Scored& a, const Scored& b) {
-  return a.score != b.score ? a.score > b.score : a.item < b.item;
-}
-
-}  // namespace
-
 std::vector<ItemId> recommend(const Recommender& model, const Ratings& train, UserId user,
                               std::size_t k) {
   ASSAY_CHECK(user < train.n_users());
@@ -55,14 +41,14 @@ std::vector<ItemId> select_top_k(std::span<const ItemId> candidates, std::span<c
                                  std::size_t k) {
   ASSAY_CHECK(candidates.size() == scores.size());
   // Unscorable items (NaN) are never recommended, as in LensKit's top-N recommender.
-  std::vector<Scored> scored;
+  std::vector<ScoredItem> scored;
   scored.reserve(candidates.size());
   for (std::size_t j = 0; j < candidates.size(); ++j) {
     if (!std::isnan(scores[j])) scored.push_back({scores[j], candidates[j]});
   }
   const std::size_t n = std::min(k, scored.size());
   std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(n), scored.end(),
-                    better);
+                    ranks_before);
   std::vector<ItemId> top(n);
   for (std::size_t j = 0; j < n; ++j) top[j] = scored[j].item;
   return top;

@@ -36,6 +36,15 @@ class Recommender {
                                     std::size_t k) const;
 };
 
+// The order of every top-k list: higher score first, then smaller item id.
+struct ScoredItem {
+  float score;
+  ItemId item;
+};
+inline bool ranks_before(const ScoredItem& a, const ScoredItem& b) {
+  return a.score != b.score ? a.score > b.score : a.item < b.item;
+}
+
 // The k best of scores[j] for candidates[j] (the default top_k's selection).
 std::vector<ItemId> select_top_k(std::span<const ItemId> candidates, std::span<const float> scores,
                                  std::size_t k);

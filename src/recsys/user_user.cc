@@ -16,6 +16,9 @@ namespace assay::recsys {
 void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
   n_users_ = train.n_users();
   n_items_ = train.n_items();
+  if (options_.n_neighbors == 0) {
+    throw core::UsageError("user-user needs at least one neighbour (n_neighbors is 0)");
+  }
   if (n_users_ > kMaxUsers) {
     throw core::UsageError("user-user keeps a dense similarity matrix and supports at most " +
                            std::to_string(kMaxUsers) + " users; the data has " +

@@ -31,7 +31,7 @@ class UserUser final : public Recommender {
 
   explicit UserUser(UserUserOptions options = {}) : options_(options) {}
   std::string name() const override { return "user-user"; }
-  // Throws core::UsageError when the data has more than kMaxUsers users.
+  // Throws core::UsageError when the data has more than kMaxUsers users or n_neighbors is 0.
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
 

@@ -29,7 +29,7 @@ TEST(NeighborWalk, BothLoopsFindTheFirstKRatedPositions) {
   std::size_t cases = 0, exhausted = 0;
   for (std::size_t n_items : {1u, 9u, 64u, 65u, 700u, 2048u}) {
     for (double density : {0.0, 0.02, 0.3, 1.0}) {
-      for (std::size_t len : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 100u, 2048u}) {
+      for (std::size_t len : {0u, 1u, 7u, 8u, 9u, 15u, 16u, 17u, 31u, 32u, 33u, 100u, 2048u}) {
         for (std::size_t k : {1u, 5u, 20u}) {
           std::vector<std::uint32_t> flag(n_items, 0);
           std::vector<std::uint64_t> bits(kBitmapWords, 0);
@@ -61,7 +61,7 @@ TEST(NeighborWalk, BothLoopsFindTheFirstKRatedPositions) {
       }
     }
   }
-  EXPECT_EQ(cases, 6u * 4u * 10u * 3u);
+  EXPECT_EQ(cases, 6u * 4u * 13u * 3u);
   EXPECT_GT(exhausted, 0u);  // lists that end before k hits were met
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/error.h"
 #include "test_data.h"
 
 namespace {
@@ -71,6 +72,11 @@ TEST(UserUser, MatchesReferenceOnSmallData) {
       }
     }
   }
+}
+
+TEST(UserUser, ZeroNeighboursIsAUsageError) {
+  UserUser model({.n_neighbors = 0});
+  EXPECT_THROW(model.fit(fixtures::small_synthetic(3), {0, 1}), assay::core::UsageError);
 }
 
 TEST(UserUser, ThreadsDoNotChangeSimilarities) {
