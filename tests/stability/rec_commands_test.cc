@@ -56,7 +56,8 @@ TEST(RecFuzz, DeltaExceededExitsOneAndSavesSets) {
   TempDir dir;
   const auto r = run_assay(dir, "rec fuzz --data " + kData +
                                     " --algorithm user-user --heuristic AMU --size 8 --trials 3 "
-                                    "--delta 0 --save-dir " + dir.file("sets"));
+                                    "--delta 0 --save-dir " +
+                                    dir.file("sets"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("exceed Top Out 0"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::is_empty(dir.file("sets")));
@@ -89,8 +90,8 @@ TEST(RecCampaign, KilledWithSigkillResumesToTheSameCells) {
   const pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    const std::string cmd = std::string("exec ") + ASSAY_BINARY + " " + campaign_args(dir, "killed") +
-                            " >/dev/null 2>&1";
+    const std::string cmd = std::string("exec ") + ASSAY_BINARY + " " +
+                            campaign_args(dir, "killed") + " >/dev/null 2>&1";
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
@@ -167,6 +168,41 @@ TEST(RecCampaign, ShardsUnderAnMpiLauncherMergeToTheSameCells) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad/summary.json")));
 }
 
+// The same under a real launcher: Open MPI's mpirun starts three ranks on this machine, each
+// takes its shard from the environment mpirun gives it, and the merge equals the whole run.
+// CI installs openmpi-bin (scripts/packages/stability.test); elsewhere this skips.
+TEST(RecCampaign, ShardsUnderOpenMpiMpirunMergeToTheSameCells) {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "no mpirun here";
+  TempDir dir;
+  const auto whole = run_assay(dir, campaign_args(dir, "whole"));
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  const auto reference = nlohmann::json::parse(read_file(dir.file("whole/summary.json")));
+  // One rank's command; the single quotes keep $OMPI_COMM_WORLD_RANK for the rank's shell.
+  const std::string rank_command = std::string(ASSAY_BINARY) + " " +
+                                   campaign_args(dir, "rank$OMPI_COMM_WORLD_RANK") +
+                                   " --shard auto";
+  const std::string launch = "mpirun --allow-run-as-root --oversubscribe -np 3 sh -c '" +
+                             rank_command + "' >" + dir.file("mpirun.out") + " 2>&1 </dev/null";
+  const int status = std::system(launch.c_str());
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(dir.file("mpirun.out"));
+  std::string stores;
+  for (int rank = 0; rank < 3; ++rank) {
+    const std::string name = "rank" + std::to_string(rank);
+    const auto part = nlohmann::json::parse(read_file(dir.file(name + "/summary.json")));
+    EXPECT_EQ(part["complete"], false) << name;
+    if (rank > 0) stores += ',';
+    stores += dir.file(name + ".sqlite");
+  }
+  const auto merged = run_assay(dir, campaign_args(dir, "merged") + " --merge " + stores);
+  ASSERT_EQ(merged.exit_code, 0) << merged.err;
+  EXPECT_NE(merged.out.find("merged 32 runs from 3 stores"), std::string::npos) << merged.out;
+  EXPECT_NE(merged.out.find("(0 executed now"), std::string::npos) << merged.out;
+  const auto all = nlohmann::json::parse(read_file(dir.file("merged/summary.json")));
+  EXPECT_EQ(all["complete"], true);
+  EXPECT_EQ(all["cells"], reference["cells"]);
+  EXPECT_EQ(all["noise_floor"], reference["noise_floor"]);
+}
+
 TEST(RecCampaign, WritesReportAndReplayableSets) {
   TempDir dir;
   const auto r = run_assay(dir, campaign_args(dir, "c"));
@@ -199,8 +235,8 @@ TEST(RecReplay, UnknownUserInSetIsBadInputNamingTheFile) {
         "heuristic": "AMU", "size": 1, "trial": 0, "campaign_seed": 0, "run_seed": 1,
         "model_seed": 2, "k": 10,
         "modifications": [{"kind": "add", "user": "nobody", "item": "1", "value": 1}]})");
-  const auto r = run_assay(dir, "rec replay --data " + kData + " --mods " + mods + " --out " +
-                                    dir.file("out.jsonl"));
+  const auto r = run_assay(
+      dir, "rec replay --data " + kData + " --mods " + mods + " --out " + dir.file("out.jsonl"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("mods.json"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("user 'nobody' is not in the data"), std::string::npos) << r.err;
@@ -212,8 +248,8 @@ TEST(RecCampaign, StoreThatIsNotADatabaseIsBadInput) {
   dir.write("junk.sqlite", std::string(4096, 'j'));
   const auto r = run_assay(dir, "rec campaign --data " + kData +
                                     " --algorithms user-user --heuristics ARAND --sizes 1 "
-                                    "--trials 1 --quiet --store " + dir.file("junk.sqlite") +
-                                    " --out " + dir.file("out"));
+                                    "--trials 1 --quiet --store " +
+                                    dir.file("junk.sqlite") + " --out " + dir.file("out"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("junk.sqlite"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("out/summary.json")));
