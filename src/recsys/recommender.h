@@ -41,9 +41,13 @@ struct ScoredItem {
   float score;
   ItemId item;
 };
-inline bool ranks_before(const ScoredItem& a, const ScoredItem& b) {
-  return a.score != b.score ? a.score > b.score : a.item < b.item;
-}
+// A function object, so that sorts and searches given it inline the comparison.
+struct RanksBefore {
+  bool operator()(const ScoredItem& a, const ScoredItem& b) const {
+    return a.score != b.score ? a.score > b.score : a.item < b.item;
+  }
+};
+inline constexpr RanksBefore ranks_before{};
 
 // The k best of scores[j] for candidates[j] (the default top_k's selection).
 std::vector<ItemId> select_top_k(std::span<const ItemId> candidates, std::span<const float> scores,
