@@ -1,9 +1,26 @@
 #!/usr/bin/env bash
 # README command 2: install, build with ASan + UBSan (warnings as errors), run every test.
+#   scripts/test.sh          every test: unit, integration and oracle (what CI runs), and the
+#                            recsys tests once more with ASSAY_ISA=scalar
+#   scripts/test.sh --fast   the unit tests only (in-process library calls; a few minutes)
+# Further arguments go to ctest (e.g. -R Campaign, -L knowledge). Tests whose data under
+# ../shared/data is absent skip, and ctest's summary names them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+selection=()
+if [[ "${1:-}" == "--fast" ]]; then
+  selection=(-L '^unit$')
+  shift
+fi
 bash scripts/setup.sh --test
 bash scripts/build.sh asan
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-ctest --test-dir build/asan --output-on-failure -j "${ASSAY_JOBS:-$(nproc)}"
+jobs="${ASSAY_JOBS:-$(nproc)}"
+if (( ${#selection[@]} == 0 && $# == 0 )); then
+  # The recsys kernels once more on their plain paths (the AVX-512 and SSE2 kernels are chosen
+  # at run time, so on a machine that has them the reference paths would otherwise go untested).
+  echo "test: the recsys tests with ASSAY_ISA=scalar" >&2
+  ASSAY_ISA=scalar ctest --test-dir build/asan --output-on-failure -j "$jobs" -L '^recsys$'
+fi
+ctest --test-dir build/asan --output-on-failure -j "$jobs" "${selection[@]}" "$@"

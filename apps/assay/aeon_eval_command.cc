@@ -23,7 +23,7 @@ struct AeonEvalOptions {
   std::string target = "consistency";
   std::string dataset;
   std::optional<double> threshold;
-  bool json = false;
+  std::string format = "table";
   std::string out;
 };
 
@@ -84,10 +84,10 @@ int run(const AeonEvalOptions& o) {
   }
   const auto results = aeon::evaluate_annotation_file(o.annotations, eval);
   if (o.out.empty()) {
-    write_report(std::cout, results, eval.threshold, o.json);
+    write_report(std::cout, results, eval.threshold, o.format == "jsonl");
   } else {
     core::AtomicFileWriter writer(o.out);
-    write_report(writer.stream(), results, eval.threshold, o.json);
+    write_report(writer.stream(), results, eval.threshold, o.format == "jsonl");
     writer.commit();
   }
   return kOk;
@@ -106,7 +106,9 @@ void add_aeon_eval_command(CLI::App& aeon, CommandResult& result) {
                   "qqp");
   cmd->add_option("--threshold", opts->threshold,
                   "Explicit threshold: human score >= T is positive");
-  cmd->add_flag("--json", opts->json, "One JSON object per metric instead of a table");
+  cmd->add_option("--format", opts->format, "table, or jsonl: one JSON object per metric")
+      ->check(CLI::IsMember({"table", "jsonl"}))
+      ->capture_default_str();
   cmd->add_option("--out", opts->out, "Write the report to FILE (atomically) instead of stdout");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }

@@ -56,13 +56,15 @@ int run(const AeonFilterOptions& o) {
   dropped.commit();
   std::cout << "kept " << n_kept << ", dropped " << n_dropped << " (task " << o.task
             << ": SemEval >= " << t.sim << ", SynEval >= " << t.nat << ")\n";
-  return kOk;
+  return n_dropped > 0 ? kFailuresFound : kOk;
 }
 
 void add_aeon_filter_command(CLI::App& aeon, CommandResult& result) {
   auto opts = std::make_shared<AeonFilterOptions>();
   auto* cmd = aeon.add_subcommand(
-      "filter", "Keep test cases above AEON's thresholds, drop the rest with the reason");
+      "filter",
+      "Keep test cases above AEON's thresholds, drop the rest with the reason; exits 1 when any "
+      "case is dropped, 0 when all are kept");
   cmd->add_option("--scores", opts->scores, "JSON lines from `assay aeon score`")->required();
   cmd->add_option("--task", opts->task,
                   "sa (SemEval >= 0.87), nli (0.90) or se (0.91); SynEval >= 0.21")

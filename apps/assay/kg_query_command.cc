@@ -10,8 +10,8 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/jsonl.h"
-#include "knowledge/conceptnet_graph.h"
 #include "knowledge/gender_counterpart_finder.h"
+#include "knowledge/open_graph.h"
 #include "knowledge/person_classifier.h"
 #include "knowledge/wordnet_graph.h"
 
@@ -20,27 +20,13 @@ namespace {
 
 struct KgQueryOptions {
   std::vector<std::string> words;
-  std::string backend = "wordnet";
-  std::string wordnet_dir = knowledge::kWordNetDefaultDir;
-  std::string cache;
+  std::string kg = "wordnet";
+  knowledge::GraphOptions graph;
   std::vector<std::string> relations;
 };
 
 const std::vector<std::string> kRelations = {"isa",   "hyponyms", "antonyms",   "forms",
                                              "gloss", "person",   "counterpart"};
-
-std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const KgQueryOptions& o) {
-  if (o.backend == "wordnet") return knowledge::WordNetGraph::load(o.wordnet_dir);
-  const std::string prefix = "conceptnet:";
-  if (o.backend.rfind(prefix, 0) == 0 && o.backend.size() > prefix.size()) {
-    knowledge::ConceptNetGraph::OpenOptions open;
-    open.cache_path = o.cache;
-    return knowledge::ConceptNetGraph::open(o.backend.substr(prefix.size()), open);
-  }
-  throw core::UsageError(
-      "--backend must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or .csv.gz), got '" +
-      o.backend + "'");
-}
 
 nlohmann::ordered_json links(const knowledge::KnowledgeGraph& g,
                              const std::vector<knowledge::WeightedNode>& nodes) {
@@ -120,7 +106,7 @@ int run(const KgQueryOptions& o) {
           r + "'");
     }
   }
-  const auto graph = open_graph(o);
+  const auto graph = knowledge::open_graph(o.kg, o.graph);
   const knowledge::PersonClassifier persons(*graph, knowledge::default_person_options(*graph));
   const knowledge::GenderCounterpartFinder finder(*graph, persons);
   for (const auto& w : o.words) {
@@ -133,13 +119,13 @@ void add_kg_query_command(CLI::App& kg, CommandResult& result) {
   auto opts = std::make_shared<KgQueryOptions>();
   auto* cmd = kg.add_subcommand("query", "Look a word up in the knowledge graph (JSON lines)");
   cmd->add_option("--word", opts->words, "Word (lemma) to look up; repeatable")->required();
-  cmd->add_option("--backend", opts->backend,
-                  "wordnet, or conceptnet:FILE (assertions .csv / .csv.gz)")
+  cmd->add_option("--kg", opts->kg, "wordnet, or conceptnet:FILE (assertions .csv / .csv.gz)")
       ->capture_default_str();
-  cmd->add_option("--wordnet-dir", opts->wordnet_dir,
+  cmd->add_option("--wordnet-dir", opts->graph.wordnet_dir,
                   "WordNet database directory (package wordnet-base)")
       ->capture_default_str();
-  cmd->add_option("--cache", opts->cache, "ConceptNet cache file (default FILE.assay-cache)");
+  cmd->add_option("--kg-cache", opts->graph.conceptnet_cache,
+                  "ConceptNet cache file (default FILE.assay-cache)");
   cmd->add_option(
       "--relation", opts->relations,
       "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all)");

@@ -75,7 +75,7 @@ void add_lm_score_command(CLI::App& group, CommandResult& result) {
   auto opts = std::make_shared<LmScoreOptions>();
   auto* cmd = group.add_subcommand(
       "score", "Log-probability and fluency 1/(1+H) of each input line under an n-gram model");
-  cmd->add_option("--model", opts->model,
+  cmd->add_option("--ngram-model", opts->model,
                   "cmu (the CMU trigram of pocketsphinx-en-us), arpa:FILE or sphinx:FILE")
       ->capture_default_str();
   cmd->add_option("--input", opts->input, "One whitespace-tokenised sentence per line; - is stdin")

@@ -16,22 +16,22 @@ namespace {
 
 struct VectorsQueryOptions {
   std::string vectors;
-  std::string format = "word2vec";
+  std::string vectors_format = "word2vec";
   std::string a, b, c;  // analogy
   std::string word;     // neighbors
-  std::size_t top = 10;
+  std::size_t top_k = 10;
   std::size_t restrict_to = 0;
   std::string out;
 };
 
 int run(const VectorsQueryOptions& o, bool analogy) {
-  const auto format = vectors::parse_vector_format(o.format);
-  if (o.top == 0) throw core::UsageError("--top must be at least 1");
+  const auto format = vectors::parse_vector_format(o.vectors_format);
+  if (o.top_k == 0) throw core::UsageError("--top-k must be at least 1");
   const auto matrix = vectors::read_vectors(o.vectors, format);
   const auto query =
       analogy ? vectors::analogy_query(o.a, o.b, o.c) : vectors::neighbor_query(o.word);
   vectors::SearchOptions search;
-  search.top_k = o.top;
+  search.top_k = o.top_k;
   search.restrict_to = o.restrict_to;
   const auto results = vectors::most_similar(matrix, query, search);
   auto write = [&](std::ostream& os) {
@@ -63,9 +63,9 @@ int run(const VectorsQueryOptions& o, bool analogy) {
 
 void add_common(CLI::App* cmd, VectorsQueryOptions& o) {
   cmd->add_option("--vectors", o.vectors, "Word-vector file")->required();
-  cmd->add_option("--format", o.format, "glove, word2vec (text), word2vec-bin or fasttext (.vec)")
+  cmd->add_option("--vectors-format", o.vectors_format, "glove, word2vec (text), word2vec-bin or fasttext (.vec)")
       ->capture_default_str();
-  cmd->add_option("--top", o.top, "Number of results")->capture_default_str();
+  cmd->add_option("--top-k", o.top_k, "Number of results")->capture_default_str();
   cmd->add_option("--restrict", o.restrict_to,
                   "Search only the first N words of the file (the N most frequent); 0 = all")
       ->capture_default_str();

@@ -1,29 +1,16 @@
 #include "core/line_reader.h"
 
-#include <cerrno>
-#include <cstring>
-
 namespace assay::core {
 namespace {
 constexpr std::size_t kChunk = 1 << 16;
 }  // namespace
 
-LineReader::LineReader(std::string path) : path_(std::move(path)) {
-  if (path_ == "-") {
-    file_ = stdin;
-  } else {
-    file_ = std::fopen(path_.c_str(), "rb");
-    if (!file_) {
-      throw IoError(SourceLocation{path_},
-                    std::string("cannot open for reading: ") + std::strerror(errno));
-    }
-    owns_file_ = true;
-  }
-}
+LineReader::LineReader(std::string path) : LineReader(open_file_source(path)) {}
 
-LineReader::~LineReader() {
-  if (owns_file_ && file_) std::fclose(file_);
-}
+LineReader::LineReader(std::unique_ptr<ByteSource> source)
+    : path_(source->name()), source_(std::move(source)) {}
+
+LineReader::~LineReader() = default;
 
 SourceLocation LineReader::location(std::uint64_t column) const {
   return SourceLocation{path_, line_number_, column, std::nullopt};
@@ -37,20 +24,24 @@ bool LineReader::fill() {
   }
   const std::size_t old_size = buffer_.size();
   buffer_.resize(old_size + kChunk);
-  const std::size_t got = std::fread(buffer_.data() + old_size, 1, kChunk, file_);
-  buffer_.resize(old_size + got);
-  if (got < kChunk) {
-    if (std::ferror(file_)) {
-      throw IoError(SourceLocation{path_, 0, 0, bytes_read_ + got},
-                    std::string("read error: ") + std::strerror(errno));
-    }
-    eof_ = true;
+  std::size_t got = source_->read(buffer_.data() + old_size, kChunk);
+  // The start of the stream is checked on its first three bytes (a pipe may deliver fewer).
+  while (bytes_read_ == 0 && got > 0 && got < 3) {
+    buffer_.resize(old_size + got + kChunk);
+    const std::size_t more = source_->read(buffer_.data() + old_size + got, kChunk);
+    if (more == 0) break;
+    got += more;
   }
-  if (bytes_read_ == 0 && buffer_.size() >= 2 && static_cast<unsigned char>(buffer_[0]) == 0x1f &&
-      static_cast<unsigned char>(buffer_[1]) == 0x8b) {
-    throw ParseError(SourceLocation{path_, 1, 0, std::nullopt},
-                     "this is gzip-compressed data, expected plain text; decompress it first "
-                     "(gunzip)");
+  buffer_.resize(old_size + got);
+  if (got == 0) eof_ = true;
+  if (bytes_read_ == 0 && got > 0) {
+    if (source_->raw() && buffer_.size() >= 2 && static_cast<unsigned char>(buffer_[0]) == 0x1f &&
+        static_cast<unsigned char>(buffer_[1]) == 0x8b) {
+      throw ParseError(SourceLocation{path_, 1, 0, std::nullopt},
+                       "this is gzip-compressed data, expected plain text; decompress it first "
+                       "(gunzip)");
+    }
+    if (buffer_.compare(0, 3, "\xEF\xBB\xBF") == 0) begin_ = 3;  // UTF-8 byte-order mark
   }
   bytes_read_ += got;
   return got > 0;

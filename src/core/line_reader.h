@@ -1,24 +1,28 @@
 // LineReader is the one place that counts lines: every text parser (CSV, JSON lines, ARPA, ...)
 // reads through it, so every error message gets the same 1-based line numbers.
 //
-// It accepts LF and CRLF endings (the CR is removed), reads "-" as standard input, and rejects
-// content that is plainly not text: gzip data (with a hint to decompress) and NUL bytes.
+// It reads from any ByteSource (a file, standard input as "-", a pipe, a gzip stream), accepts
+// LF and CRLF endings (the CR is removed), drops a UTF-8 byte-order mark at the start, and
+// rejects content that is plainly not text: gzip data where plain text was expected (with a
+// hint to decompress) and NUL bytes.
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "core/byte_source.h"
 #include "core/error.h"
 
 namespace assay::core {
 
 class LineReader {
  public:
-  // Opens `path` ("-" for stdin). Throws IoError when it cannot be opened.
+  // Opens `path` ("-" for stdin) as plain text. Throws IoError when it cannot be opened.
   explicit LineReader(std::string path);
+  // Reads `source`; messages name source->name().
+  explicit LineReader(std::unique_ptr<ByteSource> source);
   ~LineReader();
   LineReader(const LineReader&) = delete;
   LineReader& operator=(const LineReader&) = delete;
@@ -37,8 +41,7 @@ class LineReader {
   bool fill();
 
   std::string path_;
-  std::FILE* file_ = nullptr;
-  bool owns_file_ = false;
+  std::unique_ptr<ByteSource> source_;
   std::string buffer_;
   std::size_t begin_ = 0;  // start of unconsumed data in buffer_
   bool eof_ = false;

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/xml_escape.h"
+
 namespace assay::core {
 
 struct ChartLabels {
@@ -51,8 +53,5 @@ struct Histogram {
 std::string render_svg(const BarChart& chart);
 std::string render_svg(const LineChart& chart);
 std::string render_svg(const Histogram& chart);
-
-// Escapes &, <, >, " and ' for XML text and attributes.
-std::string xml_escape(const std::string& text);
 
 }  // namespace assay::core

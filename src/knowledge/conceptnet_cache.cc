@@ -1,9 +1,5 @@
 #include "knowledge/conceptnet_cache.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -15,6 +11,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/mapped_file.h"
 #include "knowledge/conceptnet_dump_reader.h"
 
 namespace assay::knowledge {
@@ -111,25 +108,11 @@ ConceptNetData ConceptNetData::from_tables(ConceptNetTables tables, std::uint64_
 }
 
 ConceptNetData read_conceptnet_cache(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw core::IoError(core::SourceLocation(path), "cannot open ConceptNet cache");
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    ::close(fd);
-    throw core::IoError(core::SourceLocation(path), "cannot stat ConceptNet cache");
-  }
-  const std::uint64_t file_size = static_cast<std::uint64_t>(st.st_size);
-  if (file_size < kHeaderSize) {
-    ::close(fd);
-    corrupt(path, file_size, "file is shorter than the 64-byte header");
-  }
-  void* map = ::mmap(nullptr, file_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED)
-    throw core::IoError(core::SourceLocation(path), "cannot map ConceptNet cache");
-  std::shared_ptr<const void> storage(
-      map, [file_size](const void* p) { ::munmap(const_cast<void*>(p), file_size); });
-  const char* base = static_cast<const char*>(map);
+  const core::MappedFile file = core::MappedFile::open(path, {.populate = true});
+  const std::uint64_t file_size = file.size();
+  if (file_size < kHeaderSize) corrupt(path, file_size, "file is shorter than the 64-byte header");
+  std::shared_ptr<const void> storage = file.storage();
+  const char* base = file.data();
 
   Header h;
   std::memcpy(&h, base, sizeof h);

@@ -1,21 +1,10 @@
 #include "knowledge/conceptnet_dump_reader.h"
 
-#include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
-#include <unistd.h>
-#include <zlib.h>
-
 #include <algorithm>
 #include <array>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <exception>
-#include <fstream>
-#include <thread>
 
+#include "core/byte_source.h"
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "core/number_parse.h"
@@ -66,108 +55,6 @@ float metadata_weight(std::string_view json, const std::string& path, std::uint6
   if (!std::isfinite(w) || w < 0) fail(path, line, "weight must be a finite non-negative number");
   return static_cast<float>(w);
 }
-
-bool is_gzip(const std::string& path) {
-  if (path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0) return true;
-  std::ifstream in(path, std::ios::binary);
-  unsigned char magic[2] = {0, 0};
-  in.read(reinterpret_cast<char*>(magic), 2);
-  return in.gcount() == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-}
-
-// Inflates `path` into a pipe on a helper thread; the read end is opened as /dev/fd/N by
-// LineReader. finish() joins the thread and rethrows its first error.
-class GzipPipe {
- public:
-  explicit GzipPipe(std::string path) : path_(std::move(path)) {
-    gz_ = gzopen(path_.c_str(), "rb");
-    if (!gz_) throw core::IoError(core::SourceLocation(path_), "cannot open file");
-    if (::pipe(fds_) != 0) {
-      gzclose(gz_);
-      throw core::IoError(core::SourceLocation(path_), "cannot create a pipe for gzip input");
-    }
-    ::fcntl(fds_[0], F_SETFD, FD_CLOEXEC);
-    ::fcntl(fds_[1], F_SETFD, FD_CLOEXEC);
-    writer_ = std::thread([this] { pump(); });
-  }
-  ~GzipPipe() {
-    close_read_end();
-    if (writer_.joinable()) writer_.join();
-    gzclose(gz_);
-  }
-  GzipPipe(const GzipPipe&) = delete;
-  GzipPipe& operator=(const GzipPipe&) = delete;
-
-  std::string read_path() const { return "/dev/fd/" + std::to_string(fds_[0]); }
-
-  // Stops the writer (if the reader gave up early) and rethrows its error, if any.
-  void finish() {
-    close_read_end();
-    if (writer_.joinable()) writer_.join();
-    if (error_) std::rethrow_exception(error_);
-  }
-  bool failed() {
-    finish_quietly();
-    return static_cast<bool>(error_);
-  }
-
- private:
-  void finish_quietly() {
-    close_read_end();
-    if (writer_.joinable()) writer_.join();
-  }
-  void close_read_end() {
-    if (fds_[0] >= 0) ::close(fds_[0]);
-    fds_[0] = -1;
-  }
-
-  void pump() {
-    // A reader that stops early closes its end; EPIPE then ends the thread instead of SIGPIPE
-    // ending the process.
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &block, nullptr);
-    std::array<char, 1 << 16> buf;
-    try {
-      for (;;) {
-        const int n = gzread(gz_, buf.data(), static_cast<unsigned>(buf.size()));
-        if (n < 0) {
-          int code = 0;
-          const char* msg = gzerror(gz_, &code);
-          throw core::ParseError(core::SourceLocation(path_), std::string("corrupt gzip data: ") +
-                                                                  (msg ? msg : "unknown error"));
-        }
-        if (n == 0) {
-          int code = 0;
-          gzerror(gz_, &code);
-          if (code != Z_OK && code != Z_STREAM_END) {
-            throw core::ParseError(core::SourceLocation(path_), "truncated gzip data");
-          }
-          break;
-        }
-        for (int done = 0; done < n;) {
-          const ssize_t w = ::write(fds_[1], buf.data() + done, static_cast<std::size_t>(n - done));
-          if (w < 0) {
-            if (errno == EINTR) continue;
-            goto out;  // the reader closed its end
-          }
-          done += static_cast<int>(w);
-        }
-      }
-    } catch (...) {
-      error_ = std::current_exception();
-    }
-  out:
-    ::close(fds_[1]);
-  }
-
-  std::string path_;
-  gzFile gz_ = nullptr;
-  int fds_[2] = {-1, -1};
-  std::thread writer_;
-  std::exception_ptr error_;
-};
 
 void read_lines(core::LineReader& reader, const std::string& path,
                 const std::function<void(const ConceptNetAssertion&)>& on_assertion,
@@ -242,21 +129,10 @@ bool parse_conceptnet_line(std::string_view line, const std::string& path,
 ConceptNetDumpStats read_conceptnet_dump(
     const std::string& path, const std::function<void(const ConceptNetAssertion&)>& on_assertion) {
   ConceptNetDumpStats stats;
-  if (!is_gzip(path)) {
-    core::LineReader reader(path);
-    read_lines(reader, path, on_assertion, stats);
-    return stats;
-  }
-  GzipPipe pipe(path);
-  try {
-    core::LineReader reader(pipe.read_path());
-    read_lines(reader, path, on_assertion, stats);
-  } catch (...) {
-    // A damaged stream explains a garbled last line better than the line itself.
-    if (pipe.failed()) pipe.finish();
-    throw;
-  }
-  pipe.finish();
+  // Plain or gzip-compressed (".gz" suffix or gzip magic), inflated as it is read; corrupt
+  // or truncated compressed data is reported at the line where it was found.
+  core::LineReader reader(core::open_maybe_gzipped(path));
+  read_lines(reader, path, on_assertion, stats);
   return stats;
 }
 

@@ -1,17 +1,12 @@
 #include "lm/safetensors_file.h"
 
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "core/error.h"
+#include "core/mapped_file.h"
 
 namespace assay::lm {
 namespace {
@@ -111,43 +106,19 @@ float bf16_to_f32(std::uint16_t b) {
   return f;
 }
 
-SafetensorsFile::SafetensorsFile(std::string path) : path_(std::move(path)) {
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    throw core::IoError(core::SourceLocation(path_),
-                        std::string("cannot open safetensors file: ") + std::strerror(errno));
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw core::IoError(core::SourceLocation(path_), "not a regular file");
-  }
-  map_size_ = static_cast<std::size_t>(st.st_size);
+SafetensorsFile::SafetensorsFile(std::string path)
+    : path_(std::move(path)), file_(core::MappedFile::open(path_)) {
+  map_ = reinterpret_cast<const std::byte*>(file_.data());
+  map_size_ = static_cast<std::size_t>(file_.size());
   if (map_size_ < kLengthBytes) {
-    ::close(fd);
     throw core::ParseError(core::SourceLocation(path_, 0, 0, 0),
                            "truncated safetensors file: " + std::to_string(map_size_) +
                                " bytes, expected at least 8 (the header length)");
   }
-  void* p = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (p == MAP_FAILED) {
-    throw core::IoError(core::SourceLocation(path_),
-                        std::string("cannot map safetensors file: ") + std::strerror(errno));
-  }
-  map_ = static_cast<const std::byte*>(p);
-  try {
-    parse_header();
-  } catch (...) {
-    ::munmap(const_cast<std::byte*>(map_), map_size_);
-    map_ = nullptr;
-    throw;
-  }
+  parse_header();
 }
 
-SafetensorsFile::~SafetensorsFile() {
-  if (map_) ::munmap(const_cast<std::byte*>(map_), map_size_);
-}
+SafetensorsFile::~SafetensorsFile() = default;
 
 void SafetensorsFile::parse_header() {
   std::uint64_t n_header = 0;

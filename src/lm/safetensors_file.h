@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "core/mapped_file.h"
+
 namespace assay::lm {
 
 enum class DType { kF64, kF32, kF16, kBF16, kI64, kI32, kI16, kI8, kU8, kBool };
@@ -62,6 +64,7 @@ class SafetensorsFile {
   void parse_header();
 
   std::string path_;
+  core::MappedFile file_;
   const std::byte* map_ = nullptr;
   std::size_t map_size_ = 0;
   std::uint64_t data_begin_ = 0;  // absolute offset of the byte buffer

@@ -1,14 +1,13 @@
 #include "vectors/word2vec_binary_reader.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <unordered_set>
 #include <vector>
 
 #include "core/error.h"
+#include "core/mapped_file.h"
 #include "core/number_parse.h"
 #include "core/utf8.h"
 
@@ -18,64 +17,32 @@ namespace {
 constexpr std::size_t kMaxHeader = 128;
 constexpr std::size_t kMaxWord = 4096;
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
-// Sequential reads that know their byte offset and the file size.
+// Sequential reads over the mapped file that know their byte offset and the file size.
 class CheckedFile {
  public:
-  explicit CheckedFile(const std::string& path) : path_(path) {
-    file_.reset(std::fopen(path.c_str(), "rb"));
-    if (!file_) {
-      throw core::IoError(core::SourceLocation{path},
-                          std::string("cannot open for reading: ") + std::strerror(errno));
-    }
-    if (std::fseek(file_.get(), 0, SEEK_END) != 0) throw io_error();
-    const long size = std::ftell(file_.get());
-    if (size < 0 || std::fseek(file_.get(), 0, SEEK_SET) != 0) throw io_error();
-    size_ = static_cast<std::uint64_t>(size);
-  }
+  explicit CheckedFile(const std::string& path)
+      : path_(path), file_(core::MappedFile::open(path)), cursor_(file_) {}
 
-  core::IoError io_error() const {
-    return core::IoError(core::SourceLocation{path_, 0, 0, offset_},
-                         std::string("read error: ") + std::strerror(errno));
-  }
   [[noreturn]] void fail(std::uint64_t at, const std::string& message) const {
     throw core::ParseError(core::SourceLocation{path_, 0, 0, at}, message);
   }
 
-  std::uint64_t offset() const { return offset_; }
-  std::uint64_t remaining() const { return size_ - offset_; }
-  std::uint64_t size() const { return size_; }
+  std::uint64_t offset() const { return cursor_.offset(); }
+  std::uint64_t remaining() const { return cursor_.remaining(); }
+  std::uint64_t size() const { return file_.size(); }
 
   // -1 at end of file.
-  int get() {
-    const int c = std::fgetc(file_.get());
-    if (c == EOF) {
-      if (std::ferror(file_.get())) throw io_error();
-      return -1;
-    }
-    ++offset_;
-    return c;
-  }
-  int peek() {
-    const int c = std::fgetc(file_.get());
-    if (c == EOF) return -1;
-    std::ungetc(c, file_.get());
-    return c;
-  }
+  int get() { return cursor_.get(); }
+  int peek() const { return cursor_.peek(); }
   void read(void* out, std::size_t n) {
-    if (n > remaining()) fail(offset_, "unexpected end of file");
-    if (std::fread(out, 1, n, file_.get()) != n) throw io_error();
-    offset_ += n;
+    if (n > remaining()) fail(offset(), "unexpected end of file");
+    std::memcpy(out, cursor_.take(n, "vector"), n);
   }
 
  private:
   std::string path_;
-  std::unique_ptr<std::FILE, FileCloser> file_;
-  std::uint64_t size_ = 0;
-  std::uint64_t offset_ = 0;
+  core::MappedFile file_;
+  core::ByteCursor cursor_;
 };
 
 }  // namespace

@@ -58,7 +58,7 @@ TEST(AeonScoreCommand, AnnotationCsvRoundTripsThroughEval) {
       "attack_method,dataset,number,BLEU,SemEval,SynEval,adv_text,ori_text,fluency,consistency");
   EXPECT_EQ(scored.find("0.97,0.41"), std::string::npos);  // the old scores are replaced
   const auto e = run_assay(dir, "aeon eval --annotations " + out +
-                                    " --metric SemEval --metric SynEval --threshold 3.0 --json");
+                                    " --metric SemEval --metric SynEval --threshold 3.0 --format jsonl");
   ASSERT_EQ(e.exit_code, 0) << e.err;
   EXPECT_EQ(jsonl(e.out).size(), 2u);
 }
@@ -81,7 +81,7 @@ TEST(AeonScoreCommand, RelativeSynEvalColumnIsTheDifferenceFromTheOriginal) {
   EXPECT_NE(no_csv.err.find("--syneval-column applies to --annotations only"), std::string::npos)
       << no_csv.err;
   const auto e = run_assay(dir, "aeon eval --annotations " + rel_csv +
-                                    " --metric SynEval --target fluency --threshold 3.0 --json");
+                                    " --metric SynEval --target fluency --threshold 3.0 --format jsonl");
   ASSERT_EQ(e.exit_code, 0) << e.err;
   // Column 6 (SynEval) follows five unquoted fields; absolute − relative = Nat(original),
   // which is a probability-like value in (0, 1].
@@ -157,7 +157,7 @@ TEST(AeonFilterCommand, KeepsAndDropsWithReasons) {
   const std::string kept = dir.file("kept.jsonl"), dropped = dir.file("dropped.jsonl");
   auto r = run_assay(dir, "aeon filter --scores " + scores + " --task nli --kept " + kept +
                               " --dropped " + dropped);
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 1) << r.err;  // the oracle dropped cases
   EXPECT_NE(r.out.find("kept 1, dropped 2"), std::string::npos) << r.out;
   const auto d = jsonl(read_file(dropped));
   ASSERT_EQ(d.size(), 2u);
@@ -170,6 +170,10 @@ TEST(AeonFilterCommand, KeepsAndDropsWithReasons) {
   r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --sim-threshold 0.99 --kept " +
                          kept + " --dropped " + dropped);
   EXPECT_NE(r.out.find("kept 0, dropped 3"), std::string::npos) << r.out;
+  r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --sim-threshold 0 --nat-threshold 0 --kept " +
+                         kept + " --dropped " + dropped);
+  EXPECT_EQ(r.exit_code, 0) << r.err;  // everything kept
+  EXPECT_NE(r.out.find("kept 3, dropped 0"), std::string::npos) << r.out;
   r = run_assay(dir, "aeon filter --scores " + scores + " --task qa --kept " + kept +
                          " --dropped " + dropped);
   EXPECT_EQ(r.exit_code, 2);

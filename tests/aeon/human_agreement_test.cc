@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace assay::aeon {
 namespace {
@@ -23,7 +24,7 @@ double round2(double v) {
 
 // Paper Tables 5 and 6, MR rows (../shared/spec/aeon.md).
 TEST(HumanAgreement, ReproducesThePapersMrRows) {
-  ASSERT_TRUE(std::filesystem::exists(kMr)) << kMr;
+  ASSAY_REQUIRE_FILE(kMr);
   AnnotationEvalOptions o;
   o.metrics = {"SemEval", "BLEU", "SimCSE"};
   o.threshold = dataset_threshold("rtmr");

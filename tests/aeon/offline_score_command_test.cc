@@ -16,6 +16,7 @@
 #include "lm/sphinx_model.h"
 #include "support/temp_dir.h"
 #include "vectors/vector_reader.h"
+#include "support/shared_data.h"
 
 namespace {
 
@@ -26,6 +27,7 @@ const std::string kMr = std::string(ASSAY_SHARED_DATA_DIR) + "/aeon-annotations/
 const std::string kGlove = std::string(ASSAY_SHARED_DATA_DIR) + "/word-vectors/glove.twitter.27B.25d.subset.txt";
 
 TEST(AeonScoreOffline, BackendsAreNamed) {
+  ASSAY_REQUIRE_FILE(kGlove);
   TempDir dir;
   const auto ori = dir.write("ori.txt", "the film was good .\n");
   const auto gen = dir.write("gen.txt", "the film was bad .\n");
@@ -42,6 +44,7 @@ TEST(AeonScoreOffline, BackendsAreNamed) {
 }
 
 TEST(AeonScoreOffline, BadInputs) {
+  ASSAY_REQUIRE_FILE(kMr);
   TempDir dir;
   const auto ori = dir.write("ori.txt", "a\n");
   const auto bad = dir.write("vec.txt", "2 3\nfoo 1 2 3\nbar 1 2\n");
@@ -83,6 +86,7 @@ std::vector<MrCase> read_mr() {
 // All 100 MR pairs for SemEval (both offline variants); the floors sit a little under the
 // figures in docs/aeon-offline.md, so a regression in alignment, knowledge or combination fails.
 TEST(AeonOfflineAgreement, SemEvalOnMrAnnotations) {
+  ASSAY_REQUIRE_FILE(kGlove);
   const auto cases = read_mr();
   ASSERT_EQ(cases.size(), 100u);
   assay::aeon::WordNetRelations wn;

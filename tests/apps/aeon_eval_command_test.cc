@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace {
 
@@ -29,11 +30,12 @@ TEST(AeonEvalCommand, VersionAndHelp) {
 }
 
 TEST(AeonEvalCommand, JsonOutputReproducesMrRow) {
+  ASSAY_REQUIRE_FILE(kMr);
   TempDir dir;
   const auto out = dir.file("report.jsonl");
   const auto r = run_assay(dir, "aeon eval --annotations " + kMr +
                                     " --metric SemEval --metric BLEU --target consistency "
-                                    "--dataset rtmr --json --out " +
+                                    "--dataset rtmr --format jsonl --out " +
                                     out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::istringstream lines(assay::testing::read_file(out));
@@ -49,6 +51,7 @@ TEST(AeonEvalCommand, JsonOutputReproducesMrRow) {
 }
 
 TEST(AeonEvalCommand, TableOutput) {
+  ASSAY_REQUIRE_FILE(kMr);
   TempDir dir;
   const auto r = run_assay(
       dir, "aeon eval --annotations " + kMr + " --metric SynEval --target fluency --dataset rtmr");

@@ -9,6 +9,7 @@
 #include "core/error.h"
 #include "knowledge_test_paths.h"
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace assay::knowledge {
 namespace {
@@ -42,6 +43,7 @@ void write_gzip(const std::string& path, const std::string& text,
 }
 
 TEST(ConceptNetDumpReader, RealFormatSampleKeepsEnglishEdges) {
+  ASSAY_REQUIRE_FILE(kSample);
   std::vector<std::string> isa;
   const auto stats = read_conceptnet_dump(kSample, [&](const ConceptNetAssertion& a) {
     if (a.relation == ConceptNetRelation::kIsA)
@@ -56,6 +58,7 @@ TEST(ConceptNetDumpReader, RealFormatSampleKeepsEnglishEdges) {
 }
 
 TEST(ConceptNetDumpReader, GzipGivesTheSameAssertions) {
+  ASSAY_REQUIRE_FILE(kSample);
   assay::testing::TempDir dir;
   const std::string gz = dir.file("assertions.csv.gz");
   write_gzip(gz, assay::testing::read_file(kSample));
@@ -74,6 +77,7 @@ TEST(ConceptNetDumpReader, GzipGivesTheSameAssertions) {
 }
 
 TEST(ConceptNetDumpReader, DamagedGzipIsRejected) {
+  ASSAY_REQUIRE_FILE(kSample);
   assay::testing::TempDir dir;
   const std::string text = assay::testing::read_file(kSample);
   const std::string truncated = dir.file("truncated.csv.gz");

@@ -14,6 +14,7 @@
 #include "knowledge/person_classifier.h"
 #include "knowledge_test_paths.h"
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace assay::knowledge {
 namespace {
@@ -175,6 +176,7 @@ TEST(ConceptNetGraph, DamagedCachesAreRejected) {
 }
 
 TEST(ConceptNetGraph, FormatSampleThroughTheCache) {
+  ASSAY_REQUIRE_FILE(testing::kShared + "/conceptnet-format-sample/assertions.csv");
   assay::testing::TempDir dir;
   const auto g =
       ConceptNetGraph::build(testing::kShared + "/conceptnet-format-sample/assertions.csv");

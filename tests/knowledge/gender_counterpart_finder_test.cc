@@ -6,6 +6,7 @@
 #include "knowledge/knowledge_evaluation.h"
 #include "knowledge/wordnet_graph.h"
 #include "knowledge_test_paths.h"
+#include "support/shared_data.h"
 
 namespace assay::knowledge {
 namespace {
@@ -36,6 +37,8 @@ TEST(GenderCounterpartFinder, MiniDatabaseEvidenceKinds) {
 }
 
 TEST(GenderCounterpartFinder, RealWordNetFigures) {
+  ASSAY_REQUIRE_FILE(kShared + "/mt-nlp-word-pairs/word_pairs.txt");
+  ASSAY_REQUIRE_FILE(kShared + "/debiaswe-gender-lists/definitional_pairs.json");
   const auto g = WordNetGraph::load();
   const PersonClassifier pc(*g, default_person_options(*g));
   const GenderCounterpartFinder f(*g, pc);

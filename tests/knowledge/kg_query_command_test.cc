@@ -44,8 +44,8 @@ TEST(KgQueryCommand, ConceptNetBackendWritesItsCache) {
   TempDir dir;
   const std::string cache = dir.file("mini.cache");
   const auto r =
-      run_assay(dir, "kg query --word king --backend conceptnet:" + kData +
-                         "/conceptnet-mini.csv --cache " + cache + " --relation antonyms");
+      run_assay(dir, "kg query --word king --kg conceptnet:" + kData +
+                         "/conceptnet-mini.csv --kg-cache " + cache + " --relation antonyms");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto v = lines(r.out);
   ASSERT_EQ(v.size(), 1u);
@@ -56,17 +56,17 @@ TEST(KgQueryCommand, ConceptNetBackendWritesItsCache) {
 
 TEST(KgQueryCommand, BadInputExitsTwoWithTheReason) {
   TempDir dir;
-  auto r = run_assay(dir, "kg query --word x --backend neo4j");
+  auto r = run_assay(dir, "kg query --word x --kg neo4j");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("--backend must be 'wordnet' or 'conceptnet:FILE'"));
+  EXPECT_THAT(r.err, HasSubstr("--kg must be 'wordnet' or 'conceptnet:FILE'"));
   r = run_assay(dir, "kg query --word x --wordnet-dir " + kMiniWordNet + " --relation synonyms");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--relation must be one of"));
   r = run_assay(dir, "kg query --word x --wordnet-dir " + dir.file("nowhere"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("install the Debian package wordnet-base"));
-  r = run_assay(dir, "kg query --word x --backend conceptnet:" + kData +
-                         "/conceptnet-broken/four-fields.csv --cache " + dir.file("c.cache"));
+  r = run_assay(dir, "kg query --word x --kg conceptnet:" + kData +
+                         "/conceptnet-broken/four-fields.csv --kg-cache " + dir.file("c.cache"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("four-fields.csv:2: expected 5 tab-separated fields"));
   EXPECT_TRUE(r.out.empty());

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "knowledge_test_paths.h"
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace assay::knowledge {
 namespace {
@@ -24,6 +25,8 @@ std::string error_of(Fn fn) {
 }
 
 TEST(KnowledgeEvaluation, ReadsTheSharedLists) {
+  ASSAY_REQUIRE_FILE(kShared + "/mt-nlp-word-pairs/word_pairs.txt");
+  ASSAY_REQUIRE_FILE(kShared + "/debiaswe-gender-lists/definitional_pairs.json");
   const auto mt = read_tab_pairs(kShared + "/mt-nlp-word-pairs/word_pairs.txt");
   ASSERT_EQ(mt.size(), 16u);
   EXPECT_EQ(mt[0].male, "actor");

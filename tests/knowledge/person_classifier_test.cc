@@ -6,6 +6,7 @@
 #include "knowledge/knowledge_evaluation.h"
 #include "knowledge/wordnet_graph.h"
 #include "knowledge_test_paths.h"
+#include "support/shared_data.h"
 
 namespace assay::knowledge {
 namespace {
@@ -55,6 +56,8 @@ TEST(PersonClassifier, HopLimitAndEarlyStop) {
 // choices: first sense only (R 0.949, loses "queen"), any of the top 2-3 senses (P 0.946-0.963,
 // "dog" is "informal term for a man") and a 6-hop limit (R <= 0.934).
 TEST(PersonClassifier, RealWordNetPrecisionRecallFloor) {
+  ASSAY_REQUIRE_FILE(testing::kShared + "/mt-nlp-word-pairs/word_pairs.txt");
+  ASSAY_REQUIRE_FILE(testing::kShared + "/debiaswe-gender-lists/definitional_pairs.json");
   const auto g = WordNetGraph::load();
   const PersonClassifier pc(*g, default_person_options(*g));
   EXPECT_TRUE(pc.is_person("queen"));

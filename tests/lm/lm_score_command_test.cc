@@ -31,7 +31,7 @@ TEST(LmScoreCommand, ArpaModelJsonLines) {
   TempDir dir;
   const auto input = dir.write("in.txt", "a b\nA zz B\n\n");
   const auto r =
-      run_assay(dir, "lm score --model arpa:" + kTiny + " --input " + input + " --lowercase");
+      run_assay(dir, "lm score --ngram-model arpa:" + kTiny + " --input " + input + " --lowercase");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = parse_lines(r.out);
   ASSERT_EQ(rows.size(), 3u);
@@ -51,7 +51,7 @@ TEST(LmScoreCommand, OutFileAndUnkPolicy) {
   const auto input = dir.write("in.txt", "a zz b\n");
   const auto out = dir.file("scores.jsonl");
   const auto r = run_assay(
-      dir, "lm score --model arpa:" + kTiny + " --input " + input + " --oov unk --out " + out);
+      dir, "lm score --ngram-model arpa:" + kTiny + " --input " + input + " --oov unk --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   const auto rows = parse_lines(assay::testing::read_file(out));
@@ -80,28 +80,28 @@ TEST(LmScoreCommand, CmuModelFromStdin) {
 TEST(LmScoreCommand, BadInputsExitTwo) {
   TempDir dir;
   const auto input = dir.write("in.txt", "a b\n");
-  auto r = run_assay(dir, "lm score --model kenlm:x --input " + input);
+  auto r = run_assay(dir, "lm score --ngram-model kenlm:x --input " + input);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("expected cmu, arpa:FILE or sphinx:FILE"));
 
   const std::string broken = std::string(ASSAY_TEST_DATA_DIR) + "/lm/broken/bad_prob.arpa";
   const auto out = dir.file("never.jsonl");
-  r = run_assay(dir, "lm score --model arpa:" + broken + " --input " + input + " --out " + out);
+  r = run_assay(dir, "lm score --ngram-model arpa:" + broken + " --input " + input + " --out " + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("bad_prob.arpa:11:1: expected a log10 probability"));
   EXPECT_FALSE(std::filesystem::exists(out));
 
-  r = run_assay(dir, "lm score --model sphinx:/nonexistent/en-us.lm.bin --input " + input);
+  r = run_assay(dir, "lm score --ngram-model sphinx:/nonexistent/en-us.lm.bin --input " + input);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("apt-get install pocketsphinx-en-us"));
 
   const auto latin1 = dir.write("latin1.txt", "a b\ncaf\xe9\n");
-  r = run_assay(dir, "lm score --model arpa:" + kTiny + " --input " + latin1 + " --out " + out);
+  r = run_assay(dir, "lm score --ngram-model arpa:" + kTiny + " --input " + latin1 + " --out " + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("latin1.txt:2:4: invalid UTF-8"));
   EXPECT_FALSE(std::filesystem::exists(out));
 
-  r = run_assay(dir, "lm score --model arpa:" + kTiny + " --input " + input + " --oov maybe");
+  r = run_assay(dir, "lm score --ngram-model arpa:" + kTiny + " --input " + input + " --oov maybe");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--oov must be skip or unk"));
 }

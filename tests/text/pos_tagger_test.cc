@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "golden_tags.h"
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace assay::text {
 namespace {
@@ -52,6 +53,7 @@ Agreement measure(const PosTagger& tagger) {
 }
 
 TEST(PosTagger, AgreesWithPerlLinguaTaggerOnRtPolarity) {
+  ASSAY_REQUIRE_FILE(testing::kRtPolarityPos);
   const Agreement a = measure(shared_tagger());
   const double rate = static_cast<double>(a.n_agree) / static_cast<double>(a.n_tokens);
   std::printf(
@@ -63,6 +65,7 @@ TEST(PosTagger, AgreesWithPerlLinguaTaggerOnRtPolarity) {
 }
 
 TEST(PosTagger, ViterbiDecoderIsCloseToTheGreedyOne) {
+  ASSAY_REQUIRE_FILE(testing::kRtPolarityPos);
   PosTaggerOptions o;
   o.decoder = Decoder::kViterbi;
   const PosTagger viterbi(o);

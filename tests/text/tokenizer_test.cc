@@ -8,6 +8,7 @@
 #include "text/lingua_tables.h"
 #include "text/pos_tagger.h"
 #include "text/text_edit.h"
+#include "support/shared_data.h"
 
 namespace assay::text {
 namespace {
@@ -91,6 +92,7 @@ TEST(Tokenizer, MultiByteOffsetsAreBytes) {
 }
 
 TEST(Tokenizer, RoundTripRebuildsUntouchedTextExactly) {
+  ASSAY_REQUIRE_FILE(testing::kRtPolarityPos);
   const auto lines = testing::read_lines(testing::kRtPolarityPos, 1000);
   const auto tricky = testing::read_lines(ASSAY_TEST_DATA_DIR "/text/tricky_sentences.txt", 100);
   std::vector<std::string> all(lines);

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/rng.h"
 #include "vectors/vector_reader.h"
+#include "support/shared_data.h"
 
 namespace assay::vectors {
 namespace {
@@ -75,6 +76,7 @@ TEST_P(GensimGoldens, RankingsEqualMostSimilar) {
   const auto g = nlohmann::json::parse(in)["files"][GetParam()];
   const std::string rel = g["file"];
   const std::string path = rel.starts_with("word-vectors/") ? kShared + rel : kData + rel;
+  ASSAY_REQUIRE_FILE(path);
   const auto m = read_vectors(path, parse_vector_format(g["format"].get<std::string>()));
   ASSERT_EQ(m.size(), g["n_words"].get<std::size_t>());
   Agreement single, batched;

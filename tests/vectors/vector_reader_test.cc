@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace assay::vectors {
 namespace {
@@ -35,6 +36,8 @@ TEST(VectorReader, ParsesFormatNames) {
 }
 
 TEST(VectorReader, ReadsTheSharedSubsets) {
+  ASSAY_REQUIRE_FILE(kGlove);
+  ASSAY_REQUIRE_FILE(kGarg);
   const auto glove = read_vectors(kGlove, VectorFormat::kWord2vecText);
   EXPECT_EQ(glove.size(), 11925u);
   EXPECT_EQ(glove.dim(), 25u);
@@ -46,6 +49,7 @@ TEST(VectorReader, ReadsTheSharedSubsets) {
 }
 
 TEST(VectorReader, LimitReadsThePrefix) {
+  ASSAY_REQUIRE_FILE(kGlove);
   ReadOptions o;
   o.limit = 100;
   const auto m = read_vectors(kGlove, VectorFormat::kWord2vecText, o);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "support/temp_dir.h"
+#include "support/shared_data.h"
 
 namespace {
 
@@ -26,9 +27,10 @@ std::vector<nlohmann::json> parse_lines(const std::string& text) {
 }
 
 TEST(VectorsCommand, AnalogyKingQueen) {
+  ASSAY_REQUIRE_FILE(kGlove);
   TempDir dir;
   const auto r = run_assay(dir, "vectors analogy --vectors " + kGlove +
-                                    " --format word2vec --a man --b king --c woman --top 5");
+                                    " --vectors-format word2vec --a man --b king --c woman --top-k 5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = parse_lines(r.out);
   ASSERT_EQ(rows.size(), 5u);
@@ -41,6 +43,7 @@ TEST(VectorsCommand, AnalogyKingQueen) {
 }
 
 TEST(VectorsCommand, NeighborsWithRestrictToFile) {
+  ASSAY_REQUIRE_FILE(kGlove);
   TempDir dir;
   const auto out = dir.file("n.jsonl");
   const auto r = run_assay(
@@ -52,8 +55,9 @@ TEST(VectorsCommand, NeighborsWithRestrictToFile) {
 }
 
 TEST(VectorsCommand, BadInputsExitTwo) {
+  ASSAY_REQUIRE_FILE(kGlove);
   TempDir dir;
-  auto r = run_assay(dir, "vectors neighbors --vectors " + kGlove + " --format glove --word a");
+  auto r = run_assay(dir, "vectors neighbors --vectors " + kGlove + " --vectors-format glove --word a");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr(":1:1: this looks like a word2vec/fastText header"));
 
@@ -61,7 +65,7 @@ TEST(VectorsCommand, BadInputsExitTwo) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("word 'zzqqx' is not in the vocabulary"));
 
-  r = run_assay(dir, "vectors neighbors --vectors " + kGlove + " --format bin --word a");
+  r = run_assay(dir, "vectors neighbors --vectors " + kGlove + " --vectors-format bin --word a");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("expected glove, word2vec, word2vec-bin or fasttext"));
 
@@ -73,7 +77,7 @@ TEST(VectorsCommand, BadInputsExitTwo) {
   EXPECT_FALSE(std::filesystem::exists(out));
 
   const auto bin = dir.write("short.bin", std::string("2 4\na ", 6));
-  r = run_assay(dir, "vectors neighbors --vectors " + bin + " --format word2vec-bin --word a");
+  r = run_assay(dir, "vectors neighbors --vectors " + bin + " --vectors-format word2vec-bin --word a");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("short.bin at byte 4: the header declares 2 vectors"));
 }
