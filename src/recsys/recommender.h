@@ -63,8 +63,10 @@ TopKLists recommend_all(const Recommender& model, const Ratings& train, std::siz
                         std::size_t n_threads = 1);
 
 // "user-user", "item-item", "funk-svd", "hybrid" with LensKit/LightFM defaults (see
-// ../shared/spec/recsys-stability.md). Throws core::UsageError for an unknown name.
-std::unique_ptr<Recommender> make_recommender(std::string_view name);
+// ../shared/spec/recsys-stability.md), or any configuration spec of recommender_spec.h
+// ("funk-svd:damping=0", "funk-svd-lenskit", ...). Throws core::UsageError for an unknown
+// name, key or bad value.
+std::unique_ptr<Recommender> make_recommender(std::string_view spec);
 const std::vector<std::string>& recommender_names();
 
 }  // namespace assay::recsys
