@@ -392,8 +392,7 @@ std::string sweep_markdown(const CampaignSummary& summary, const Sweep& sweep) {
          ": mean Top Out (instability) and cross-validated accuracy.\n";
 }
 
-std::string sweep_svg(const CampaignSummary& summary, const Sweep& sweep) {
-  // Two panels side by side: instability and accuracy against the parameter.
+SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep) {
   core::LineChart left, right;
   left.labels.title = sweep.name + ": instability vs " + sweep.key;
   left.labels.x_label = sweep.key;
@@ -429,10 +428,10 @@ std::string sweep_svg(const CampaignSummary& summary, const Sweep& sweep) {
     right.series.push_back(std::move(rmse));
     right.series.push_back(std::move(mae));
   }
-  std::string out = "<div class=\"sweep\">";
-  if (!left.series.empty()) out += core::render_svg(left);
-  if (!right.series.empty()) out += core::render_svg(right);
-  return out + "</div>";
+  SweepCharts charts;
+  if (!left.series.empty()) charts.instability = core::render_svg(left);
+  if (!right.series.empty()) charts.accuracy = core::render_svg(right);
+  return charts;
 }
 
 std::string cells_csv(const CampaignSummary& summary) {
@@ -524,11 +523,14 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
   std::string sweep_md;
   for (const auto& sw : find_sweeps(summary)) {
     const std::string md = sweep_markdown(summary, sw);
-    const std::string svg_sweep = sweep_svg(summary, sw);
+    const SweepCharts charts = sweep_svgs(summary, sw);
     sweep_md += md + "\n";
-    put("sweep-" + sw.name + "-" + sw.key + ".svg", svg_sweep);
+    const std::string stem = "sweep-" + sw.name + "-" + sw.key;
+    if (!charts.instability.empty()) put(stem + "-instability.svg", charts.instability);
+    if (!charts.accuracy.empty()) put(stem + "-accuracy.svg", charts.accuracy);
     sweep_html += std::string("<h3>") + core::xml_escape(sw.name + " over " + sw.key) +
-                  "</h3>\n" + svg_sweep + "\n" + html_escape_table(md);
+                  "</h3>\n" + charts.instability + charts.accuracy + "\n" +
+                  html_escape_table(md);
   }
   if (!sweep_md.empty()) put("sweep.md", sweep_md);
 

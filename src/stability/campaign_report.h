@@ -7,7 +7,7 @@
 //   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
 //   configurations.md every configuration: its name in the tables, the full spec with defaults
 //                     filled in, I_R per rating value, accuracy when measured
-//   sweep.md, sweep-*.svg  for every group of configurations of one algorithm that differ in
+//   sweep.md, sweep-*-instability.svg, sweep-*-accuracy.svg  for every group of configurations of one algorithm that differ in
 //                     one numeric key: instability (APORTFOLIO and ARAND Top Out at n = 10,
 //                     100) and accuracy (RMSE, MAE) against that key's value
 //   report.html       everything above in one page (SVG inline)
@@ -47,7 +47,12 @@ struct Sweep {
 };
 std::vector<Sweep> find_sweeps(const CampaignSummary& summary);
 std::string sweep_markdown(const CampaignSummary& summary, const Sweep& sweep);
-std::string sweep_svg(const CampaignSummary& summary, const Sweep& sweep);
+// The two charts of a sweep: instability and accuracy against the key (either is empty when
+// the campaign has none of its figures).
+struct SweepCharts {
+  std::string instability, accuracy;
+};
+SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep);
 
 // File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
 std::string modification_set_file_name(const RunKey& key);

@@ -302,7 +302,12 @@ TEST(RecSpecs, SweepIsRowsOfOneCampaignWithAccuracyAndReplays) {
   EXPECT_NE(md.find("| damping | configuration | APORTFOLIO n=10"), std::string::npos) << md;
   EXPECT_NE(md.find("| 0 | funk-svd:epochs=20:damping=0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 5 | funk-svd:epochs=20 |"), std::string::npos) << md;
-  EXPECT_NE(read_file(dir.file("s/sweep-funk-svd-damping.svg")).find("<svg"), std::string::npos);
+  for (const char* chart : {"s/sweep-funk-svd-damping-instability.svg",
+                            "s/sweep-funk-svd-damping-accuracy.svg"}) {
+    const std::string svg = read_file(dir.file(chart));
+    EXPECT_EQ(svg.find("<svg"), svg.rfind("<svg")) << chart;  // one document
+    EXPECT_NE(svg.find("damping"), std::string::npos) << chart;
+  }
   EXPECT_NE(read_file(dir.file("s/report.html")).find("Configuration sweeps"), std::string::npos);
   EXPECT_NE(read_file(dir.file("s/configurations.md")).find("I_R(5)"), std::string::npos);
 
