@@ -9,7 +9,9 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "recsys/accuracy.h"
 #include "recsys/data_spec.h"
+#include "recsys/recommender_spec.h"
 #include "stability/campaign.h"
 #include "stability/campaign_analysis.h"
 #include "stability/campaign_report.h"
@@ -35,12 +37,49 @@ struct RecCampaignOptions {
   std::size_t stop_after = 0;
   std::string shard;
   std::vector<std::string> merge;
+  std::string sweep;
+  bool accuracy = false;
+  std::size_t folds = 5;
   bool quiet = false;
 };
 
 int run(const RecCampaignOptions& o) {
   stability::CampaignConfig config;
-  if (!o.algorithms.empty()) config.algorithms = o.algorithms;
+  std::vector<std::string> specs = o.algorithms;
+  if (!o.sweep.empty()) {
+    // --sweep KEY=V1,V2,...: every --algorithms spec once per value.
+    const auto eq = o.sweep.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == o.sweep.size()) {
+      throw core::UsageError("--sweep expects KEY=V1,V2,... (got '" + o.sweep + "')");
+    }
+    if (specs.empty()) throw core::UsageError("--sweep needs --algorithms");
+    const std::string key = o.sweep.substr(0, eq);
+    std::vector<std::string> values;
+    std::string rest = o.sweep.substr(eq + 1);
+    for (std::size_t start = 0;;) {
+      const auto comma = rest.find(',', start);
+      values.push_back(rest.substr(start, comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    std::vector<std::string> swept;
+    for (const auto& s : specs) {
+      for (const auto& v : values) swept.push_back(s + ":" + key + "=" + v);
+    }
+    specs = swept;
+  }
+  if (!specs.empty()) {
+    // Normalised specs name the configurations (the store's rows, the seeds, the report); two
+    // spellings of one configuration are one.
+    config.algorithms.clear();
+    for (const auto& a : specs) {
+      const std::string id = recsys::normalize_recommender_spec(a);
+      for (const auto& seen : config.algorithms) {
+        if (seen == id) throw core::UsageError("--algorithms names " + id + " twice");
+      }
+      config.algorithms.push_back(id);
+    }
+  }
   if (!o.heuristics.empty()) {
     config.heuristics.clear();
     for (const auto& h : o.heuristics) config.heuristics.push_back(stability::parse_heuristic(h));
@@ -75,7 +114,28 @@ int run(const RecCampaignOptions& o) {
   }
   stability::CampaignStore store(o.store);
   const auto results = stability::run_campaign(data, config, store);
-  const auto summary = stability::analyse_campaign(config, results);
+  auto summary = stability::analyse_campaign(config, results);
+  // Accuracy: asked for, or a sweep (two configurations of one algorithm) to put it beside.
+  bool accuracy = o.accuracy;
+  for (std::size_t a = 0; a < config.algorithms.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b) {
+      accuracy = accuracy || recsys::parse_recommender_spec(config.algorithms[a]).name ==
+                                 recsys::parse_recommender_spec(config.algorithms[b]).name;
+    }
+  }
+  if (accuracy && results.complete) {
+    for (auto& c : summary.configurations) {
+      if (!o.quiet) {
+        std::fprintf(stderr, "rec campaign: %zu-fold accuracy of %s\n", o.folds, c.algorithm.c_str());
+      }
+      const auto acc = recsys::cross_validated_accuracy(data, c.algorithm, o.folds, config.seed,
+                                                        config.n_threads);
+      c.has_accuracy = true;
+      c.rmse = acc.rmse;
+      c.mae = acc.mae;
+      c.folds = acc.folds;
+    }
+  }
   const auto sets =
       stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
   stability::write_campaign_report(o.out, data, config, summary, sets, report);
@@ -106,7 +166,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
       ->required();
   cmd->add_option("--algorithms", o->algorithms,
-                  "Comma separated (default user-user,item-item,funk-svd,hybrid)")
+                  "Comma separated specs NAME[:key=value...] (default user-user,item-item,funk-svd,hybrid)")
       ->delimiter(',');
   cmd->add_option("--heuristics", o->heuristics,
                   "Comma separated (default all ten: AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND "
@@ -136,6 +196,11 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--merge", o->merge,
                   "Comma separated stores of other shards to merge into --store first")
       ->delimiter(',');
+  cmd->add_option("--sweep", o->sweep,
+                  "KEY=V1,V2,...: run every --algorithms spec once per value of KEY");
+  cmd->add_flag("--accuracy", o->accuracy,
+                "Cross-validated RMSE/MAE per configuration (automatic for sweeps)");
+  cmd->add_option("--folds", o->folds, "Folds of the accuracy check")->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

@@ -16,6 +16,7 @@
 #include "core/summary_stats.h"
 #include "core/thread_pool.h"
 #include "recsys/data_spec.h"
+#include "recsys/recommender_spec.h"
 #include "stability/algorithm_baseline.h"
 #include "stability/campaign_report.h"
 #include "stability/campaign_run.h"
@@ -74,7 +75,10 @@ void write_lines(std::ostream& os, const RecFuzzOptions& o,
   core::write_jsonl(os, summary);
 }
 
-int run(const RecFuzzOptions& o) {
+int run(RecFuzzOptions o) {
+  // The normalised spec names the configuration everywhere (seeds, output); unknown names,
+  // keys and bad values fail before loading data.
+  o.algorithm = recsys::normalize_recommender_spec(o.algorithm);
   if (o.trials == 0) throw core::UsageError("--trials must be >= 1");
   if (o.size == 0) throw core::UsageError("--size must be >= 1");
   if (o.k == 0) throw core::UsageError("--top-k must be >= 1");
@@ -84,7 +88,6 @@ int run(const RecFuzzOptions& o) {
     hopts.portfolio.clear();
     for (const auto& p : o.portfolio) hopts.portfolio.push_back(stability::parse_heuristic(p));
   }
-  (void)recsys::make_recommender(o.algorithm);  // unknown names fail before loading data
   const auto data = recsys::load_ratings(o.data);
   std::fprintf(stderr, "rec fuzz: %zu users, %zu items, %zu ratings; training %s\n",
                data.n_users(), data.n_items(), data.n_ratings(), o.algorithm.c_str());
@@ -140,7 +143,8 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
       "fuzz", "Apply T modification sets from one heuristic, retrain, measure the oracles");
   cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
       ->required();
-  cmd->add_option("--algorithm", o->algorithm, "user-user, item-item, funk-svd or hybrid")
+  cmd->add_option("--algorithm", o->algorithm, "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value "
+                  "parameters (docs/recsys.md)")
       ->required();
   cmd->add_option("--heuristic", o->heuristic,
                   "AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND APORTFOLIO")

@@ -14,6 +14,7 @@
 #include "core/jsonl.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender.h"
+#include "recsys/recommender_spec.h"
 
 namespace assay::cli {
 namespace {
@@ -56,7 +57,9 @@ void write_lists(std::ostream& os, const recsys::Recommender& model, const recsy
 int run(const RecRecommendOptions& o) {
   if (o.k == 0) throw core::UsageError("--top-k must be >= 1");
   if (o.threads == 0) throw core::UsageError("--threads must be >= 1");
-  auto model = recsys::make_recommender(o.algorithm);  // unknown names fail before loading
+  // Unknown names, keys and bad values fail before loading.
+  const auto spec = recsys::parse_recommender_spec(o.algorithm);
+  auto model = recsys::make_recommender(spec);
   auto log = [&](const char* fmt, auto... args) {
     if (!o.quiet) std::fprintf(stderr, fmt, args...);
   };
@@ -66,7 +69,7 @@ int run(const RecRecommendOptions& o) {
   log("rec recommend: %zu users, %zu items, %zu ratings (%.2f s)\n", data.n_users(),
       data.n_items(), data.n_ratings(), seconds_since(start));
   start = std::chrono::steady_clock::now();
-  log("rec recommend: training %s\n", o.algorithm.c_str());
+  log("rec recommend: training %s\n", spec.full().c_str());
   model->fit(data, {o.seed, o.threads});
   log("rec recommend: trained in %.2f s; ranking top-%zu for %zu users\n", seconds_since(start),
       o.k, data.n_users());
@@ -92,7 +95,8 @@ void add_rec_recommend_command(CLI::App& rec, CommandResult& result) {
                   "csv:FILE[,user=COL,item=COL,rating=COL,low=L,high=H,step=S], "
                   "synthetic[:users=N,items=M,ratings=R,seed=S]")
       ->required();
-  cmd->add_option("--algorithm", opts->algorithm, "user-user, item-item, funk-svd or hybrid")
+  cmd->add_option("--algorithm", opts->algorithm, "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value "
+                  "parameters (docs/recsys.md)")
       ->required();
   cmd->add_option("--top-k", opts->k, "Items per user")->capture_default_str();
   cmd->add_option("--seed", opts->seed, "Training seed")->capture_default_str();

@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "recsys/data_spec.h"
+#include "recsys/recommender_spec.h"
 #include "stability/modification_set_file.h"
 #include "stability/replay.h"
 
@@ -62,8 +63,8 @@ void write_report(std::ostream& os, const recsys::Ratings& data,
 int run(const RecReplayOptions& o) {
   const auto data = recsys::load_ratings(o.data);
   const auto set = stability::read_modification_set(o.mods, data);
-  const std::string algorithm = o.algorithm.empty() ? set.key.algorithm : o.algorithm;
-  (void)recsys::make_recommender(algorithm);
+  const std::string algorithm =
+      recsys::normalize_recommender_spec(o.algorithm.empty() ? set.key.algorithm : o.algorithm);
   if (set.data != o.data) {
     std::fprintf(stderr, "rec replay: note: %s was made on --data %s\n", o.mods.c_str(),
                  set.data.c_str());
@@ -99,7 +100,7 @@ void add_rec_replay_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--data", o->data, "The ratings the set was made for")->required();
   cmd->add_option("--mods", o->mods, "A modification set saved by rec campaign or rec fuzz")
       ->required();
-  cmd->add_option("--algorithm", o->algorithm, "Algorithm to retrain (default: the set's)");
+  cmd->add_option("--algorithm", o->algorithm, "Algorithm spec to retrain (default: the set's)");
   cmd->add_option("--model-seed", o->model_seed, "Training seed (default: the set's)");
   cmd->add_option("--threads", o->threads, "Threads for ranking")->capture_default_str();
   cmd->add_option("--out", o->out, "Write the JSON lines to FILE (atomically)");

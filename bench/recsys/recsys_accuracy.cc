@@ -1,5 +1,5 @@
-// recsys_accuracy ML100K_DIR: RMSE/MAE of funk-svd, item-item, user-user and the damped bias
-// baseline on the official folds u1..u5 (rebuilt from u.data by mku.sh's rule; mean and
+// recsys_accuracy ML100K_DIR [SPEC...]: RMSE/MAE of funk-svd, item-item, user-user and the damped
+// bias baseline (or of the given recommender specs, e.g. funk-svd-lenskit, funk-svd:damping=25) on the official folds u1..u5 (rebuilt from u.data by mku.sh's rule; mean and
 // range) and on the ua split (ua.base / ua.test), as a Markdown table (the figures of
 // docs/recsys.md). Unscorable pairs take the bias baseline.
 #include <algorithm>
@@ -54,8 +54,8 @@ Accuracy evaluate(const std::string& name, const Split& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: recsys_accuracy ML100K_DIR\n");
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: recsys_accuracy ML100K_DIR [SPEC...]\n");
     return 2;
   }
   const std::string dir = argv[1];
@@ -77,7 +77,9 @@ int main(int argc, char** argv) {
   }
   std::printf("| algorithm | RMSE, u1-u5 mean (range) | MAE, u1-u5 mean (range) | "
               "RMSE ua | MAE ua | coverage ua |\n|---|---|---|---|---|---|\n");
-  for (const char* name : {"funk-svd", "item-item", "user-user", "bias"}) {
+  std::vector<std::string> names = {"funk-svd", "item-item", "user-user", "bias"};
+  if (argc > 2) names.assign(argv + 2, argv + argc);
+  for (const std::string& name : names) {
     double sr = 0, sm = 0, lo_r = 9, hi_r = 0, lo_m = 9, hi_m = 0;
     for (const Split& s : folds) {
       const Accuracy a = evaluate(name, s);
@@ -90,7 +92,7 @@ int main(int argc, char** argv) {
     }
     const Accuracy b = evaluate(name, ua);
     std::printf("| %s | %.4f (%.4f-%.4f) | %.4f (%.4f-%.4f) | %.4f | %.4f | %.4f |\n",
-                std::string(name) == "bias" ? "bias baseline" : name, sr / 5, lo_r, hi_r,
+                name == "bias" ? "bias baseline" : name.c_str(), sr / 5, lo_r, hi_r,
                 sm / 5, lo_m, hi_m, b.rmse, b.mae, b.coverage);
   }
   return 0;

@@ -1,6 +1,7 @@
 #include "recsys/funk_svd.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/check.h"
 #include "recsys/funk_svd_kernels.h"
@@ -12,12 +13,17 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
   const FunkSvdOptions& o = options_;
   n_users_ = train.n_users();
   n_items_ = train.n_items();
-  low_ = static_cast<float>(train.scale().low);
-  high_ = static_cast<float>(train.scale().high);
+  // Clamping to [-inf, inf] is the identity on every finite float: the unclamped profile runs
+  // the same code.
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  low_ = o.clamp ? static_cast<float>(train.scale().low) : -kInf;
+  high_ = o.clamp ? static_cast<float>(train.scale().high) : kInf;
   baseline_ = BiasModel::fit(train, o.bias_damping);
 
   // Ratings in SGD order.
-  const std::vector<Rating> ordered = sgd_order(train, fit_options.seed);
+  const std::vector<Rating> ordered = o.order == FunkSvdOrder::kStable
+                                          ? sgd_order(train, fit_options.seed)
+                                          : shuffled_order(train, fit_options.seed);
   user_features_.assign(o.n_features * n_users_, 0.0f);
   item_features_.assign(o.n_features * n_items_, 0.0f);
   std::vector<float> estimates(ordered.size());

@@ -3,14 +3,20 @@
 // features, with LensKit's "trail" term (the assumed contribution of the untrained features,
 // init^2 * (remaining features)) and clamping of every intermediate estimate to the scale.
 //
-// The order in which SGD visits ratings is the order of a hash of (seed, user, item): a pure
-// function of the pairs, so adding or removing one rating does not reorder the others, and
-// the seed changes the order (which is how the noise floor is measured). Training is serial
-// (SGD order matters); n_threads is ignored.
+// The order in which SGD visits ratings (kStable, the default) is the order of a hash of
+// (seed, user, item): a pure function of the pairs, so adding or removing one rating does not
+// reorder the others, and the seed changes the order (which is how the noise floor is
+// measured). kShuffle is LensKit's behaviour: a fresh permutation of the ratings for every
+// training set (a Fisher-Yates shuffle of the canonical order seeded by the fit's seed and a
+// fingerprint of every (user, item, value)), so any modification reorders everything, while
+// the same data and seed still give the same bits. clamp = false (LensKit without a bound
+// preference domain) never clamps: not the baseline, not the estimates, not the scores.
+// Training is serial (SGD order matters); n_threads is ignored.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "recsys/bias_model.h"
@@ -24,6 +30,7 @@ namespace assay::recsys {
 // choice gives the same bits; tests pin each one.
 enum class FunkSvdKernel : std::uint8_t { kAuto, kScalar, kAvx512 };
 inline constexpr std::size_t kFunkBatchLanes = 16;
+enum class FunkSvdOrder : std::uint8_t { kStable, kShuffle };
 
 struct FunkSvdOptions {
   std::size_t n_features = 25;
@@ -32,13 +39,16 @@ struct FunkSvdOptions {
   float regularization = 0.015f;
   float initial_value = 0.1f;
   double bias_damping = BiasModel::kDefaultDamping;
+  bool clamp = true;  // false: no clamping anywhere (LensKit without a preference domain)
+  FunkSvdOrder order = FunkSvdOrder::kStable;
   FunkSvdKernel kernel = FunkSvdKernel::kAuto;
 };
 
 class FunkSvd final : public Recommender {
  public:
-  explicit FunkSvd(FunkSvdOptions options = {}) : options_(options) {}
-  std::string name() const override { return "funk-svd"; }
+  explicit FunkSvd(FunkSvdOptions options = {}, std::string name = "funk-svd")
+      : options_(options), name_(std::move(name)) {}
+  std::string name() const override { return name_; }
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
 
@@ -53,6 +63,7 @@ class FunkSvd final : public Recommender {
   float trail_of(std::size_t feature) const;
 
   FunkSvdOptions options_;
+  std::string name_;
   FunkSvdKernel last_kernel_ = FunkSvdKernel::kScalar;
   BiasModel baseline_;
   float low_ = 1, high_ = 5;

@@ -9,6 +9,7 @@
 #include "recsys/funk_svd.h"
 #include "recsys/hybrid.h"
 #include "recsys/item_item.h"
+#include "recsys/recommender_spec.h"
 #include "recsys/user_user.h"
 
 namespace assay::recsys {
@@ -71,14 +72,8 @@ const std::vector<std::string>& recommender_names() {
   return kNames;
 }
 
-std::unique_ptr<Recommender> make_recommender(std::string_view name) {
-  if (name == "user-user") return std::make_unique<UserUser>();
-  if (name == "item-item") return std::make_unique<ItemItem>();
-  if (name == "funk-svd") return std::make_unique<FunkSvd>();
-  if (name == "hybrid") return std::make_unique<Hybrid>();
-  std::string known;
-  for (const auto& n : recommender_names()) known += (known.empty() ? "" : ", ") + n;
-  throw core::UsageError("unknown algorithm '" + std::string(name) + "'; expected one of " + known);
+std::unique_ptr<Recommender> make_recommender(std::string_view spec) {
+  return make_recommender(parse_recommender_spec(spec));
 }
 
 }  // namespace assay::recsys

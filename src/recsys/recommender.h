@@ -1,8 +1,9 @@
 // The interface every recommender implements (user-user, item-item, funk-svd, hybrid).
 //
-// Contract: fit() is deterministic for a given (data, seed, n_threads); the order in which SGD
-// visits ratings is a pure function of the (user, item) pairs, so adding or removing one
-// unrelated rating does not reshuffle training. score() fills `out[k]` with the predicted
+// Contract: fit() is deterministic for a given (data, seed, n_threads); in every default
+// configuration the order in which SGD visits ratings is a pure function of the (user, item)
+// pairs, so adding or removing one unrelated rating does not reshuffle training (FunkSVD's
+// order=shuffle, as in the funk-svd-lenskit profile, reshuffles on purpose, as LensKit does). score() fills `out[k]` with the predicted
 // preference of `items[k]` for `user` (higher is better). The model keeps no reference to the
 // Ratings passed to fit().
 #pragma once
@@ -63,8 +64,10 @@ TopKLists recommend_all(const Recommender& model, const Ratings& train, std::siz
                         std::size_t n_threads = 1);
 
 // "user-user", "item-item", "funk-svd", "hybrid" with LensKit/LightFM defaults (see
-// ../shared/spec/recsys-stability.md). Throws core::UsageError for an unknown name.
-std::unique_ptr<Recommender> make_recommender(std::string_view name);
+// ../shared/spec/recsys-stability.md), or any configuration spec of recommender_spec.h
+// ("funk-svd:damping=0", "funk-svd-lenskit", ...). Throws core::UsageError for an unknown
+// name, key or bad value.
+std::unique_ptr<Recommender> make_recommender(std::string_view spec);
 const std::vector<std::string>& recommender_names();
 
 }  // namespace assay::recsys

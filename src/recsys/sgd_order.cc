@@ -1,6 +1,7 @@
 #include "recsys/sgd_order.h"
 
 #include <array>
+#include <cstring>
 #include <utility>
 
 #include "core/rng.h"
@@ -15,6 +16,20 @@ std::uint64_t sgd_order_key(std::uint64_t seed, UserId user, ItemId item) {
 std::vector<Rating> sgd_order(const Ratings& train, std::uint64_t seed) {
   SgdOrder order(train);
   return order.order(seed);
+}
+
+std::vector<Rating> shuffled_order(const Ratings& train, std::uint64_t seed) {
+  std::vector<Rating> all = train.triplets();
+  std::uint64_t fingerprint = 0x4c656e734b697453ULL ^ all.size();
+  for (const Rating& r : all) {
+    std::uint32_t value_bits = 0;
+    std::memcpy(&value_bits, &r.value, sizeof value_bits);
+    fingerprint = core::mix64(fingerprint ^ ((static_cast<std::uint64_t>(r.user) << 32) | r.item));
+    fingerprint = core::mix64(fingerprint ^ value_bits);
+  }
+  core::Rng rng(core::derive_seed(seed, fingerprint), 0x5368756666ULL);
+  rng.shuffle(all.begin(), all.end());
+  return all;
 }
 
 SgdOrder::SgdOrder(const Ratings& train)

@@ -16,6 +16,11 @@ std::uint64_t sgd_order_key(std::uint64_t seed, UserId user, ItemId item);
 // Every rating of `train` in SGD order (ties of the 64-bit key by canonical position).
 std::vector<Rating> sgd_order(const Ratings& train, std::uint64_t seed);
 
+// LensKit's order: the canonical order shuffled (Fisher-Yates) by an Rng seeded from `seed`
+// and a fingerprint of every (user, item, value) of `train`, so any change to the data draws
+// a new permutation of all ratings, and the same data and seed the same one.
+std::vector<Rating> shuffled_order(const Ratings& train, std::uint64_t seed);
+
 // The same orders for many seeds of one data set (one per epoch), reusing its buffers.
 class SgdOrder {
  public:

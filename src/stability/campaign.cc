@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/thread_pool.h"
+#include "recsys/recommender_spec.h"
 
 namespace assay::stability {
 namespace {
@@ -32,8 +33,16 @@ void validate(const CampaignConfig& c) {
     throw core::UsageError("shard " + std::to_string(c.shard) + " of " +
                            std::to_string(c.n_shards) + ": need 0 <= shard < shards");
   }
-  // make_recommender throws UsageError for unknown names; check before any training.
-  for (const auto& a : c.algorithms) (void)recsys::make_recommender(a);
+  // Unknown names, keys and bad values throw UsageError before any training; a configuration
+  // is named by its normalised spec (the store's key and the seeds' input), once.
+  std::set<std::string> seen;
+  for (const auto& a : c.algorithms) {
+    const std::string id = recsys::normalize_recommender_spec(a);
+    if (id != a) {
+      throw core::UsageError("algorithm '" + a + "' is not a normalised spec (write " + id + ")");
+    }
+    if (!seen.insert(id).second) throw core::UsageError("algorithm " + id + " named twice");
+  }
 }
 
 std::map<std::string, std::string> identity_of(const recsys::Ratings& data,

@@ -8,6 +8,7 @@
 
 #include "core/hypothesis_test.h"
 #include "core/summary_stats.h"
+#include "recsys/recommender_spec.h"
 
 namespace assay::stability {
 namespace {
@@ -22,6 +23,14 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
   CampaignSummary s;
   s.n_runs = results.runs.size();
   s.complete = results.complete;
+  for (const auto& b : results.baselines) {
+    ConfigurationProfile p;
+    p.algorithm = b.algorithm;
+    p.spec = recsys::parse_recommender_spec(b.algorithm).full();
+    p.rating_values = b.influence.rating_values;
+    p.rating_influence = b.influence.rating;
+    s.configurations.push_back(std::move(p));
+  }
 
   // Trials of each (algorithm, heuristic, size), per oracle.
   std::map<CellKey, std::array<std::vector<double>, kNumOracles>> values;

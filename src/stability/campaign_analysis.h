@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +44,21 @@ struct TimingStats {
   double max_seconds = 0;
 };
 
+// One configuration of the campaign: its identity (the normalised spec that names its rows),
+// the full spec with defaults filled in, its rating influence I_R on the unmodified data, and
+// (when measured, see stability/accuracy.h) its cross-validated accuracy.
+struct ConfigurationProfile {
+  std::string algorithm;
+  std::string spec;
+  std::vector<double> rating_values;
+  std::vector<std::uint32_t> rating_influence;
+  bool has_accuracy = false;
+  double rmse = 0, mae = 0;
+  std::size_t folds = 0;
+};
+
 struct CampaignSummary {
+  std::vector<ConfigurationProfile> configurations;  // config.algorithms order
   std::vector<CellStats> cells;  // config order, oracles innermost
   std::vector<NoiseFloor> noise_floor;
   std::vector<TimingStats> timing;

@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/svg_chart.h"
+#include "recsys/recommender_spec.h"
 
 namespace assay::stability {
 namespace {
@@ -44,6 +47,20 @@ std::string ratio_text(const CellStats& c) {
   if (!c.baseline) return "no baseline";
   if (c.baseline_zero) return c.mean > 0 ? "baseline 0" : "0 / 0";
   return num(c.ratio) + "×";
+}
+
+const ConfigurationProfile* find_configuration(const CampaignSummary& summary,
+                                               const std::string& algorithm) {
+  for (const auto& c : summary.configurations) {
+    if (c.algorithm == algorithm) return &c;
+  }
+  return nullptr;
+}
+
+double top_out_mean(const CampaignSummary& summary, const std::string& algorithm, Heuristic h,
+                    std::size_t n) {
+  const auto* c = find_cell(summary, algorithm, h, n, Oracle::kTopOut);
+  return c ? c->mean : std::numeric_limits<double>::quiet_NaN();
 }
 
 std::string html_escape_table(const std::string& markdown) {
@@ -90,6 +107,24 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
   j["seed"] = config.seed;
   j["k"] = config.k;
   j["algorithms"] = config.algorithms;
+  auto configurations = nlohmann::ordered_json::array();
+  for (const auto& c : summary.configurations) {
+    nlohmann::ordered_json e;
+    e["algorithm"] = c.algorithm;
+    e["spec"] = c.spec;
+    nlohmann::ordered_json ir = nlohmann::ordered_json::object();
+    for (std::size_t k = 0; k < c.rating_values.size(); ++k) {
+      ir[num(c.rating_values[k])] = c.rating_influence[k];
+    }
+    e["rating_influence"] = ir;
+    if (c.has_accuracy) {
+      e["rmse"] = c.rmse;
+      e["mae"] = c.mae;
+      e["folds"] = c.folds;
+    }
+    configurations.push_back(e);
+  }
+  j["configurations"] = configurations;
   auto hs = nlohmann::ordered_json::array();
   for (const auto h : config.heuristics) hs.push_back(std::string(to_string(h)));
   j["heuristics"] = hs;
@@ -265,6 +300,140 @@ std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summ
   return out;
 }
 
+std::string configurations_markdown(const CampaignSummary& summary) {
+  std::vector<double> values;
+  for (const auto& c : summary.configurations) {
+    for (const double v : c.rating_values) {
+      if (std::find(values.begin(), values.end(), v) == values.end()) values.push_back(v);
+    }
+  }
+  std::sort(values.begin(), values.end());
+  std::string out = "| configuration | full spec |";
+  for (const double v : values) out += std::string(" I_R(") + num(v) + ") |";
+  out += " RMSE | MAE |\n|---|---|";
+  for (std::size_t k = 0; k < values.size() + 2; ++k) out += "---:|";
+  out += "\n";
+  for (const auto& c : summary.configurations) {
+    out += "|" + cell(c.algorithm) + cell(c.spec);
+    for (const double v : values) {
+      std::string text = "n/a";
+      for (std::size_t k = 0; k < c.rating_values.size(); ++k) {
+        if (c.rating_values[k] == v) text = std::to_string(c.rating_influence[k]);
+      }
+      out += " " + text + " |";
+    }
+    out += c.has_accuracy ? cell(num(c.rmse)) + cell(num(c.mae)) + "\n" : std::string(" | |\n");
+  }
+  return out +
+         "Configurations: I_R(r) = number of (user, recommended item) pairs whose item's mean "
+         "rating lies within 0.05 of r; RMSE/MAE by cross-validation where measured.\n";
+}
+
+std::vector<Sweep> find_sweeps(const CampaignSummary& summary) {
+  std::map<std::string, std::vector<recsys::RecommenderSpec>> by_name;
+  std::vector<std::string> order;
+  for (const auto& c : summary.configurations) {
+    auto spec = recsys::parse_recommender_spec(c.spec);
+    if (!by_name.count(spec.name)) order.push_back(spec.name);
+    by_name[spec.name].push_back(std::move(spec));
+  }
+  std::vector<Sweep> sweeps;
+  for (const auto& name : order) {
+    const auto& specs = by_name[name];
+    if (specs.size() < 2) continue;
+    std::vector<std::size_t> varying;
+    for (std::size_t k = 0; k < specs[0].values.size(); ++k) {
+      for (const auto& s : specs) {
+        if (s.values[k].second != specs[0].values[k].second) {
+          varying.push_back(k);
+          break;
+        }
+      }
+    }
+    if (varying.size() != 1) continue;
+    std::vector<std::pair<double, std::string>> points;
+    bool numeric = true;
+    for (const auto& s : specs) {
+      const std::string& text = s.values[varying[0]].second;
+      char* end = nullptr;
+      const double v = std::strtod(text.c_str(), &end);
+      numeric = numeric && end != text.c_str() && *end == 0;
+      points.emplace_back(v, s.identity());
+    }
+    if (!numeric) continue;
+    std::sort(points.begin(), points.end());
+    Sweep sw;
+    sw.name = name;
+    sw.key = specs[0].values[varying[0]].first;
+    for (const auto& [v, a] : points) {
+      sw.values.push_back(v);
+      sw.algorithms.push_back(a);
+    }
+    sweeps.push_back(std::move(sw));
+  }
+  return sweeps;
+}
+
+std::string sweep_markdown(const CampaignSummary& summary, const Sweep& sweep) {
+  std::string out = "| " + sweep.key + " | configuration | APORTFOLIO n=10 | APORTFOLIO n=100 | "
+                    "ARAND n=10 | ARAND n=100 | RMSE | MAE |\n|---:|---|---:|---:|---:|---:|---:|---:|\n";
+  for (std::size_t k = 0; k < sweep.values.size(); ++k) {
+    const std::string& a = sweep.algorithms[k];
+    const auto* c = find_configuration(summary, a);
+    out += "|" + cell(num(sweep.values[k])) + cell(a) +
+           cell(num(top_out_mean(summary, a, Heuristic::kAportfolio, 10))) +
+           cell(num(top_out_mean(summary, a, Heuristic::kAportfolio, 100))) +
+           cell(num(top_out_mean(summary, a, Heuristic::kArand, 10))) +
+           cell(num(top_out_mean(summary, a, Heuristic::kArand, 100))) +
+           (c && c->has_accuracy ? cell(num(c->rmse)) + cell(num(c->mae)) : cell("n/a") + cell("n/a")) +
+           "\n";
+  }
+  return out + "Sweep of " + sweep.name + " over " + sweep.key +
+         ": mean Top Out (instability) and cross-validated accuracy.\n";
+}
+
+SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep) {
+  core::LineChart left, right;
+  left.labels.title = sweep.name + ": instability vs " + sweep.key;
+  left.labels.x_label = sweep.key;
+  left.labels.y_label = "mean Top Out";
+  right.labels.title = sweep.name + ": accuracy vs " + sweep.key;
+  right.labels.x_label = sweep.key;
+  right.labels.y_label = "error (rating points)";
+  left.labels.width = right.labels.width = 560;
+  const std::pair<Heuristic, std::size_t> lines[] = {{Heuristic::kAportfolio, 10},
+                                                     {Heuristic::kAportfolio, 100},
+                                                     {Heuristic::kArand, 10},
+                                                     {Heuristic::kArand, 100}};
+  for (const auto& [h, n] : lines) {
+    core::LineSeries s{std::string(to_string(h)) + " n=" + std::to_string(n), {}, {}};
+    for (std::size_t k = 0; k < sweep.values.size(); ++k) {
+      const double y = top_out_mean(summary, sweep.algorithms[k], h, n);
+      if (std::isnan(y)) continue;
+      s.x.push_back(sweep.values[k]);
+      s.y.push_back(y);
+    }
+    if (!s.x.empty()) left.series.push_back(std::move(s));
+  }
+  core::LineSeries rmse{"RMSE", {}, {}}, mae{"MAE", {}, {}};
+  for (std::size_t k = 0; k < sweep.values.size(); ++k) {
+    const auto* c = find_configuration(summary, sweep.algorithms[k]);
+    if (!c || !c->has_accuracy) continue;
+    rmse.x.push_back(sweep.values[k]);
+    rmse.y.push_back(c->rmse);
+    mae.x.push_back(sweep.values[k]);
+    mae.y.push_back(c->mae);
+  }
+  if (!rmse.x.empty()) {
+    right.series.push_back(std::move(rmse));
+    right.series.push_back(std::move(mae));
+  }
+  SweepCharts charts;
+  if (!left.series.empty()) charts.instability = core::render_svg(left);
+  if (!right.series.empty()) charts.accuracy = core::render_svg(right);
+  return charts;
+}
+
 std::string cells_csv(const CampaignSummary& summary) {
   std::string out =
       "algorithm,heuristic,size,oracle,trials,mean,sd,baseline,baseline_mean,ratio,p,"
@@ -348,6 +517,22 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
   put("table3.csv", table3_csv(summary));
   put("table4.md", table4_markdown(config, summary));
   put("table4.csv", table4_csv(config, summary));
+  const std::string configurations = configurations_markdown(summary);
+  put("configurations.md", configurations);
+  std::string sweep_html;
+  std::string sweep_md;
+  for (const auto& sw : find_sweeps(summary)) {
+    const std::string md = sweep_markdown(summary, sw);
+    const SweepCharts charts = sweep_svgs(summary, sw);
+    sweep_md += md + "\n";
+    const std::string stem = "sweep-" + sw.name + "-" + sw.key;
+    if (!charts.instability.empty()) put(stem + "-instability.svg", charts.instability);
+    if (!charts.accuracy.empty()) put(stem + "-accuracy.svg", charts.accuracy);
+    sweep_html += std::string("<h3>") + core::xml_escape(sw.name + " over " + sw.key) +
+                  "</h3>\n" + charts.instability + charts.accuracy + "\n" +
+                  html_escape_table(md);
+  }
+  if (!sweep_md.empty()) put("sweep.md", sweep_md);
 
   std::string html =
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
@@ -357,7 +542,10 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
       "</head><body>\n<h1>Recommender stability campaign</h1>\n<p>Data: " +
       core::xml_escape(config.data_description) + "; seed " + std::to_string(config.seed) +
       "; top-" + std::to_string(config.k) + "; " + std::to_string(summary.n_runs) + " runs" +
-      (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Figure 2</h2>\n" + svg +
+      (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Configurations</h2>\n" +
+      html_escape_table(configurations) +
+      (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
+      "<h2>Figure 2</h2>\n" + svg +
       "\n<h2>Top Out per cell</h2>\n" + html_escape_table(top_out_table_markdown(config, summary)) +
       "<h2>Noise floor</h2>\n" + html_escape_table(noise_markdown(summary)) +
       "<h2>Table 3</h2>\n" + html_escape_table(table3_markdown(summary)) + "<h2>Table 4</h2>\n" +

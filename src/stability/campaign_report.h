@@ -5,6 +5,11 @@
 //   figure2.svg       Figure 2: Top Out ratio to the same-type random baseline, log10 axis
 //   table3.md/.csv    Table 3: mean modification-set generation time per heuristic and size
 //   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
+//   configurations.md every configuration: its name in the tables, the full spec with defaults
+//                     filled in, I_R per rating value, accuracy when measured
+//   sweep.md, sweep-*-instability.svg, sweep-*-accuracy.svg  for every group of configurations of one algorithm that differ in
+//                     one numeric key: instability (APORTFOLIO and ARAND Top Out at n = 10,
+//                     100) and accuracy (RMSE, MAE) against that key's value
 //   report.html       everything above in one page (SVG inline)
 //   mods/*.json       every modification set whose instability exceeded delta (replayable)
 #pragma once
@@ -31,6 +36,23 @@ std::string table3_csv(const CampaignSummary& summary);
 std::string table4_markdown(const CampaignConfig& config, const CampaignSummary& summary);
 std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summary);
 std::string cells_csv(const CampaignSummary& summary);
+std::string configurations_markdown(const CampaignSummary& summary);
+
+// Configurations of one algorithm (or profile) that differ in exactly one key, whose values
+// are all numbers: points in increasing value order.
+struct Sweep {
+  std::string name, key;
+  std::vector<double> values;
+  std::vector<std::string> algorithms;  // the configurations' identities, same order
+};
+std::vector<Sweep> find_sweeps(const CampaignSummary& summary);
+std::string sweep_markdown(const CampaignSummary& summary, const Sweep& sweep);
+// The two charts of a sweep: instability and accuracy against the key (either is empty when
+// the campaign has none of its figures).
+struct SweepCharts {
+  std::string instability, accuracy;
+};
+SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep);
 
 // File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
 std::string modification_set_file_name(const RunKey& key);

@@ -27,10 +27,11 @@ struct Reference {
 Reference reference_fit(const Ratings& r, const FunkSvdOptions& o, std::uint64_t seed) {
   Reference m;
   m.base = BiasModel::fit(r, o.bias_damping);
-  const auto order = sgd_order(r, seed);
+  const auto order = o.order == FunkSvdOrder::kStable ? sgd_order(r, seed) : shuffled_order(r, seed);
+  const double lo = o.clamp ? 1.0 : -INFINITY, hi = o.clamp ? 5.0 : INFINITY;
   std::vector<double> est(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) {
-    est[k] = std::clamp(m.base.predict(order[k].user, order[k].item), 1.0, 5.0);
+    est[k] = std::clamp(m.base.predict(order[k].user, order[k].item), lo, hi);
   }
   for (std::size_t f = 0; f < o.n_features; ++f) {
     std::vector<double> uf(r.n_users(), o.initial_value), itf(r.n_items(), o.initial_value);
@@ -39,14 +40,14 @@ Reference reference_fit(const Ratings& r, const FunkSvdOptions& o, std::uint64_t
       for (std::size_t k = 0; k < order.size(); ++k) {
         const auto& x = order[k];
         const double u = uf[x.user], i = itf[x.item];
-        const double pred = std::clamp(est[k] + u * i, 1.0, 5.0) + trail;
+        const double pred = std::clamp(est[k] + u * i, lo, hi) + trail;
         const double err = x.value - pred;
         uf[x.user] = u + o.learning_rate * (err * i - o.regularization * u);
         itf[x.item] = i + o.learning_rate * (err * u - o.regularization * i);
       }
     }
     for (std::size_t k = 0; k < order.size(); ++k) {
-      est[k] = std::clamp(est[k] + uf[order[k].user] * itf[order[k].item], 1.0, 5.0);
+      est[k] = std::clamp(est[k] + uf[order[k].user] * itf[order[k].item], lo, hi);
     }
     m.uf.push_back(uf);
     m.itf.push_back(itf);
@@ -81,6 +82,73 @@ TEST(FunkSvd, MatchesDoublePrecisionReference) {
     }
   }
   EXPECT_LT(max_diff, 1e-3);
+}
+
+// The LensKit profile (no damping, no clamping, a fresh shuffle per training set) against the
+// same reference without clamps: scores leave the scale, and the order is the shuffle.
+TEST(FunkSvd, UnclampedShuffledMatchesDoublePrecisionReference) {
+  const Ratings r = fixtures::small_synthetic(2);
+  FunkSvdOptions o;
+  o.n_features = 4;
+  o.n_epochs = 30;
+  o.learning_rate = 0.005f;
+  o.bias_damping = 0;
+  o.clamp = false;
+  o.order = FunkSvdOrder::kShuffle;
+  const Reference ref = reference_fit(r, o, 11);
+  for (const FunkSvdKernel kernel : {FunkSvdKernel::kScalar, FunkSvdKernel::kAvx512}) {
+    o.kernel = kernel;
+    FunkSvd model(o);
+    model.fit(r, {11, 1});
+    double max_diff = 0;
+    bool off_scale = false;
+    std::vector<ItemId> items(r.n_items());
+    for (ItemId i = 0; i < r.n_items(); ++i) items[i] = i;
+    std::vector<float> out(items.size());
+    for (UserId u = 0; u < r.n_users(); ++u) {
+      model.score(u, items, out);
+      for (ItemId i = 0; i < r.n_items(); ++i) {
+        double s = ref.base.predict(u, i);
+        const bool known = !r.items_of(u).empty() && !r.users_of(i).empty();
+        for (std::size_t f = 0; known && f < o.n_features; ++f) s += ref.uf[f][u] * ref.itf[f][i];
+        max_diff = std::max(max_diff, std::abs(out[i] - s));
+        off_scale = off_scale || out[i] > 5.0f || out[i] < 1.0f;
+      }
+    }
+    EXPECT_LT(max_diff, 1e-3);
+    EXPECT_TRUE(off_scale);
+  }
+}
+
+TEST(FunkSvd, ShuffledOrderIsAFreshPermutationPerTrainingSet) {
+  const Ratings r = fixtures::small_synthetic(4);
+  const auto a = shuffled_order(r, 9);
+  EXPECT_EQ(shuffled_order(r, 9).size(), a.size());
+  auto same = [](const std::vector<Rating>& x, const std::vector<Rating>& y) {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < std::min(x.size(), y.size()); ++k) {
+      n += x[k].user == y[k].user && x[k].item == y[k].item;
+    }
+    return n;
+  };
+  EXPECT_EQ(same(a, shuffled_order(r, 9)), a.size());  // same data, same seed
+  // A permutation of the ratings.
+  auto sorted = a;
+  std::sort(sorted.begin(), sorted.end(), [](const Rating& x, const Rating& y) {
+    return x.user != y.user ? x.user < y.user : x.item < y.item;
+  });
+  const auto canonical = r.triplets();
+  ASSERT_EQ(sorted.size(), canonical.size());
+  for (std::size_t k = 0; k < sorted.size(); ++k) {
+    ASSERT_EQ(sorted[k].user, canonical[k].user);
+    ASSERT_EQ(sorted[k].item, canonical[k].item);
+  }
+  // Another seed, and one changed value (same pairs), each reshuffle nearly everything.
+  EXPECT_LT(same(a, shuffled_order(r, 10)), a.size() / 20);
+  const Rating x = a[0];
+  const float other = x.value == 1.0f ? 2.0f : 1.0f;
+  const std::vector<Modification> change = {{Modification::Kind::kChange, x.user, x.item, other}};
+  EXPECT_LT(same(a, shuffled_order(r.apply(change), 9)), a.size() / 20);
 }
 
 TEST(FunkSvd, SameSeedBitwiseOtherSeedDiffers) {

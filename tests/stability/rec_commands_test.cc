@@ -228,6 +228,101 @@ TEST(RecCampaign, WritesReportAndReplayableSets) {
   EXPECT_TRUE(lines[0].contains("lost"));
 }
 
+TEST(RecSpecs, BadKeyOrValueIsAUsageErrorInEveryCommand) {
+  TempDir dir;
+  const std::vector<std::string> commands = {
+      "rec recommend --data " + kData + " --algorithm funk-svd:dampen=0 --out " +
+          dir.file("r.jsonl"),
+      "rec fuzz --data " + kData +
+          " --algorithm funk-svd:dampen=0 --heuristic AMR --size 1 --trials 1",
+      "rec campaign --data " + kData +
+          " --algorithms user-user,funk-svd:dampen=0 --heuristics ARAND --sizes 1 --trials 1 "
+          "--quiet --store " + dir.file("s.sqlite") + " --out " + dir.file("out"),
+      "rec campaign --data " + kData +
+          " --algorithms funk-svd --sweep dampen=0,5 --heuristics ARAND --sizes 1 --trials 1 "
+          "--quiet --store " + dir.file("s.sqlite") + " --out " + dir.file("out"),
+  };
+  for (const auto& c : commands) {
+    const auto r = run_assay(dir, c);
+    EXPECT_EQ(r.exit_code, 2) << c;
+    EXPECT_NE(r.err.find("unknown key 'dampen'"), std::string::npos) << c << ": " << r.err;
+  }
+  const auto bad = run_assay(dir, "rec campaign --data " + kData +
+                                      " --algorithms funk-svd:damping=-1 --heuristics ARAND "
+                                      "--sizes 1 --trials 1 --quiet --store " +
+                                      dir.file("s.sqlite") + " --out " + dir.file("out"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("'damping'"), std::string::npos) << bad.err;
+  const auto twice = run_assay(dir, "rec campaign --data " + kData +
+                                        " --algorithms funk-svd,funk-svd:damping=5.0 --heuristics "
+                                        "ARAND --sizes 1 --trials 1 --quiet --store " +
+                                        dir.file("s.sqlite") + " --out " + dir.file("out"));
+  EXPECT_EQ(twice.exit_code, 2);
+  EXPECT_NE(twice.err.find("funk-svd twice"), std::string::npos) << twice.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("out/summary.json")));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("r.jsonl")));
+}
+
+// Two configurations of one algorithm are two rows of one campaign, named by their normalised
+// specs; the default keeps its plain name (and so its seeds and cells); the sweep report puts
+// instability and accuracy beside the parameter; a saved set replays its configuration.
+TEST(RecSpecs, SweepIsRowsOfOneCampaignWithAccuracyAndReplays) {
+  TempDir dir;
+  const std::string common = " --heuristics AMR,ARAND,APORTFOLIO --sizes 10 --trials 2 --seed 9 "
+                             "--noise-trials 1 --threads 2 --delta 0 --quiet ";
+  const auto sweep = run_assay(
+      dir, "rec campaign --data " + kData + " --algorithms funk-svd:epochs=20 --sweep damping=0,5.0" +
+               common + "--store " + dir.file("s.sqlite") + " --out " + dir.file("s"));
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
+  const auto plain = run_assay(
+      dir, "rec campaign --data " + kData + " --algorithms funk-svd:epochs=20:damping=0" + common +
+               "--store " + dir.file("p.sqlite") + " --out " + dir.file("p"));
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  const auto s = nlohmann::json::parse(read_file(dir.file("s/summary.json")));
+  ASSERT_EQ(s["algorithms"].size(), 2u);
+  EXPECT_EQ(s["algorithms"][0], "funk-svd:epochs=20:damping=0");
+  EXPECT_EQ(s["algorithms"][1], "funk-svd:epochs=20");
+  const auto& conf = s["configurations"];
+  ASSERT_EQ(conf.size(), 2u);
+  EXPECT_EQ(conf[0]["spec"],
+            "funk-svd:features=25:epochs=20:learning-rate=0.001:regularization=0.015:"
+            "initial-value=0.1:damping=0:clamp=scale:order=stable");
+  EXPECT_EQ(conf[0]["rating_influence"].size(), 5u);
+  EXPECT_GT(conf[0]["rmse"].get<double>(), 0.3);
+  EXPECT_LT(conf[0]["rmse"].get<double>(), 2.0);
+  EXPECT_NE(conf[0]["rmse"], conf[1]["rmse"]);
+  // The same configuration alone gives the same cells as in the sweep.
+  const auto p = nlohmann::json::parse(read_file(dir.file("p/summary.json")));
+  nlohmann::json sweep_cells = nlohmann::json::array();
+  for (const auto& c : s["cells"]) {
+    if (c["algorithm"] == "funk-svd:epochs=20:damping=0") sweep_cells.push_back(c);
+  }
+  EXPECT_EQ(sweep_cells, p["cells"]);
+  const std::string md = read_file(dir.file("s/sweep.md"));
+  EXPECT_NE(md.find("| damping | configuration | APORTFOLIO n=10"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 0 | funk-svd:epochs=20:damping=0 |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 5 | funk-svd:epochs=20 |"), std::string::npos) << md;
+  for (const char* chart : {"s/sweep-funk-svd-damping-instability.svg",
+                            "s/sweep-funk-svd-damping-accuracy.svg"}) {
+    const std::string svg = read_file(dir.file(chart));
+    EXPECT_EQ(svg.find("<svg"), svg.rfind("<svg")) << chart;  // one document
+    EXPECT_NE(svg.find("damping"), std::string::npos) << chart;
+  }
+  EXPECT_NE(read_file(dir.file("s/report.html")).find("Configuration sweeps"), std::string::npos);
+  EXPECT_NE(read_file(dir.file("s/configurations.md")).find("I_R(5)"), std::string::npos);
+
+  const auto& files = s["exceeding_delta"]["files"];
+  ASSERT_FALSE(files.empty());
+  const std::string mods = dir.file("s/" + files[0].get<std::string>());
+  const auto recorded = nlohmann::json::parse(read_file(mods));
+  const auto replay = run_assay(dir, "rec replay --data " + kData + " --mods " + mods);
+  ASSERT_EQ(replay.exit_code, 0) << replay.err;
+  const auto lines = json_lines(replay.out);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back()["algorithm"], recorded["algorithm"]);
+  EXPECT_EQ(lines.back()["top-out"], recorded["oracles"]["top-out"]);
+}
+
 TEST(RecReplay, UnknownUserInSetIsBadInputNamingTheFile) {
   TempDir dir;
   const std::string mods = dir.write(
