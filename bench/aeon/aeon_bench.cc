@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@
 namespace {
 using Clock = std::chrono::steady_clock;
 double s_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double cpu_s() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -64,23 +70,26 @@ int main(int argc, char** argv) {
       aeon::TestCaseScorer* scorer;
       const std::vector<aeon::TestCase>* cases;
       int threads;
-      std::vector<double> rate;
+      std::vector<double> rate, cpu_rate;
       std::vector<aeon::TestCaseScore> scores;
     };
     std::vector<Cell> cells;
-    for (int t : thread_counts) cells.push_back({"before", &before, &before_cases, t, {}, {}});
-    for (int t : thread_counts) cells.push_back({"after", &after, &cases, t, {}, {}});
+    for (int t : thread_counts) cells.push_back({"before", &before, &before_cases, t, {}, {}, {}});
+    for (int t : thread_counts) cells.push_back({"after", &after, &cases, t, {}, {}, {}});
     for (std::size_t r = 0; r < repeats; ++r) {
       for (Cell& c : cells) {
         c.scorer->clear_caches();
         t0 = Clock::now();
+        const double c0 = cpu_s();
         c.scores = c.scorer->score_all(*c.cases, c.threads);
         c.rate.push_back(static_cast<double>(c.cases->size()) / s_since(t0));
+        c.cpu_rate.push_back(static_cast<double>(c.cases->size()) / (cpu_s() - c0));
       }
     }
-    std::printf("%-7s %7s %6s %12s   (median of %zu interleaved runs; caches cleared per run)\n", "method", "threads",
-                "pairs", "pairs/s", repeats);
-    for (const Cell& c : cells) std::printf("%-7s %7d %6zu %12.1f\n", c.name, c.threads, c.cases->size(), median(c.rate));
+    std::printf("%-7s %7s %6s %12s %14s   (medians of %zu interleaved runs; caches cleared per run)\n", "method",
+                "threads", "pairs", "pairs/s", "pairs/CPU-s", repeats);
+    for (const Cell& c : cells)
+      std::printf("%-7s %7d %6zu %12.1f %14.1f\n", c.name, c.threads, c.cases->size(), median(c.rate), median(c.cpu_rate));
     const double speedup = median(cells[thread_counts.size()].rate) / median(cells[0].rate);
     std::printf("speed-up after/before, one thread: %.1fx\n", speedup);
     // Same scores: the before cells' cases are a prefix of the after cells'.

@@ -80,10 +80,41 @@ double BackoffWindowScorer::exp_units(int d) const {
   return exp_hi_[static_cast<std::size_t>(hi + kHiRange)] * exp_lo_[static_cast<std::size_t>(d & ((1 << kLoBits) - 1))];
 }
 
+std::vector<int> BackoffWindowScorer::candidate_scores(const std::array<WordId, 5>& win) const {
+  const int* T = scores(win);
+  return std::vector<int>(T, T + trie_.vocabulary_size());
+}
+
 double BackoffWindowScorer::probability(const std::array<WordId, 5>& win) const {
-  const WordId u = win[0], v = win[1], t = win[2], x = win[3], y = win[4];
+  const WordId t = win[2];
   const auto V = static_cast<std::size_t>(trie_.vocabulary_size());
   ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
+  const int* T = scores(win);
+  // Normaliser relative to the target: Σ 1.0001^(S(w) − S(t)), <s> and </s> excluded.
+  const int st = T[static_cast<std::size_t>(t)];
+  auto sum_range = [&](std::size_t b, std::size_t e) {
+    // Four partial sums: the additions' latency, not the look-ups, bounds a single chain.
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+    std::size_t i = b;
+    for (; i + 4 <= e; i += 4) {
+      a0 += exp_units(st - T[i]);
+      a1 += exp_units(st - T[i + 1]);
+      a2 += exp_units(st - T[i + 2]);
+      a3 += exp_units(st - T[i + 3]);
+    }
+    for (; i < e; ++i) a0 += exp_units(st - T[i]);
+    return (a0 + a1) + (a2 + a3);
+  };
+  std::size_t lo = static_cast<std::size_t>(trie_.begin_sentence());
+  std::size_t hi = static_cast<std::size_t>(trie_.end_sentence());
+  if (lo > hi) std::swap(lo, hi);
+  const double z = sum_range(0, lo) + sum_range(lo + 1, hi) + sum_range(hi + 1, V);
+  return 1.0 / z;
+}
+
+const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
+  const WordId u = win[0], v = win[1], x = win[3], y = win[4];
+  const auto V = static_cast<std::size_t>(trie_.vocabulary_size());
   const int n1 = v == kNoWord ? 0 : (u == kNoWord ? 1 : 2);
   const bool f2 = x != kNoWord, f3 = f2 && y != kNoWord;
   const std::vector<float>& P = trie_.unigram_probs();
@@ -199,26 +230,7 @@ double BackoffWindowScorer::probability(const std::array<WordId, 5>& win) const 
     T[i] = score;
   }
 
-  // 3. Normaliser relative to the target: Σ 1.0001^(S(w) − S(t)), <s> and </s> excluded.
-  const int st = T[static_cast<std::size_t>(t)];
-  auto sum_range = [&](std::size_t b, std::size_t e) {
-    // Four partial sums: the additions' latency, not the look-ups, bounds a single chain.
-    double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-    std::size_t i = b;
-    for (; i + 4 <= e; i += 4) {
-      a0 += exp_units(st - T[i]);
-      a1 += exp_units(st - T[i + 1]);
-      a2 += exp_units(st - T[i + 2]);
-      a3 += exp_units(st - T[i + 3]);
-    }
-    for (; i < e; ++i) a0 += exp_units(st - T[i]);
-    return (a0 + a1) + (a2 + a3);
-  };
-  std::size_t lo = static_cast<std::size_t>(trie_.begin_sentence());
-  std::size_t hi = static_cast<std::size_t>(trie_.end_sentence());
-  if (lo > hi) std::swap(lo, hi);
-  const double z = sum_range(0, lo) + sum_range(lo + 1, hi) + sum_range(hi + 1, V);
-  return 1.0 / z;
+  return T;
 }
 
 }  // namespace assay::aeon

@@ -37,9 +37,14 @@ class BackoffWindowScorer {
   // window = {w_{i-2}, w_{i-1}, target, w_{i+1}, w_{i+2}}, lm::kNoWord for an OOV word or a
   // position past </s>; the target must be a word other than <s>/</s>.
   double probability(const std::array<lm::WordId, 5>& window) const;
+  // Every word's integer score S(w) in the window (log base 1.0001; tests compare it with
+  // sphinxbase's look-ups).
+  std::vector<int> candidate_scores(const std::array<lm::WordId, 5>& window) const;
 
  private:
   double exp_units(int d) const;  // 1.0001^(−d)
+  // Fills the calling thread's score array for the window and returns it.
+  const int* scores(const std::array<lm::WordId, 5>& window) const;
 
   const lm::SphinxTrie& trie_;
   std::vector<double> exp_hi_, exp_lo_;

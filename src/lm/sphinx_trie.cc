@@ -277,14 +277,32 @@ void SphinxTrie::build_indexes() {
   const auto V = static_cast<std::size_t>(n_words_);
   const Layer& bi = layers_[0];
   // Bigrams (v, ·) by v: the trie stores them under their last word.
+  // Only the n-grams sphinxbase's look-up reaches (see find_child) enter the indexes.
+  std::vector<std::uint8_t> bi_found(uni_next_[V], 0);
+  before_offsets_.assign(V + 1, 0);
+  for (std::size_t w = 0; w < V; ++w) {
+    for (std::uint32_t j = uni_next_[w]; j < uni_next_[w + 1]; ++j) {
+      bi_found[j] = find_child(0, uni_next_[w], uni_next_[w + 1], bi.entries[j].word) == static_cast<std::int64_t>(j);
+      before_offsets_[w + 1] += bi_found[j];
+    }
+  }
+  for (std::size_t v = 0; v < V; ++v) before_offsets_[v + 1] += before_offsets_[v];
+  before_.clear();
+  before_.reserve(before_offsets_[V]);
+  for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
+    if (bi_found[j]) before_.push_back(bi.entries[j]);
+  }
   after_offsets_.assign(V + 1, 0);
-  for (std::uint32_t j = 0; j < uni_next_[V]; ++j) ++after_offsets_[static_cast<std::size_t>(bi.entries[j].word) + 1];
+  for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
+    if (bi_found[j]) ++after_offsets_[static_cast<std::size_t>(bi.entries[j].word) + 1];
+  }
   for (std::size_t v = 0; v < V; ++v) after_offsets_[v + 1] += after_offsets_[v];
-  after_.resize(uni_next_[V]);
+  after_.resize(after_offsets_[V]);
   {
     std::vector<std::uint32_t> fill(after_offsets_.begin(), after_offsets_.end() - 1);
     for (std::size_t w = 0; w < V; ++w) {
       for (std::uint32_t j = uni_next_[w]; j < uni_next_[w + 1]; ++j) {
+        if (!bi_found[j]) continue;
         const Entry& e = bi.entries[j];
         after_[fill[static_cast<std::size_t>(e.word)]++] = Entry{static_cast<WordId>(w), e.prob, e.backoff};
       }
@@ -293,9 +311,25 @@ void SphinxTrie::build_indexes() {
   if (order_ != 3) return;
   const Layer& tri = layers_[1];
   // Trigram (a, b, c) is stored along c → b → a.
+  const std::uint32_t n_all = bi.next[uni_next_[V]];
+  std::vector<std::uint8_t> tri_found(n_all, 0);
+  tri_bc_offsets_.assign(std::size_t{uni_next_[V]} + 1, 0);
   tri_ab_offsets_.assign(V + 1, 0);
-  const std::uint32_t n_tri = bi.next[uni_next_[V]];
-  for (std::uint32_t k = 0; k < n_tri; ++k) ++tri_ab_offsets_[static_cast<std::size_t>(tri.entries[k].word) + 1];
+  for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
+    if (!bi_found[j]) continue;
+    for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
+      tri_found[k] = find_child(1, bi.next[j], bi.next[j + 1], tri.entries[k].word) == static_cast<std::int64_t>(k);
+      tri_bc_offsets_[j + 1] += tri_found[k];
+      if (tri_found[k]) ++tri_ab_offsets_[static_cast<std::size_t>(tri.entries[k].word) + 1];
+    }
+  }
+  for (std::uint32_t j = 0; j < uni_next_[V]; ++j) tri_bc_offsets_[j + 1] += tri_bc_offsets_[j];
+  tri_bc_.clear();
+  tri_bc_.reserve(tri_bc_offsets_.back());
+  for (std::uint32_t k = 0; k < n_all; ++k) {
+    if (tri_found[k]) tri_bc_.push_back(tri.entries[k]);
+  }
+  const std::uint32_t n_tri = static_cast<std::uint32_t>(tri_bc_.size());
   for (std::size_t a = 0; a < V; ++a) tri_ab_offsets_[a + 1] += tri_ab_offsets_[a];
   tri_ac_offsets_ = tri_ab_offsets_;
   std::vector<Keyed> ab(n_tri), ac(n_tri);
@@ -303,8 +337,10 @@ void SphinxTrie::build_indexes() {
     std::vector<std::uint32_t> fill(tri_ab_offsets_.begin(), tri_ab_offsets_.end() - 1);
     for (std::size_t c = 0; c < V; ++c) {
       for (std::uint32_t j = uni_next_[c]; j < uni_next_[c + 1]; ++j) {
+        if (!bi_found[j]) continue;
         const WordId b = bi.entries[j].word;
         for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
+          if (!tri_found[k]) continue;
           const Entry& t = tri.entries[k];
           const std::uint32_t at = fill[static_cast<std::size_t>(t.word)]++;
           ab[at] = Keyed{static_cast<std::uint32_t>(b), Entry{static_cast<WordId>(c), t.prob, 0}};
@@ -342,12 +378,29 @@ WordId SphinxTrie::find(std::string_view w) const {
   return it == ids_.end() ? kNoWord : it->second;
 }
 
+// sphinxbase's uniform_find (an interpolation search in 32-bit arithmetic) reproduced step for
+// step: the trie's sibling lists are not all sorted (sphinxbase inserts placeholder entries),
+// so a binary search would find n-grams that sphinxbase's look-up never reaches.
 std::int64_t SphinxTrie::find_child(int layer, std::uint32_t begin, std::uint32_t end, WordId w) const {
   const std::vector<Entry>& e = layers_[static_cast<std::size_t>(layer)].entries;
-  const auto first = e.begin() + begin, last = e.begin() + end;
-  const auto it = std::lower_bound(first, last, w, [](const Entry& x, WordId k) { return x.word < k; });
-  if (it == last || it->word != w) return -1;
-  return it - e.begin();
+  const auto key = static_cast<std::uint32_t>(w);
+  std::uint32_t before_it = begin - 1, before_v = 0, after_it = end, after_v = static_cast<std::uint32_t>(n_words_);
+  if (key > after_v) return -1;
+  while (after_it - before_it > 1) {
+    const std::uint32_t off = key - before_v, range = after_v - before_v, width = after_it - before_it - 1;
+    const std::uint32_t pivot = before_it + (1 + static_cast<std::uint32_t>((off * width) / (range + 1)));
+    const auto mid = static_cast<std::uint32_t>(e[pivot].word);
+    if (mid < key) {
+      before_it = pivot;
+      before_v = mid;
+    } else if (mid > key) {
+      after_it = pivot;
+      after_v = mid;
+    } else {
+      return pivot;
+    }
+  }
+  return -1;
 }
 
 float SphinxTrie::trie_score(WordId w, const WordId* hist, int n) const {
@@ -447,7 +500,7 @@ std::span<const SphinxTrie::Entry> SphinxTrie::bigrams_after(WordId v) const {
 std::span<const SphinxTrie::Entry> SphinxTrie::bigrams_before(WordId x) const {
   ASSAY_CHECK(order_ >= 2 && x >= 0 && x < n_words_);
   const auto i = static_cast<std::size_t>(x);
-  return {layers_[0].entries.data() + uni_next_[i], uni_next_[i + 1] - uni_next_[i]};
+  return {before_.data() + before_offsets_[i], before_offsets_[i + 1] - before_offsets_[i]};
 }
 
 const SphinxTrie::Entry* SphinxTrie::bigram(WordId a, WordId b) const {
@@ -484,9 +537,8 @@ std::span<const SphinxTrie::Entry> SphinxTrie::trigrams_before(WordId b, WordId 
   const auto ci = static_cast<std::size_t>(c);
   const std::int64_t j = find_child(0, uni_next_[ci], uni_next_[ci + 1], b);
   if (j < 0) return {};
-  const Layer& bi = layers_[0];
   const auto ju = static_cast<std::size_t>(j);
-  return {layers_[1].entries.data() + bi.next[ju], bi.next[ju + 1] - bi.next[ju]};
+  return {tri_bc_.data() + tri_bc_offsets_[ju], tri_bc_offsets_[ju + 1] - tri_bc_offsets_[ju]};
 }
 
 }  // namespace assay::lm

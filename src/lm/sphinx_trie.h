@@ -9,7 +9,10 @@
 // Besides NgramModel look-ups it exposes the model's back-off structure, which the exact AEON
 // normaliser (aeon/backoff_window_scorer.h) enumerates: unigram probabilities and back-off
 // weights, the explicit bigrams after or before a word, and the trigrams with two given words.
-// The bit-packed trie is decoded once into flat arrays at load (about 80 MB for the CMU model).
+// The bit-packed trie is decoded once into flat arrays at load (about 120 MB for the CMU model).
+// Look-ups reproduce sphinxbase's interpolation search exactly: some sibling lists are not
+// sorted, and an n-gram sphinxbase's search does not reach is absent here too (also from the
+// enumerations).
 // Layout of the file (sphinxbase lm_trie.c, lm_trie_quant.c): header "Trie Language Model",
 // order (uint8), counts (uint32 each), the quantiser tables (16-bit codes, 65,536 floats per
 // table), the unigrams {float prob, float backoff, uint32 next} (count+1 of them), the packed
@@ -105,6 +108,10 @@ class SphinxTrie final : public NgramModel {
   // Indexes for the enumerations (order 3): CSR by the first word.
   std::vector<std::uint32_t> after_offsets_;  // bigrams (v, ·) by v
   std::vector<Entry> after_;
+  std::vector<std::uint32_t> before_offsets_;  // bigrams (·, x) by x
+  std::vector<Entry> before_;
+  std::vector<std::uint32_t> tri_bc_offsets_;  // trigrams (·, b, c) by the bigram entry of (b, c)
+  std::vector<Entry> tri_bc_;
   struct Keyed {
     std::uint32_t key;  // the second fixed word
     Entry entry;

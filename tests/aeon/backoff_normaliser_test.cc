@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "aeon/backoff_window_scorer.h"
 #include "aeon/ngram_syneval.h"
 #include "aeon/sentence_splitter.h"
 #include "aeon/test_case.h"
@@ -103,6 +105,38 @@ TEST(BackoffNormaliser, EqualsTheReferenceOnEdgeCases) {
   const double worst = compare(corpus, &n);
   EXPECT_GT(n, 150u);
   std::cout << "edge-case corpus: " << n << " masked probabilities, largest |fast - reference| = " << worst << "\n";
+}
+
+// The integer score of every word of the vocabulary in a window equals the sum of the three
+// sphinxbase look-ups the reference makes.
+TEST(BackoffNormaliser, EveryCandidateScoreEqualsSphinxbase) {
+  const auto& t = trie();
+  const assay::aeon::BackoffWindowScorer scorer(t);
+  auto id = [&](const char* w) { return t.find(w); };
+  const assay::lm::WordId none = assay::lm::kNoWord;
+  const std::vector<std::array<assay::lm::WordId, 5>> windows = {
+      {t.begin_sentence(), id("and"), id("there's"), id("the"), id("inimitable")},
+      {none, t.begin_sentence(), id("the"), id("movie"), id("was")},
+      {id("of"), id("the"), id("best"), id("of"), id("the")},
+      {id("the"), id("movie"), id("was"), t.end_sentence(), none},
+      {none, none, id("good"), id("film"), t.end_sentence()},
+      {id("a"), id("very"), id("good"), none, none},
+      {id("zyuganov"), id("aardvark"), id("the"), id("of"), id("and")}};
+  for (const auto& win : windows) {
+    const std::vector<int> fast = scorer.candidate_scores(win);
+    std::size_t bad = 0;
+    for (assay::lm::WordId w = 0; w < t.vocabulary_size(); ++w) {
+      const std::array<assay::lm::WordId, 2> left{win[0], win[1]}, mid{win[1], w}, right{w, win[3]};
+      int ref = sphinx().raw_score(w, left);
+      if (win[3] != none) ref += sphinx().raw_score(win[3], mid);
+      if (win[3] != none && win[4] != none) ref += sphinx().raw_score(win[4], right);
+      if (fast[static_cast<std::size_t>(w)] != ref && ++bad <= 5) {
+        ADD_FAILURE() << "window " << win[0] << " " << win[1] << " [" << win[2] << "] " << win[3] << " " << win[4]
+                      << ": candidate " << t.word(w) << " " << fast[static_cast<std::size_t>(w)] << " vs " << ref;
+      }
+    }
+    EXPECT_EQ(bad, 0u);
+  }
 }
 
 TEST(BackoffNormaliser, FallsBackToEnumerationOffTheTrie) {
