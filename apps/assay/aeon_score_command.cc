@@ -30,6 +30,7 @@ struct AeonScoreOptions {
   std::string out;
   bool keep_markers = false;
   std::string syneval_column = "absolute";
+  std::string ngram_normaliser = "backoff";
   int threads = 2;
 };
 
@@ -44,14 +45,10 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
     os << "original,generated,SemEval,SynEval,SynEval_original,SynEval_relative,semeval_backend,"
           "syneval_backend\n";
   char buf[64];
-  for (const auto& c : cases) {
-    aeon::TestCaseScore s;
-    try {
-      s = scorer.score(c);
-    } catch (core::Error& e) {
-      e.set_location_if_missing(c.where);
-      throw;
-    }
+  const std::vector<aeon::TestCaseScore> scores = scorer.score_all(cases, o.threads);
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const aeon::TestCase& c = cases[i];
+    const aeon::TestCaseScore& s = scores[i];
     if (csv) {
       std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f", s.semeval, s.syneval,
                     s.syneval_original, s.syneval_relative());
@@ -92,6 +89,11 @@ int run(const AeonScoreOptions& o) {
   so.vectors = o.vectors;
   so.vectors_format = o.vectors_format;
   so.wordnet_dir = o.wordnet_dir;
+  if (o.ngram_normaliser == "enumerate")
+    so.ngram_normaliser = aeon::NgramNormaliser::kEnumerate;
+  else if (o.ngram_normaliser != "backoff")
+    throw core::UsageError("--ngram-normaliser must be backoff or enumerate, got '" + o.ngram_normaliser + "'");
+  if (o.threads < 1) throw core::UsageError("--threads must be at least 1");
   if (!o.vectors.empty() && (!o.model_dir.empty() || !o.embedding_dir.empty())) {
     throw core::UsageError(
         "--vectors selects the offline SemEval; it cannot be combined with "
@@ -127,7 +129,7 @@ int run(const AeonScoreOptions& o) {
 
   auto emit = [&](std::ostream& os) {
     if (!o.annotations.empty())
-      aeon::score_annotation_csv(o.annotations, os, scorer, syneval_column);
+      aeon::score_annotation_csv(o.annotations, os, scorer, syneval_column, o.threads);
     else
       write_scores(os, o, scorer, cases);
   };
@@ -173,7 +175,14 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--pooling", opts->pooling, "Sentence vector: auto, pooler or cls")
       ->capture_default_str();
-  cmd->add_option("--threads", opts->threads, "BLAS threads")->capture_default_str();
+  cmd->add_option("--threads", opts->threads,
+                  "Threads: offline backends score pairs in parallel (same output for any "
+                  "count); checkpoints use them for BLAS")
+      ->capture_default_str();
+  cmd->add_option("--ngram-normaliser", opts->ngram_normaliser,
+                  "Offline SynEval normaliser: backoff (exact back-off sums, lock-free model) or "
+                  "enumerate (the reference: sphinxbase look-ups for every candidate, slow)")
+      ->capture_default_str();
   cmd->add_flag("--keep-markers", opts->keep_markers, "Do not strip [[...]] mutation markers");
   cmd->add_option("--syneval-column", opts->syneval_column,
                   "With --annotations: SynEval column holds absolute Nat(generated) (the paper) "

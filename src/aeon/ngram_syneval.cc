@@ -7,8 +7,10 @@
 #include <cstdint>
 #include <limits>
 
+#include "aeon/backoff_window_scorer.h"
 #include "aeon/sentence_splitter.h"
 #include "core/check.h"
+#include "lm/sphinx_trie.h"
 
 namespace assay::aeon {
 namespace {
@@ -19,11 +21,25 @@ bool has_alnum(std::string_view w) {
 
 }  // namespace
 
-NgramSynEval::NgramSynEval(const lm::NgramModel& model, double phi) : model_(model), phi_(phi) {
+NgramSynEval::NgramSynEval(const lm::NgramModel& model, double phi, NgramNormaliser normaliser)
+    : model_(model), phi_(phi) {
+  if (normaliser == NgramNormaliser::kBackoff) {
+    if (const auto* trie = dynamic_cast<const lm::SphinxTrie*>(&model); trie && trie->order() == 3) {
+      backoff_ = std::make_unique<BackoffWindowScorer>(*trie);
+    }
+  }
   candidates_.reserve(static_cast<std::size_t>(model.vocabulary_size()));
   for (lm::WordId w = 0; w < model.vocabulary_size(); ++w) {
     if (w != model.begin_sentence() && w != model.end_sentence()) candidates_.push_back(w);
   }
+}
+
+NgramSynEval::~NgramSynEval() = default;
+
+void NgramSynEval::clear_caches() {
+  const std::lock_guard lock(mutex_);
+  cache_.clear();
+  window_cache_.clear();
 }
 
 std::vector<std::string> NgramSynEval::words(std::string_view sentence) {
@@ -96,7 +112,8 @@ std::vector<double> NgramSynEval::compute(const std::string& sentence) {
         continue;
       }
     }
-    const double prob = window_probability(win, scratch);
+    const bool marker = s[p] == model_.begin_sentence() || s[p] == model_.end_sentence();
+    const double prob = backoff_ && !marker ? backoff_->probability(win) : window_probability(win, scratch);
     probs.push_back(prob);
     const std::lock_guard lock(mutex_);
     window_cache_.emplace(win, prob);

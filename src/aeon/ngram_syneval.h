@@ -18,11 +18,13 @@
 //
 // Probabilities are cached per sentence (a seed's unchanged sentences are scored once) and per
 // 5-word window (w_{i-2} .. w_{i+2} determine the value exactly), so a mutant's positions more
-// than two words from every edit cost nothing once its seed was scored. Thread-safe.
+// than two words from every edit cost nothing once its seed was scored. Thread-safe: the model
+// is read without a lock; only the caches' maps are guarded.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -36,14 +38,27 @@ namespace assay::aeon {
 
 inline constexpr const char* kNgramSynEvalBackend = "ngram-cmu";
 
+class BackoffWindowScorer;
+
+enum class NgramNormaliser {
+  kBackoff,    // back-off sums + enumerated explicit n-grams (needs a trigram lm::SphinxTrie)
+  kEnumerate,  // every candidate looked up (the reference)
+};
+
 class NgramSynEval {
  public:
-  // `model` must outlive this object.
-  explicit NgramSynEval(const lm::NgramModel& model, double phi = 0.6);
+  // `model` must outlive this object. kBackoff falls back to kEnumerate when `model` is not a
+  // trigram lm::SphinxTrie; normaliser() says which one serves.
+  explicit NgramSynEval(const lm::NgramModel& model, double phi = 0.6,
+                        NgramNormaliser normaliser = NgramNormaliser::kBackoff);
+  ~NgramSynEval();
+  NgramNormaliser normaliser() const { return backoff_ ? NgramNormaliser::kBackoff : NgramNormaliser::kEnumerate; }
 
   SynEvalResult score(std::string_view text);
   // Masked probability of each in-vocabulary word of one sentence (cached).
   std::vector<double> sentence_probabilities(const std::string& sentence);
+  // Forgets the sentence and window caches (benchmarks).
+  void clear_caches();
   // Words of a sentence as the model sees them (lower case, punctuation dropped).
   static std::vector<std::string> words(std::string_view sentence);
 
@@ -53,6 +68,7 @@ class NgramSynEval {
 
   const lm::NgramModel& model_;
   double phi_;
+  std::unique_ptr<BackoffWindowScorer> backoff_;
   std::vector<lm::WordId> candidates_;  // every id but <s> and </s>
   std::mutex mutex_;
   std::unordered_map<std::string, std::vector<double>> cache_;

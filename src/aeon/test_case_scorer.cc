@@ -9,15 +9,20 @@
 #include "aeon/wordnet_relations.h"
 #include "core/csv_reader.h"
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "lm/sphinx_model.h"
+#include "lm/sphinx_trie.h"
 #include "vectors/vector_reader.h"
 
 namespace assay::aeon {
 
 TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
   if (o.model_dir.empty() && o.embedding_dir.empty()) {
-    ngram_ = lm::SphinxModel::load(o.ngram_model);
-    ngram_syneval_ = std::make_unique<NgramSynEval>(*ngram_, o.syneval.phi);
+    if (o.ngram_normaliser == NgramNormaliser::kBackoff)
+      ngram_ = lm::SphinxTrie::load(o.ngram_model);
+    else
+      ngram_ = lm::SphinxModel::load(o.ngram_model);
+    ngram_syneval_ = std::make_unique<NgramSynEval>(*ngram_, o.syneval.phi, o.ngram_normaliser);
     if (!o.vectors.empty()) {
       vectors_ = std::make_unique<vectors::EmbeddingMatrix>(
           vectors::read_vectors(o.vectors, vectors::parse_vector_format(o.vectors_format)));
@@ -66,8 +71,44 @@ TestCaseScore TestCaseScorer::score(const TestCase& c) {
   return s;
 }
 
+void TestCaseScorer::clear_caches() {
+  if (ngram_syneval_) ngram_syneval_->clear_caches();
+}
+
+SemEvalResult TestCaseScorer::semeval_only(const TestCase& c) {
+  return vector_semeval_ ? vector_semeval_->score(c.original, c.generated) : semeval_->score(c.original, c.generated);
+}
+
+void TestCaseScorer::syneval_only(const TestCase& c) {
+  if (ngram_syneval_) {
+    ngram_syneval_->score(c.generated);
+    ngram_syneval_->score(c.original);
+  } else {
+    syneval_->score(c.generated);
+    syneval_->score(c.original);
+  }
+}
+
+std::vector<TestCaseScore> TestCaseScorer::score_all(const std::vector<TestCase>& cases, int threads) {
+  std::vector<TestCaseScore> out(cases.size());
+  auto one = [&](std::size_t i) {
+    try {
+      out[i] = score(cases[i]);
+    } catch (core::Error& e) {
+      e.set_location_if_missing(cases[i].where);
+      throw;
+    }
+  };
+  if (!offline() || threads <= 1 || cases.size() < 2) {
+    for (std::size_t i = 0; i < cases.size(); ++i) one(i);
+    return out;
+  }
+  core::parallel_for(static_cast<std::size_t>(threads), 0, cases.size(), 1, one);
+  return out;
+}
+
 std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
-                                 TestCaseScorer& scorer, SynEvalColumn syneval_column) {
+                                 TestCaseScorer& scorer, SynEvalColumn syneval_column, int threads) {
   core::CsvReader csv(in_path);
   const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
   std::vector<std::string> header = csv.header();
@@ -82,14 +123,20 @@ std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
     out << '\n';
   };
   write_row(header);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<TestCase> cases;
+  while (csv.next()) {
+    rows.push_back(csv.fields());
+    cases.push_back(TestCase{strip_mutation_markers(csv.field(ori)), strip_mutation_markers(csv.field(adv)),
+                             csv.record_location()});
+  }
+  const std::vector<TestCaseScore> scores = scorer.score_all(cases, threads);
   std::size_t n = 0;
   char buf[32];
-  while (csv.next()) {
-    std::vector<std::string> fields = csv.fields();
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::vector<std::string>& fields = rows[r];
     fields.resize(header.size());
-    TestCase c{strip_mutation_markers(csv.field(ori)), strip_mutation_markers(csv.field(adv)),
-               csv.record_location()};
-    const TestCaseScore s = scorer.score(c);
+    const TestCaseScore& s = scores[r];
     std::snprintf(buf, sizeof buf, "%.9g", s.semeval);
     fields[sem_col] = buf;
     std::snprintf(buf, sizeof buf, "%.9g",

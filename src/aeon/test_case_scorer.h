@@ -11,7 +11,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "aeon/ngram_syneval.h"
 #include "aeon/semeval.h"
 #include "aeon/syneval.h"
 #include "aeon/test_case.h"
@@ -34,6 +36,9 @@ struct TestCaseScorerOptions {
   std::string vectors;                 // word-vector file; empty = WordNet only
   std::string vectors_format = "glove";  // see vectors::parse_vector_format
   std::string wordnet_dir = "/usr/share/wordnet";
+  // Offline SynEval normaliser: kBackoff reads the model with lm::SphinxTrie (no lock, exact
+  // back-off sums); kEnumerate is the reference — sphinxbase look-ups for every candidate.
+  NgramNormaliser ngram_normaliser = NgramNormaliser::kBackoff;
 };
 
 struct TestCaseScore {
@@ -60,6 +65,15 @@ class TestCaseScorer {
   ~TestCaseScorer();
 
   TestCaseScore score(const TestCase& test_case);
+  // Scores every case; with the offline backends `threads` > 1 scores them in parallel (the
+  // results, and so any output, are the same for every thread count). The checkpoint backends
+  // score in order (their BLAS calls use the threads).
+  std::vector<TestCaseScore> score_all(const std::vector<TestCase>& cases, int threads);
+  bool offline() const { return ngram_syneval_ != nullptr; }
+  // For benchmarks: forget the offline SynEval caches; score one half alone.
+  void clear_caches();
+  SemEvalResult semeval_only(const TestCase& test_case);
+  void syneval_only(const TestCase& test_case);
   const std::string& semeval_backend() const { return semeval_backend_; }
   const std::string& syneval_backend() const { return syneval_backend_; }
 
@@ -81,6 +95,7 @@ class TestCaseScorer {
 // With SynEvalColumn::kRelative the SynEval column holds syneval_relative() instead.
 std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
                                  TestCaseScorer& scorer,
-                                 SynEvalColumn syneval_column = SynEvalColumn::kAbsolute);
+                                 SynEvalColumn syneval_column = SynEvalColumn::kAbsolute,
+                                 int threads = 1);
 
 }  // namespace assay::aeon

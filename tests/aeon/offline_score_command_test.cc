@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <sstream>
 
 #include "aeon/human_agreement.h"
@@ -14,6 +15,7 @@
 #include "core/number_parse.h"
 #include "core/ranking_metrics.h"
 #include "lm/sphinx_model.h"
+#include "lm/sphinx_trie.h"
 #include "support/temp_dir.h"
 #include "vectors/vector_reader.h"
 #include "support/shared_data.h"
@@ -61,6 +63,52 @@ TEST(AeonScoreOffline, BadInputs) {
   EXPECT_NE(r.err.find("--vectors selects the offline SemEval"), std::string::npos) << r.err;
 }
 
+// Pairs are scored in parallel; the output must not depend on the thread count.
+TEST(AeonScoreOffline, OutputBytesDoNotDependOnTheThreadCount) {
+  TempDir dir;
+  std::string ori, gen;
+  {
+    assay::core::CsvReader csv(kMr);
+    const auto o = csv.column("ori_text"), a = csv.column("adv_text");
+    for (int i = 0; i < 24 && csv.next(); ++i) {
+      ori += assay::aeon::strip_mutation_markers(csv.field(o)) + "\n";
+      gen += assay::aeon::strip_mutation_markers(csv.field(a)) + "\n";
+    }
+  }
+  const auto o = dir.write("ori.txt", ori), g = dir.write("gen.txt", gen);
+  std::string first;
+  for (const char* threads : {"1", "2", "5"}) {
+    const auto r = run_assay(dir, std::string("aeon score --original ") + o + " --generated " + g + " --threads " + threads);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (first.empty()) first = r.out;
+    EXPECT_EQ(r.out, first) << "--threads " << threads;
+  }
+  EXPECT_EQ(std::count(first.begin(), first.end(), '\n'), 24);
+  const auto a1 = run_assay(dir, "aeon score --annotations " + kMr + " --threads 1");
+  const auto a3 = run_assay(dir, "aeon score --annotations " + kMr + " --threads 3");
+  ASSERT_EQ(a1.exit_code, 0) << a1.err;
+  ASSERT_EQ(a3.exit_code, 0) << a3.err;
+  EXPECT_EQ(a1.out, a3.out);
+  EXPECT_GT(a1.out.size(), 10000u);
+}
+
+// The reference normaliser stays selectable and prints the same figures.
+TEST(AeonScoreOffline, ReferenceNormaliserAgrees) {
+  TempDir dir;
+  const auto o = dir.write("ori.txt", "the film was good .\nit is a fine story , well told .\n");
+  const auto g = dir.write("gen.txt", "the film was bad .\nit is a fine history , well told .\n");
+  const auto fast = run_assay(dir, "aeon score --format csv --original " + o + " --generated " + g);
+  const auto ref = run_assay(dir, "aeon score --format csv --ngram-normaliser enumerate --original " + o + " --generated " + g);
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  ASSERT_EQ(ref.exit_code, 0) << ref.err;
+  EXPECT_EQ(fast.out, ref.out);
+  const auto bad = run_assay(dir, "aeon score --ngram-normaliser sum --original " + o + " --generated " + g);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--ngram-normaliser"), std::string::npos) << bad.err;
+  const auto zero = run_assay(dir, "aeon score --threads 0 --original " + o + " --generated " + g);
+  EXPECT_EQ(zero.exit_code, 2);
+}
+
 // Floors a little under the measured figures (docs/aeon-offline.md).
 constexpr double kSemEvalWordNetApFloor = 0.72;
 constexpr double kSemEvalVectorsApFloor = 0.72;
@@ -104,12 +152,12 @@ TEST(AeonOfflineAgreement, SemEvalOnMrAnnotations) {
   }
 }
 
-// SynEval on the CMU trigram: pairs 10..19 only (the full 100 take about a minute; their
-// figures are in the docs). 7 of the 10 are natural, so chance is AP 0.70; measured 0.87.
+// SynEval on the CMU trigram: pairs 10..19 only (their figures for all 100 are in the docs).
+// 7 of the 10 are natural, so chance is AP 0.70; measured 0.87.
 TEST(AeonOfflineAgreement, SynEvalOnMrSubset) {
   constexpr std::size_t kBegin = 10, kEnd = 20;
   const auto cases = read_mr();
-  const auto model = assay::lm::SphinxModel::load();
+  const auto model = assay::lm::SphinxTrie::load(assay::lm::kCmuTrigramPath);
   assay::aeon::NgramSynEval syn(*model);
   assay::aeon::JudgedScores js;
   for (std::size_t i = kBegin; i < kEnd; ++i) {
