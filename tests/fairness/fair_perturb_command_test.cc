@@ -1,0 +1,81 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/temp_dir.h"
+
+namespace assay::fairness {
+namespace {
+
+using assay::testing::run_assay;
+using assay::testing::TempDir;
+using ::testing::HasSubstr;
+
+std::vector<nlohmann::json> lines_of(const std::string& out) {
+  std::vector<nlohmann::json> v;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) v.push_back(nlohmann::json::parse(line));
+  return v;
+}
+
+TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
+  TempDir dir;
+  const auto in = dir.write("in.tsv", "The actor was great.\t1\n\nA film without people.\t0\n");
+  auto r = run_assay(dir, "fair perturb --quiet --format tsv --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[0]["label"], "1");
+  EXPECT_TRUE(j[0]["mutable"].get<bool>());
+  const auto& ps = j[0]["perturbations"];
+  ASSERT_EQ(ps.size(), 3u);  // actress; female actor; male actor
+  EXPECT_EQ(ps[0]["text"], "The actress was great.");
+  EXPECT_EQ(ps[0]["kind"], "analogy");
+  EXPECT_EQ(ps[0]["spans"][0]["begin"], 4);
+  EXPECT_EQ(ps[1]["kind"], "active");
+  EXPECT_EQ(j[1]["text"], "");  // the empty line is an input, not mutable
+  EXPECT_FALSE(j[1]["mutable"].get<bool>());
+  EXPECT_FALSE(j[2]["mutable"].get<bool>());
+
+  // The summary on stderr counts the empty line.
+  r = run_assay(dir, "fair perturb --format tsv --input " + in + " --out " + dir.file("o.jsonl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("3 inputs (1 empty), 1 mutable"));
+
+  // Bad input: file:line, exit 2, no output file.
+  const auto bad = dir.write("bad.txt", "The actor.\nbad \xff byte\n");
+  r = run_assay(dir, "fair perturb --input " + bad + " --out " + dir.file("bad.jsonl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bad.txt:2:5: invalid UTF-8"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("bad.jsonl")));
+  EXPECT_EQ(r.out, "");
+  const auto big = dir.write("big.txt", "The actor.\n" + std::string(10 << 20, 'x') + "\n");
+  r = run_assay(dir, "fair perturb --input " + big);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("big.txt:2"));
+  EXPECT_EQ(r.out, "");
+  const auto attr = dir.write("x.attr", "attribute x\ngroups a b\nactive A\n");
+  r = run_assay(dir, "fair perturb --input " + in + " --attribute " + attr);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("x.attr:3"));
+}
+
+TEST(FairPerturbCommand, CsvAllOccurrencesAndAttributeFile) {
+  TempDir dir;
+  const auto in = dir.write("in.csv", "id,review\n1,\"The priest met the priest's friend.\"\n");
+  auto r = run_assay(dir, "fair perturb --quiet --text-column review --attribute religion "
+                          "--all-occurrences --no-active --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  std::vector<std::string> got;
+  for (const auto& p : j[0]["perturbations"]) got.push_back(p["text"]);
+  EXPECT_THAT(got, ::testing::Contains("The imam met the imam's friend."));
+}
+
+}  // namespace
+}  // namespace assay::fairness
