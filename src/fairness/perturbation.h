@@ -32,8 +32,10 @@ struct Perturbation {
   // "member" (aligned member nouns of an attribute file) or "insert" (ActiveMutate).
   std::string evidence;
   std::vector<ChangedSpan> spans;  // one per occurrence changed, plus a repaired article
-  double fluency = 0;              // Ge et al. fluency of the perturbed text
-  double fluency_ratio = 0;        // fluency / fluency of the original
+  // Ge et al. fluency of the changed sentence (the least fluent relative to the original when
+  // several sentences changed) and its ratio to the same sentence of the original.
+  double fluency = 0;
+  double fluency_ratio = 0;
 };
 
 struct DroppedCandidate {
@@ -46,7 +48,8 @@ struct DroppedCandidate {
 
 struct PerturbationSet {
   std::size_t n_person_nouns = 0;  // person-noun occurrences found
-  double fluency = 0;              // of the original text (NaN when nothing was scored)
+  // Of the original text, its sentences pooled (NaN when nothing was scored).
+  double fluency = 0;
   std::vector<Perturbation> perturbations;
   std::vector<DroppedCandidate> dropped;
   bool is_mutable() const { return !perturbations.empty(); }

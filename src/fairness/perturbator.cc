@@ -120,7 +120,7 @@ struct Perturbator::Impl {
   std::mutex mutex;
   std::unordered_map<std::string, std::unique_ptr<NounInfo>> nouns;
   std::unordered_map<std::string, std::string> top_counterpart;  // for kMutual
-  text::TagId nn = 0, nns = 0;
+  text::TagId nn = 0, nns = 0, nnp = 0, nnps = 0;
   std::vector<bool> blocks_active;  // per tag: jj* and nn* before a noun block ActiveMutate
   std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
   std::unordered_set<knowledge::NodeId> group_nodes;
@@ -140,6 +140,8 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
   const auto& tables = r_.tagger->tables();
   impl_->nn = tables.find_tag("nn").value_or(0);
   impl_->nns = tables.find_tag("nns").value_or(0);
+  impl_->nnp = tables.find_tag("nnp").value_or(0);
+  impl_->nnps = tables.find_tag("nnps").value_or(0);
   impl_->blocks_active.assign(tables.n_tags(), false);
   for (std::size_t t = 0; t < tables.n_tags(); ++t) {
     const auto name = tables.tag_name(static_cast<text::TagId>(t));
@@ -170,9 +172,35 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
 
 Perturbator::~Perturbator() = default;
 
+// IsPerson for perturbation: the classifier's answer, narrowed to nouns whose most frequent
+// sense is a person or that have a gender (queen: sense 1 is the insect), and never a named
+// individual (WordNet spells those capitalised: "Barrymore", lower-cased in rt-polarity).
+// Without the narrowing "case", "hand", "life", "sun" and "subject" count as persons through
+// rare person senses.
+bool Perturbator::is_perturbable_person(const std::string& lemma) const {
+  const auto& persons = *r_.persons;
+  if (!persons.is_person(lemma)) return false;
+  const auto& graph = *r_.graph;
+  const auto senses = graph.noun_senses(lemma);
+  if (senses.empty()) return false;
+  for (const auto s : persons.considered_senses(lemma)) {
+    if (!persons.sense_is_person(s)) continue;
+    bool common = false;
+    for (const auto& w : graph.node_words(s)) common |= w == lemma;
+    if (!common) return false;  // only a capitalised (proper) spelling names this sense
+    break;
+  }
+  if (persons.sense_is_person(senses.front())) return true;
+  return attribute_.uses_gender_finder ? r_.finder->gender_of(lemma) != knowledge::Gender::kNone
+                                       : attribute_.find_member(lemma).has_value();
+}
+
 std::optional<std::string> Perturbator::person_lemma(std::string_view word, bool plural) const {
   const std::string lower = text::to_lower(word);
-  const auto& persons = *r_.persons;
+  struct {
+    const Perturbator* self;
+    bool is_person(const std::string& w) const { return self->is_perturbable_person(w); }
+  } persons{this};
   if (plural) {
     const auto forms = r_.lemmatizer->morphy(lower, text::WordPos::kNoun);
     for (const auto& f : forms) {
@@ -185,9 +213,22 @@ std::optional<std::string> Perturbator::person_lemma(std::string_view word, bool
   return std::nullopt;
 }
 
+// The gender of the noun's most frequent person sense (nurse: none, though its "nanny" sense
+// is female), or of its -man / -woman form (chairman).
+knowledge::Gender Perturbator::primary_gender(const std::string& lemma) const {
+  const auto& finder = *r_.finder;
+  for (const auto s : r_.persons->considered_senses(lemma)) {
+    if (!r_.persons->sense_is_person(s)) continue;
+    const auto g = finder.sense_gender(s);
+    if (g != knowledge::Gender::kNone) return g;
+    break;
+  }
+  const bool compound = (lemma.size() > 3 && lemma.compare(lemma.size() - 3, 3, "man") == 0);
+  return compound ? finder.gender_of(lemma) : knowledge::Gender::kNone;
+}
+
 bool Perturbator::is_neutral(const std::string& lemma) const {
-  if (attribute_.uses_gender_finder)
-    return r_.finder->gender_of(lemma) == knowledge::Gender::kNone;
+  if (attribute_.uses_gender_finder) return primary_gender(lemma) == knowledge::Gender::kNone;
   if (attribute_.find_member(lemma) || attribute_.is_attribute_word(lemma)) return false;
   const auto& graph = *r_.graph;
   std::unordered_set<knowledge::NodeId> seen;
@@ -227,8 +268,15 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       return out;
     }
     std::optional<std::size_t> nearest;
+    // pt: the group the knowledge graph gives the noun when it knows one (king: male), else
+    // the nearest anchor (Algorithm 3; low-dimensional vectors put "king" nearer "woman").
+    if (attribute_.uses_gender_finder) {
+      const auto g = r_.finder->gender_of(lemma);
+      if (g != knowledge::Gender::kNone) nearest = g == knowledge::Gender::kMale ? 0 : 1;
+      if (nearest && !impl_->anchor_rows[*nearest]) nearest.reset();
+    }
     double best = -std::numeric_limits<double>::infinity();
-    for (std::size_t g = 0; g < n_groups; ++g) {
+    for (std::size_t g = 0; !nearest.has_value() && g < n_groups; ++g) {
       const auto row = impl_->anchor_rows[g];
       if (!row) continue;
       double dot = 0;
@@ -245,50 +293,70 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       if (g == *nearest || !impl_->anchor_rows[g]) continue;
       const auto p = m.word(*impl_->anchor_rows[g]);
       vectors::SearchOptions search;
-      search.top_k = 3;
+      search.top_k = options_.strict ? 10 : 1;
       search.restrict_to = options_.vectors_restrict;
       const auto found = vectors::most_similar(m, vectors::analogy_query(pt, p, lemma), search);
-      std::optional<vectors::Neighbor> hit;
+      // Strict: the first of the neighbours above the threshold that the graph confirms.
       for (const auto& f : found) {
-        if (m.word(f.index) != pt && m.word(f.index) != p && m.word(f.index) != lemma) {
-          hit = f;
+        const std::string& word = m.word(f.index);
+        if (f.similarity < options_.min_cosine) {
+          drop(g, word, "cosine " + fmt(f.similarity) + " < " + fmt(options_.min_cosine));
           break;
         }
-      }
-      if (!hit) continue;
-      const std::string word = m.word(hit->index);
-      if (hit->similarity < options_.min_cosine) {
-        drop(g, word, "cosine " + fmt(hit->similarity) + " < " + fmt(options_.min_cosine));
-        continue;
-      }
-      const std::string w = text::to_lower(word);
-      if (w != word || !is_noun_word(w)) {
-        drop(g, word, "not a lower-case noun");
-        continue;
-      }
-      if (options_.strict) {
-        bool linked = false;
-        if (attribute_.uses_gender_finder) {
-          for (const auto& c : r_.finder->counterparts(lemma)) linked |= c.word == w;
-        } else {
-          linked = r_.persons->is_person(w);
-        }
-        if (!linked) {
-          drop(g, w,
-               attribute_.uses_gender_finder
-                   ? "strict: not a gendered counterpart of '" + lemma + "' in the knowledge graph"
-                   : "strict: not a person in the knowledge graph");
+        const std::string w = text::to_lower(word);
+        if (w != word || !is_noun_word(w)) {
+          drop(g, word, "not a lower-case noun");
           continue;
         }
+        if (options_.strict) {
+          bool linked = false;
+          if (attribute_.uses_gender_finder) {
+            for (const auto& c : r_.finder->counterparts(lemma)) linked |= c.word == w;
+            // Also the reverse link (empress -> emperor) and the counterpart's own gender.
+            if (!linked) {
+              for (const auto& c : r_.finder->counterparts(w)) linked |= c.word == lemma;
+            }
+          } else {
+            linked = is_perturbable_person(w);
+          }
+          if (!linked) {
+            drop(g, w,
+                 attribute_.uses_gender_finder
+                     ? "strict: not a gendered counterpart of '" + lemma +
+                           "' in the knowledge graph"
+                     : "strict: not a person in the knowledge graph");
+            continue;
+          }
+        }
+        out[g].push_back({w, "vectors", f.similarity});
+        break;
       }
-      out[g].push_back({w, "vectors", hit->similarity});
     }
     return out;
   }
   if (attribute_.uses_gender_finder) {
     const auto& finder = *r_.finder;
     const auto own = finder.gender_of(lemma);
+    const auto primary = primary_gender(lemma);
+    auto target_group = [&](const knowledge::Counterpart& c) -> std::optional<std::size_t> {
+      auto target = c.gender;
+      if (target == knowledge::Gender::kNone) {
+        target = own == knowledge::Gender::kMale     ? knowledge::Gender::kFemale
+                 : own == knowledge::Gender::kFemale ? knowledge::Gender::kMale
+                                                     : knowledge::Gender::kNone;
+      }
+      if (target == knowledge::Gender::kNone || target == own) return std::nullopt;
+      return target == knowledge::Gender::kMale ? 0 : 1;
+    };
     for (const auto& c : finder.counterparts(lemma)) {
+      if (primary == knowledge::Gender::kNone &&
+          c.evidence == knowledge::CounterpartEvidence::kGlossSwap) {
+        if (const auto g = target_group(c)) {
+          drop(*g, underscores_to_spaces(c.word),
+               "from a gendered secondary sense; the most frequent sense has no gender");
+        }
+        continue;
+      }
       auto target = c.gender;
       if (target == knowledge::Gender::kNone) {
         target = own == knowledge::Gender::kMale     ? knowledge::Gender::kFemale
@@ -299,6 +367,55 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       const std::size_t g = target == knowledge::Gender::kMale ? 0 : 1;
       out[g].push_back({underscores_to_spaces(c.word), std::string(knowledge::to_string(c.evidence)),
                         c.score});
+    }
+    // Reverse evidence: a sibling of the opposite gender whose own counterparts name this noun
+    // (emperor has none, but empress -> emperor).
+    if (own != knowledge::Gender::kNone) {
+      const std::size_t g = own == knowledge::Gender::kMale ? 1 : 0;
+      // The only direct hyponym of the opposite gender (emperor -> empress, "a woman emperor
+      // or the wife of an emperor").
+      if (out[g].empty()) {
+        const auto& graph = *r_.graph;
+        const auto want = own == knowledge::Gender::kMale ? knowledge::Gender::kFemale
+                                                          : knowledge::Gender::kMale;
+        std::vector<std::string> found;
+        for (const auto s : r_.persons->considered_senses(lemma)) {
+          if (!r_.persons->sense_is_person(s)) continue;
+          for (const auto& h : graph.hyponyms(s)) {
+            if (finder.sense_gender(h.node) != want) continue;
+            const auto words = graph.node_words(h.node);
+            if (!words.empty()) found.push_back(knowledge::normalize_term(words.front()));
+          }
+        }
+        if (found.size() == 1)
+          out[g].push_back({underscores_to_spaces(found[0]), "gendered_hyponym", 0.6});
+      }
+      const auto want = own == knowledge::Gender::kMale ? knowledge::Gender::kFemale
+                                                        : knowledge::Gender::kMale;
+      if (out[g].empty()) {
+        const auto& graph = *r_.graph;
+        std::set<std::string> tried;
+        for (const auto s : r_.persons->considered_senses(lemma)) {
+          if (!r_.persons->sense_is_person(s)) continue;
+          for (const auto& h : graph.hypernyms(s)) {
+            for (const auto& sib : graph.hyponyms(h.node)) {
+              if (sib.node == s || finder.sense_gender(sib.node) != want) continue;
+              for (const auto& w : graph.node_words(sib.node)) {
+                const std::string word = knowledge::normalize_term(w);
+                if (word != w || !tried.insert(word).second) continue;
+                for (const auto& back : finder.counterparts(word)) {
+                  if (back.word == lemma) {
+                    out[g].push_back({underscores_to_spaces(word),
+                                      "reverse_" + std::string(knowledge::to_string(back.evidence)),
+                                      back.score - 0.1});
+                    break;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
     }
     return out;
   }
@@ -394,21 +511,22 @@ const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std:
 
 namespace {
 
-struct Occurrence {
-  std::size_t token = 0;
-  bool plural = false;
-  const void* info = nullptr;
+// A change of the language model's words: words [from, end) of the text replaced by `words`.
+struct LmChange {
+  std::size_t from = 0, end = 0;
+  std::vector<std::string> words;
 };
 
-// One proposed perturbation before it is realised: which occurrences, which group, and the
-// word to put there (a counterpart lemma or an adjective).
+// One proposed perturbation realised: the text edits and the word changes.
 struct Realised {
   std::vector<text::TextEdit> edits;
-  std::vector<std::string> words;  // new LM words (full list) when `window` is false
-  bool window = false;
-  std::size_t lm_begin = 0, lm_end = 0;  // replaced word range of the original (window)
-  std::vector<std::string> lm_replacement;
-  std::string new_word;  // as written at the first occurrence
+  std::vector<LmChange> changes;  // in text order
+  std::string new_word;           // as written at the first occurrence
+};
+
+struct Fluency {
+  double value = 0;  // of the changed sentence (the least fluent one when several changed)
+  double ratio = 0;  // to the same sentence of the original
 };
 
 }  // namespace
@@ -420,12 +538,29 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::vector<std::string> words;
   words.reserve(tokens.size());
   for (const auto& t : tokens) words.push_back(text::to_lower(t.text));
-  const ScoredWords base = fluency_.score(words);
-  out.fluency = base.fluency();
-  if (tokens.empty()) return out;
-
+  // Fluency is judged per sentence (Ge et al. score sentences; over a whole review one changed
+  // word would barely move it). The text's own fluency pools its sentences.
+  const auto sentences = text::split_sentences(tokens);
+  std::vector<ScoredWords> sentence_scores;
+  std::vector<std::size_t> sentence_of(tokens.size(), 0);
   std::vector<bool> sentence_start(tokens.size(), false);
-  for (const auto& s : text::split_sentences(tokens)) sentence_start[s.first_token] = true;
+  {
+    double log_prob = 0;
+    std::size_t n = 0;
+    for (std::size_t si = 0; si < sentences.size(); ++si) {
+      const auto& sen = sentences[si];
+      sentence_start[sen.first_token] = true;
+      for (std::size_t i = sen.first_token; i < sen.end_token; ++i) sentence_of[i] = si;
+      sentence_scores.push_back(fluency_.score(std::vector<std::string>(
+          words.begin() + static_cast<long>(sen.first_token),
+          words.begin() + static_cast<long>(sen.end_token))));
+      log_prob += sentence_scores.back().log_prob;
+      n += sentence_scores.back().n_tokens();
+    }
+    out.fluency = n ? 1.0 / (1.0 + (-log_prob / static_cast<double>(n)))
+                    : std::numeric_limits<double>::quiet_NaN();
+  }
+  if (tokens.empty()) return out;
 
   // Person nouns.
   std::vector<std::size_t> occ_token;
@@ -433,17 +568,37 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::vector<bool> occ_plural;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const auto tag = tagged.tags[i];
-    if (tag != impl_->nn && tag != impl_->nns) continue;
     const auto surface = tokens[i].surface(text);
+    bool plural = tag == impl_->nns;
+    if (tag != impl_->nn && tag != impl_->nns) {
+      // Lingua tags a capitalised word at the start of a sentence nnp / nnps ("Actresses
+      // deserve ..."); it is a common noun when the lexicon knows its lower-case form as one.
+      if (!sentence_start[i] || (tag != impl_->nnp && tag != impl_->nnps)) continue;
+      const std::string lower = text::lower_first(surface);
+      bool common = false;
+      if (const auto* counts = r_.tagger->tables().find_word(lower)) {
+        for (const auto& c : *counts) {
+          common |= c.tag == impl_->nn || c.tag == impl_->nns;
+          plural |= c.tag == impl_->nns;
+        }
+      } else {
+        // Unknown to the lexicon: a regular plural of a WordNet noun ("Actresses"); names are
+        // seldom plural, so "Mary" stays a name.
+        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::WordPos::kNoun)) {
+          if (f != text::to_lower(lower)) common = plural = true;
+        }
+      }
+      if (!common) continue;
+    }
     if (!is_noun_word(surface)) continue;
-    const bool plural = tag == impl_->nns;
     std::string key = text::to_lower(surface);
     key += plural ? "\t2" : "\t1";
     const NounInfo& info = noun_info(key, surface, plural);
     if (!info.person) continue;
     occ_token.push_back(i);
     occ_info.push_back(&info);
-    occ_plural.push_back(plural);
+    // Number from the lemma: Lingua tags some singulars nns ("hostess").
+    occ_plural.push_back(info.lemma != text::to_lower(surface));
   }
   out.n_person_nouns = occ_token.size();
   if (occ_token.empty()) return out;
@@ -466,11 +621,6 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   auto realise = [&](MutationKind kind, const std::vector<std::size_t>& occs,
                      const std::string& phrase) {
     Realised r;
-    struct LmChange {
-      std::size_t from = 0, end = 0;  // replaced word range
-      std::vector<std::string> words;
-    };
-    std::vector<LmChange> lm_changes;
     for (std::size_t k : occs) {
       const std::size_t i = occ_token[k];
       const auto& tok = tokens[i];
@@ -511,28 +661,42 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
         }
       }
       r.edits.push_back(text::replace_token(tok, written));
-      lm_changes.push_back({lm_from, i + 1, std::move(lm_words)});
-    }
-    if (lm_changes.size() == 1) {
-      r.window = true;
-      r.lm_begin = lm_changes[0].from;
-      r.lm_end = lm_changes[0].end;
-      r.lm_replacement = std::move(lm_changes[0].words);
-    } else {
-      std::size_t next = 0;
-      for (const auto& c : lm_changes) {
-        r.words.insert(r.words.end(), words.begin() + static_cast<long>(next),
-                       words.begin() + static_cast<long>(c.from));
-        r.words.insert(r.words.end(), c.words.begin(), c.words.end());
-        next = c.end;
-      }
-      r.words.insert(r.words.end(), words.begin() + static_cast<long>(next), words.end());
+      r.changes.push_back({lm_from, i + 1, std::move(lm_words)});
     }
     return r;
   };
   auto fluency_of = [&](const Realised& r) {
-    return r.window ? fluency_.rescore(base, r.lm_begin, r.lm_end, r.lm_replacement)
-                    : fluency_.score(r.words).fluency();
+    Fluency worst{0, std::numeric_limits<double>::infinity()};
+    std::size_t c = 0;
+    while (c < r.changes.size()) {
+      const std::size_t si = sentence_of[r.changes[c].end - 1];
+      std::size_t d = c + 1;
+      while (d < r.changes.size() && sentence_of[r.changes[d].end - 1] == si) ++d;
+      const auto& sen = sentences[si];
+      const auto& base = sentence_scores[si];
+      double f;
+      if (d - c == 1) {
+        const auto& ch = r.changes[c];
+        f = fluency_.rescore(base, ch.from - sen.first_token, ch.end - sen.first_token, ch.words);
+      } else {
+        std::vector<std::string> w;
+        std::size_t next = sen.first_token;
+        for (std::size_t k = c; k < d; ++k) {
+          const auto& ch = r.changes[k];
+          w.insert(w.end(), words.begin() + static_cast<long>(next),
+                   words.begin() + static_cast<long>(ch.from));
+          w.insert(w.end(), ch.words.begin(), ch.words.end());
+          next = ch.end;
+        }
+        w.insert(w.end(), words.begin() + static_cast<long>(next),
+                 words.begin() + static_cast<long>(sen.end_token));
+        f = fluency_.score(w).fluency();
+      }
+      const double ratio = f / base.fluency();
+      if (ratio < worst.ratio) worst = {f, ratio};
+      c = d;
+    }
+    return worst;
   };
 
   struct Kept {
@@ -543,15 +707,15 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::set<std::string> texts;
   std::set<std::string> noted_choice;
   auto emit = [&](MutationKind kind, std::size_t group, const std::vector<std::size_t>& occs,
-                  const Realised& r, double fluency, const std::string& evidence) {
+                  const Realised& r, Fluency fluency, const std::string& evidence) {
     Perturbation p;
     p.kind = kind;
     p.group = attribute_.groups[group].name;
     p.old_word = std::string(tokens[occ_token[occs[0]]].surface(text));
     p.new_word = r.new_word;
     p.evidence = evidence;
-    p.fluency = fluency;
-    p.fluency_ratio = fluency / out.fluency;
+    p.fluency = fluency.value;
+    p.fluency_ratio = fluency.ratio;
     auto edits = r.edits;
     std::sort(edits.begin(), edits.end(),
               [](const auto& a, const auto& b) { return a.begin < b.begin; });
@@ -567,10 +731,11 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     }
     p.text = text::apply_edits(text, std::move(edits));
     if (!texts.insert(p.text).second) return;
-    if (options_.fluency_ratio > 0 && !(fluency >= options_.fluency_ratio * out.fluency)) {
+    if (options_.fluency_ratio > 0 && !(fluency.ratio >= options_.fluency_ratio)) {
       out.dropped.push_back({kind, p.group, p.old_word, p.new_word,
-                             "fluency " + fmt(fluency) + " < " + fmt(options_.fluency_ratio) +
-                                 " x " + fmt(out.fluency) + " of the original"});
+                             "fluency " + fmt(fluency.value) + " < " +
+                                 fmt(options_.fluency_ratio) + " x " +
+                                 fmt(fluency.value / fluency.ratio) + " of the original sentence"});
       return;
     }
     kept.push_back({std::move(p), kept.size()});
@@ -582,16 +747,17 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     if (list.empty()) return;
     std::size_t pick = info.chosen[g];
     Realised best;
-    double best_fluency = 0;
+    Fluency best_fluency;
     if (options_.choice == CounterpartChoice::kContext && list.size() > 1) {
       std::vector<double> f(list.size());
       for (std::size_t c = 0; c < list.size(); ++c) {
         auto r = realise(MutationKind::kAnalogy, occs, list[c].word);
-        f[c] = fluency_of(r);
+        const Fluency fc = fluency_of(r);
+        f[c] = fc.ratio;
         if (c == 0 || f[c] > f[pick]) {
           pick = c;
           best = std::move(r);
-          best_fluency = f[c];
+          best_fluency = fc;
         }
       }
     } else {
@@ -653,7 +819,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
 
   if (options_.max_per_input > 0 && kept.size() > options_.max_per_input) {
     std::stable_sort(kept.begin(), kept.end(),
-                     [](const Kept& a, const Kept& b) { return a.p.fluency > b.p.fluency; });
+                     [](const Kept& a, const Kept& b) { return a.p.fluency_ratio > b.p.fluency_ratio; });
     for (std::size_t i = options_.max_per_input; i < kept.size(); ++i) {
       const auto& p = kept[i].p;
       out.dropped.push_back({p.kind, p.group, p.old_word, p.new_word,

@@ -93,6 +93,8 @@ class Perturbator {
  private:
   struct NounInfo;
   struct Impl;
+  bool is_perturbable_person(const std::string& lemma) const;
+  knowledge::Gender primary_gender(const std::string& lemma) const;
   const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;
 
   const PerturbatorResources& r_;
