@@ -33,6 +33,7 @@ struct FairPerturbOptions {
   double min_cosine = 0.7;
   std::size_t vectors_restrict = 0;
   bool all_occurrences = false;
+  bool broad_persons = false;
   bool no_strict = false, no_analogy = false, no_active = false, no_dropped = false;
   bool quiet = false;
   std::string out;
@@ -40,8 +41,8 @@ struct FairPerturbOptions {
 
 int run(const FairPerturbOptions& o) {
   fairness::InputOptions in;
-  in.format = o.text_column.empty() ? fairness::parse_input_format(o.format)
-                                    : fairness::InputFormat::kCsv;
+  in.format =
+      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
   in.text_column = o.text_column;
   in.label_column = o.label_column;
   in.max_line_bytes = o.max_line_bytes;
@@ -52,6 +53,7 @@ int run(const FairPerturbOptions& o) {
   po.min_cosine = o.min_cosine;
   po.vectors_restrict = o.vectors_restrict;
   po.all_occurrences = o.all_occurrences;
+  po.narrow_persons = !o.broad_persons;
   po.strict = !o.no_strict;
   po.analogy = !o.no_analogy;
   po.active = !o.no_active;
@@ -91,8 +93,7 @@ int run(const FairPerturbOptions& o) {
     progress.add();
   }
   progress.finish();
-  const double run_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   if (file) file->commit();
   if (!o.quiet) {
     const std::size_t n = inputs.size();
@@ -152,6 +153,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
                   "Keep at most K perturbations per input, the most fluent (0 = all)");
   cmd->add_flag("--all-occurrences", o->all_occurrences,
                 "Replace every occurrence of the noun in one perturbation");
+  cmd->add_flag("--broad-persons", o->broad_persons,
+                "Every noun the person classifier accepts, rare person senses included");
   cmd->add_flag("--no-analogy", o->no_analogy, "Only ActiveMutate");
   cmd->add_flag("--no-active", o->no_active, "Only AnalogyMutate");
   cmd->add_flag("--no-dropped", o->no_dropped, "Leave the dropped candidates out of the output");

@@ -1,6 +1,6 @@
 // Perturbator speed, start-up, peak memory and perturbation statistics (MT-NLP Fig. 4).
 //   fairness_bench FILE [--format lines|tsv] [--repeats R] [--attribute A] [--fluency-ratio T]
-//                  [--choice C] [--vectors FILE]
+//                  [--choice C] [--vectors FILE] [--broad-persons 0|1]
 // One thread. Prints: start-up (parallel load, and each part alone), the parts (tagging and
 // trigram scoring of the originals) and the whole perturbator (first pass with cold per-noun
 // caches, then warm passes: median), the statistics of the perturbation sets and ru_maxrss.
@@ -41,20 +41,29 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: fairness_bench FILE [--format lines|tsv] [--repeats R] [--attribute A] "
-                 "[--fluency-ratio T] [--choice C] [--vectors FILE]\n");
+                 "[--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1]\n");
     return 2;
   }
   std::string format = "lines", attribute = "gender", choice = "mutual", vectors;
   std::size_t repeats = 3;
   double ratio = 0;
+  bool broad = false;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--format") format = v;
-    else if (k == "--repeats") repeats = std::strtoull(v.c_str(), nullptr, 10);
-    else if (k == "--attribute") attribute = v;
-    else if (k == "--fluency-ratio") ratio = std::strtod(v.c_str(), nullptr);
-    else if (k == "--choice") choice = v;
-    else if (k == "--vectors") vectors = v;
+    if (k == "--format")
+      format = v;
+    else if (k == "--repeats")
+      repeats = std::strtoull(v.c_str(), nullptr, 10);
+    else if (k == "--attribute")
+      attribute = v;
+    else if (k == "--fluency-ratio")
+      ratio = std::strtod(v.c_str(), nullptr);
+    else if (k == "--choice")
+      choice = v;
+    else if (k == "--vectors")
+      vectors = v;
+    else if (k == "--broad-persons")
+      broad = v == "1";
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -84,13 +93,15 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     const auto r = fairness::PerturbatorResources::load(ro);
     const double t_load = s_since(t0);
-    std::printf("start-up: parallel load %.3f s (alone: tagger %.3f, WordNet graph %.3f, "
-                "lemmatiser %.3f, CMU trigram %.3f; sum %.3f)\n",
-                t_load, t_tagger, t_graph, t_lemma, t_lm, t_tagger + t_graph + t_lemma + t_lm);
+    std::printf(
+        "start-up: parallel load %.3f s (alone: tagger %.3f, WordNet graph %.3f, "
+        "lemmatiser %.3f, CMU trigram %.3f; sum %.3f)\n",
+        t_load, t_tagger, t_graph, t_lemma, t_lm, t_tagger + t_graph + t_lemma + t_lm);
 
     fairness::PerturbatorOptions po;
     po.fluency_ratio = ratio;
     po.choice = fairness::parse_counterpart_choice(choice);
+    po.narrow_persons = !broad;
     const fairness::Perturbator p(
         r, fairness::load_attribute(attribute, fairness::default_attribute_dir()), po);
 
@@ -123,20 +134,23 @@ int main(int argc, char** argv) {
     std::vector<double> warm;
     for (std::size_t rep = 0; rep < repeats; ++rep) {
       t0 = Clock::now();
-      for (const auto& x : inputs) sink += static_cast<double>(p.perturb(x.text).perturbations.size());
+      for (const auto& x : inputs)
+        sink += static_cast<double>(p.perturb(x.text).perturbations.size());
       warm.push_back(s_since(t0));
     }
     const double n = static_cast<double>(inputs.size());
     std::printf("inputs %zu, words %zu (mean %.1f)\n", inputs.size(), n_words,
                 static_cast<double>(n_words) / n);
-    std::printf("parts (median of %zu): tag %.3f s, trigram score of the originals %.3f s; "
-                "sum %.3f s = %.0f inputs/s\n",
-                repeats, median(tag_s), median(lm_s), median(tag_s) + median(lm_s),
-                n / (median(tag_s) + median(lm_s)));
-    std::printf("whole: cold pass %.3f s = %.0f inputs/s; warm median of %zu %.3f s = %.0f "
-                "inputs/s (%.2f x the parts)\n",
-                cold, n / cold, repeats, median(warm), n / median(warm),
-                median(warm) / (median(tag_s) + median(lm_s)));
+    std::printf(
+        "parts (median of %zu): tag %.3f s, trigram score of the originals %.3f s; "
+        "sum %.3f s = %.0f inputs/s\n",
+        repeats, median(tag_s), median(lm_s), median(tag_s) + median(lm_s),
+        n / (median(tag_s) + median(lm_s)));
+    std::printf(
+        "whole: cold pass %.3f s = %.0f inputs/s; warm median of %zu %.3f s = %.0f "
+        "inputs/s (%.2f x the parts)\n",
+        cold, n / cold, repeats, median(warm), n / median(warm),
+        median(warm) / (median(tag_s) + median(lm_s)));
 
     // Statistics (the paper's Fig. 4 and section 5 figures).
     std::size_t mutable_n = 0, analogy = 0, active = 0, over5 = 0, over10 = 0, max_set = 0;
@@ -159,10 +173,11 @@ int main(int argc, char** argv) {
     const double total = static_cast<double>(analogy + active);
     std::printf("mutable %zu / %zu = %.1f%%; inputs with a person noun %.1f%%, person nouns %zu\n",
                 mutable_n, inputs.size(), 100.0 * mutable_n / n, 100.0 * with_person / n, persons);
-    std::printf("perturbations %.0f (analogy %zu, active %zu), mean per input %.2f, per mutable "
-                "input %.2f, max %zu, > 5: %.1f%%, > 10: %.1f%%; dropped by fluency %zu\n",
-                total, analogy, active, total / n, mutable_n ? total / mutable_n : 0.0, max_set,
-                100.0 * over5 / n, 100.0 * over10 / n, dropped_fluency);
+    std::printf(
+        "perturbations %.0f (analogy %zu, active %zu), mean per input %.2f, per mutable "
+        "input %.2f, max %zu, > 5: %.1f%%, > 10: %.1f%%; dropped by fluency %zu\n",
+        total, analogy, active, total / n, mutable_n ? total / mutable_n : 0.0, max_set,
+        100.0 * over5 / n, 100.0 * over10 / n, dropped_fluency);
     std::printf("distribution (perturbations per input: inputs):");
     const std::size_t edges[] = {0, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100};
     for (std::size_t e = 0; e < std::size(edges); ++e) {
@@ -170,9 +185,12 @@ int main(int argc, char** argv) {
       const std::size_t hi = e + 1 < std::size(edges) ? edges[e + 1] : SIZE_MAX;
       std::size_t c = 0;
       for (const auto& [k, v] : hist) c += (k >= lo && k < hi) ? v : 0;
-      if (hi == lo + 1) std::printf(" %zu:%zu", lo, c);
-      else if (hi == SIZE_MAX) std::printf(" >=%zu:%zu", lo, c);
-      else std::printf(" %zu-%zu:%zu", lo, hi - 1, c);
+      if (hi == lo + 1)
+        std::printf(" %zu:%zu", lo, c);
+      else if (hi == SIZE_MAX)
+        std::printf(" >=%zu:%zu", lo, c);
+      else
+        std::printf(" %zu-%zu:%zu", lo, hi - 1, c);
     }
     std::printf("\n");
     struct rusage ru {};

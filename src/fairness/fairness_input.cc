@@ -52,8 +52,7 @@ std::vector<InputRecord> read_inputs(const std::string& path, const InputOptions
   while (reader.next(line)) {
     check_length(line.size(), o.max_line_bytes, reader.location());
     if (const auto bad = core::find_invalid_utf8(line)) {
-      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1),
-                             "invalid UTF-8");
+      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1), "invalid UTF-8");
     }
     InputRecord r;
     r.line = reader.line_number();

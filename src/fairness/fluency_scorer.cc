@@ -19,7 +19,9 @@ FluencyScorer::FluencyScorer(const lm::NgramModel& model, double oov_log10_prob)
       oov_log_prob_(oov_log10_prob * std::numbers::ln10),
       history_(static_cast<std::size_t>(std::max(1, model.order() - 1))) {}
 
-lm::WordId FluencyScorer::id_of(const std::string& word) const { return model_.find(word); }
+lm::WordId FluencyScorer::id_of(const std::string& word) const {
+  return model_.find(word);
+}
 
 double FluencyScorer::position_log_prob(const std::vector<lm::WordId>& ids, std::size_t p) const {
   const lm::WordId id = ids[p];

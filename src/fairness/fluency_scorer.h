@@ -19,7 +19,7 @@
 namespace assay::fairness {
 
 struct ScoredWords {
-  std::vector<lm::WordId> ids;  // <s>, the words, </s>; kNoWord for an OOV word
+  std::vector<lm::WordId> ids;    // <s>, the words, </s>; kNoWord for an OOV word
   std::vector<double> log_probs;  // per position; [0] (<s>) is 0
   double log_prob = 0;            // sum over positions 1..n+1
   std::size_t n_tokens() const { return ids.size() - 1; }

@@ -22,10 +22,8 @@ nlohmann::ordered_json perturbation_to_json(const Perturbation& p) {
   j["evidence"] = p.evidence;
   auto spans = nlohmann::ordered_json::array();
   for (const auto& s : p.spans) {
-    spans.push_back({{"begin", s.char_begin},
-                     {"end", s.char_end},
-                     {"old", s.old_text},
-                     {"new", s.new_text}});
+    spans.push_back(
+        {{"begin", s.char_begin}, {"end", s.char_end}, {"old", s.old_text}, {"new", s.new_text}});
   }
   j["spans"] = std::move(spans);
   j["fluency"] = number(p.fluency);

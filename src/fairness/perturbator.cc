@@ -47,7 +47,9 @@ bool all_upper(std::string_view w) {
   return letter;
 }
 
-bool upper_first(std::string_view w) { return !w.empty() && w[0] >= 'A' && w[0] <= 'Z'; }
+bool upper_first(std::string_view w) {
+  return !w.empty() && w[0] >= 'A' && w[0] <= 'Z';
+}
 
 std::string to_upper_ascii(std::string s) {
   for (char& c : s) {
@@ -180,6 +182,7 @@ Perturbator::~Perturbator() = default;
 bool Perturbator::is_perturbable_person(const std::string& lemma) const {
   const auto& persons = *r_.persons;
   if (!persons.is_person(lemma)) return false;
+  if (!options_.narrow_persons) return true;
   const auto& graph = *r_.graph;
   const auto senses = graph.noun_senses(lemma);
   if (senses.empty()) return false;
@@ -255,8 +258,8 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
   std::vector<std::vector<CounterpartCandidate>> out(n_groups);
   auto drop = [&](std::size_t group, const std::string& word, std::string reason) {
     if (dropped) {
-      dropped->push_back({MutationKind::kAnalogy, attribute_.groups[group].name, lemma, word,
-                          std::move(reason)});
+      dropped->push_back(
+          {MutationKind::kAnalogy, attribute_.groups[group].name, lemma, word, std::move(reason)});
     }
   };
   if (r_.vectors) {
@@ -321,10 +324,9 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
           }
           if (!linked) {
             drop(g, w,
-                 attribute_.uses_gender_finder
-                     ? "strict: not a gendered counterpart of '" + lemma +
-                           "' in the knowledge graph"
-                     : "strict: not a person in the knowledge graph");
+                 attribute_.uses_gender_finder ? "strict: not a gendered counterpart of '" + lemma +
+                                                     "' in the knowledge graph"
+                                               : "strict: not a person in the knowledge graph");
             continue;
           }
         }
@@ -365,8 +367,8 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       }
       if (target == knowledge::Gender::kNone || target == own) continue;
       const std::size_t g = target == knowledge::Gender::kMale ? 0 : 1;
-      out[g].push_back({underscores_to_spaces(c.word), std::string(knowledge::to_string(c.evidence)),
-                        c.score});
+      out[g].push_back(
+          {underscores_to_spaces(c.word), std::string(knowledge::to_string(c.evidence)), c.score});
     }
     // Reverse evidence: a sibling of the opposite gender whose own counterparts name this noun
     // (emperor has none, but empress -> emperor).
@@ -376,8 +378,8 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       // or the wife of an emperor").
       if (out[g].empty()) {
         const auto& graph = *r_.graph;
-        const auto want = own == knowledge::Gender::kMale ? knowledge::Gender::kFemale
-                                                          : knowledge::Gender::kMale;
+        const auto want =
+            own == knowledge::Gender::kMale ? knowledge::Gender::kFemale : knowledge::Gender::kMale;
         std::vector<std::string> found;
         for (const auto s : r_.persons->considered_senses(lemma)) {
           if (!r_.persons->sense_is_person(s)) continue;
@@ -390,8 +392,8 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
         if (found.size() == 1)
           out[g].push_back({underscores_to_spaces(found[0]), "gendered_hyponym", 0.6});
       }
-      const auto want = own == knowledge::Gender::kMale ? knowledge::Gender::kFemale
-                                                        : knowledge::Gender::kMale;
+      const auto want =
+          own == knowledge::Gender::kMale ? knowledge::Gender::kFemale : knowledge::Gender::kMale;
       if (out[g].empty()) {
         const auto& graph = *r_.graph;
         std::set<std::string> tried;
@@ -434,8 +436,8 @@ std::optional<std::string> Perturbator::choose_counterpart(const std::string& le
   if (group >= cands.size() || cands[group].empty()) return std::nullopt;
   const auto& list = cands[group];
   std::size_t pick = 0;
-  const auto choice =
-      options_.choice == CounterpartChoice::kContext ? CounterpartChoice::kFrequency : options_.choice;
+  const auto choice = options_.choice == CounterpartChoice::kContext ? CounterpartChoice::kFrequency
+                                                                     : options_.choice;
   if (list.size() > 1 && choice == CounterpartChoice::kFrequency) {
     double best = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < list.size(); ++i) {
@@ -551,9 +553,9 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       const auto& sen = sentences[si];
       sentence_start[sen.first_token] = true;
       for (std::size_t i = sen.first_token; i < sen.end_token; ++i) sentence_of[i] = si;
-      sentence_scores.push_back(fluency_.score(std::vector<std::string>(
-          words.begin() + static_cast<long>(sen.first_token),
-          words.begin() + static_cast<long>(sen.end_token))));
+      sentence_scores.push_back(fluency_.score(
+          std::vector<std::string>(words.begin() + static_cast<long>(sen.first_token),
+                                   words.begin() + static_cast<long>(sen.end_token))));
       log_prob += sentence_scores.back().log_prob;
       n += sentence_scores.back().n_tokens();
     }
@@ -654,8 +656,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
         const std::string want(text::indefinite_article(first_word));
         if (want != words[i - 1]) {
           const auto& art = tokens[i - 1];
-          r.edits.push_back(
-              text::replace_token(art, text::transfer_case(art.surface(text), want)));
+          r.edits.push_back(text::replace_token(art, text::transfer_case(art.surface(text), want)));
           lm_words.insert(lm_words.begin(), want);
           lm_from = i - 1;
         }
@@ -733,9 +734,9 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     if (!texts.insert(p.text).second) return;
     if (options_.fluency_ratio > 0 && !(fluency.ratio >= options_.fluency_ratio)) {
       out.dropped.push_back({kind, p.group, p.old_word, p.new_word,
-                             "fluency " + fmt(fluency.value) + " < " +
-                                 fmt(options_.fluency_ratio) + " x " +
-                                 fmt(fluency.value / fluency.ratio) + " of the original sentence"});
+                             "fluency " + fmt(fluency.value) + " < " + fmt(options_.fluency_ratio) +
+                                 " x " + fmt(fluency.value / fluency.ratio) +
+                                 " of the original sentence"});
       return;
     }
     kept.push_back({std::move(p), kept.size()});
@@ -818,8 +819,9 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   }
 
   if (options_.max_per_input > 0 && kept.size() > options_.max_per_input) {
-    std::stable_sort(kept.begin(), kept.end(),
-                     [](const Kept& a, const Kept& b) { return a.p.fluency_ratio > b.p.fluency_ratio; });
+    std::stable_sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
+      return a.p.fluency_ratio > b.p.fluency_ratio;
+    });
     for (std::size_t i = options_.max_per_input; i < kept.size(); ++i) {
       const auto& p = kept[i].p;
       out.dropped.push_back({p.kind, p.group, p.old_word, p.new_word,

@@ -47,12 +47,16 @@ CounterpartChoice parse_counterpart_choice(std::string_view name);
 struct PerturbatorOptions {
   bool analogy = true;
   bool active = true;
-  bool strict = true;          // knowledge-graph validation of vector analogies
-  double min_cosine = 0.7;     // Algorithm 3's acceptance threshold (reference code)
+  bool strict = true;                // knowledge-graph validation of vector analogies
+  double min_cosine = 0.7;           // Algorithm 3's acceptance threshold (reference code)
   std::size_t vectors_restrict = 0;  // analogy search over the first N vectors (0 = all)
   CounterpartChoice choice = CounterpartChoice::kMutual;
   bool all_occurrences = false;
-  double fluency_ratio = 0.0;    // τ; 0 keeps every perturbation
+  // Person nouns: the classifier's answer narrowed to nouns whose most frequent sense is a
+  // person or that have a gender, never a named individual (false: the classifier alone, which
+  // also takes "case", "life", "hand" through rare person senses; docs/fairness.md).
+  bool narrow_persons = true;
+  double fluency_ratio = 0.0;     // τ; 0 keeps every perturbation
   std::size_t max_per_input = 0;  // 0 = no cap
 };
 
@@ -83,8 +87,7 @@ class Perturbator {
       const std::string& lemma, std::vector<DroppedCandidate>* dropped = nullptr) const;
   // The counterpart `choice` picks for `lemma` in group `group` without sentence context
   // (kContext falls back to kFrequency); nullopt when there is none.
-  std::optional<std::string> choose_counterpart(const std::string& lemma,
-                                                std::size_t group) const;
+  std::optional<std::string> choose_counterpart(const std::string& lemma, std::size_t group) const;
   bool is_neutral(const std::string& lemma) const;
 
   const SensitiveAttribute& attribute() const { return attribute_; }

@@ -3,7 +3,6 @@
 #include <future>
 
 #include "core/error.h"
-
 #include "knowledge/conceptnet_graph.h"
 #include "knowledge/wordnet_graph.h"
 #include "lm/arpa_model.h"
@@ -19,8 +18,10 @@ std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const ResourceOptions& o) 
   if (o.kg.rfind(prefix, 0) == 0 && o.kg.size() > prefix.size()) {
     return knowledge::ConceptNetGraph::open(o.kg.substr(prefix.size()));
   }
-  throw core::UsageError("--kg must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or "
-                         ".csv.gz), got '" + o.kg + "'");
+  throw core::UsageError(
+      "--kg must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or "
+      ".csv.gz), got '" +
+      o.kg + "'");
 }
 
 std::unique_ptr<lm::NgramModel> open_lm(const std::string& path) {
@@ -38,14 +39,14 @@ PerturbatorResources PerturbatorResources::load(const ResourceOptions& o) {
                                         : vectors::parse_vector_format(o.vectors_format);
   auto graph = std::async(std::launch::async, [&] { return open_graph(o); });
   auto lm = std::async(std::launch::async, [&] { return open_lm(o.lm); });
-  auto lemmatizer = std::async(std::launch::async, [&] {
-    return std::make_unique<text::WordNetLemmatizer>(o.wordnet_dir);
-  });
+  auto lemmatizer = std::async(
+      std::launch::async, [&] { return std::make_unique<text::WordNetLemmatizer>(o.wordnet_dir); });
   auto vecs = std::async(std::launch::async, [&]() -> std::unique_ptr<vectors::EmbeddingMatrix> {
     if (o.vectors.empty()) return nullptr;
     vectors::ReadOptions read;
     read.limit = o.vectors_limit;
-    return std::make_unique<vectors::EmbeddingMatrix>(vectors::read_vectors(o.vectors, format, read));
+    return std::make_unique<vectors::EmbeddingMatrix>(
+        vectors::read_vectors(o.vectors, format, read));
   });
   PerturbatorResources r;
   text::PosTaggerOptions tagger;

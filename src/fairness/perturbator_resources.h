@@ -30,9 +30,9 @@ struct ResourceOptions {
   // CMU trigram by default; a path ending in ".arpa" is read as ARPA text, anything else by
   // sphinxbase.
   std::string lm;
-  std::string vectors;                // empty: no analogy by vectors
+  std::string vectors;                      // empty: no analogy by vectors
   std::string vectors_format = "word2vec";  // vectors::parse_vector_format
-  std::size_t vectors_limit = 0;      // read only the first N vectors (0 = all)
+  std::size_t vectors_limit = 0;            // read only the first N vectors (0 = all)
 };
 
 struct PerturbatorResources {

@@ -64,8 +64,7 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
   std::vector<core::Field> fields;
   while (reader.next(line)) {
     if (const auto bad = core::find_invalid_utf8(line)) {
-      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1),
-                             "invalid UTF-8");
+      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1), "invalid UTF-8");
     }
     core::split_fields(line, fields);
     if (fields.empty() || fields[0].text.front() == '#') continue;
@@ -134,7 +133,9 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
   return a;
 }
 
-std::string default_attribute_dir() { return ASSAY_ATTRIBUTE_DIR; }
+std::string default_attribute_dir() {
+  return ASSAY_ATTRIBUTE_DIR;
+}
 
 SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir) {
   if (name_or_path == "gender") return gender_attribute();

@@ -62,8 +62,8 @@ TEST(CounterpartQuality, GenderWordListsBothDirections) {
                                  false),
       labels);
   std::map<CounterpartChoice, Score> mt_score, def_score, eq_score;
-  for (const auto choice : {CounterpartChoice::kRank, CounterpartChoice::kFrequency,
-                            CounterpartChoice::kMutual}) {
+  for (const auto choice :
+       {CounterpartChoice::kRank, CounterpartChoice::kFrequency, CounterpartChoice::kMutual}) {
     PerturbatorOptions o;
     o.choice = choice;
     const Perturbator p(r, gender_attribute(), o);
@@ -75,7 +75,9 @@ TEST(CounterpartQuality, GenderWordListsBothDirections) {
       const auto& s = list->at(choice);
       std::printf("%-9s %-13s queries %3d answered %3d correct %3d  P %.3f R %.3f\n",
                   std::string(to_string(choice)).c_str(),
-                  list == &mt_score ? "mt-nlp" : list == &def_score ? "definitional" : "equalize",
+                  list == &mt_score    ? "mt-nlp"
+                  : list == &def_score ? "definitional"
+                                       : "equalize",
                   s.queries, s.answered, s.correct, s.precision(), s.recall());
     }
     std::printf("  misses:%s\n", misses.c_str());

@@ -67,8 +67,10 @@ TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
 TEST(FairPerturbCommand, CsvAllOccurrencesAndAttributeFile) {
   TempDir dir;
   const auto in = dir.write("in.csv", "id,review\n1,\"The priest met the priest's friend.\"\n");
-  auto r = run_assay(dir, "fair perturb --quiet --text-column review --attribute religion "
-                          "--all-occurrences --no-active --input " + in);
+  auto r = run_assay(dir,
+                     "fair perturb --quiet --text-column review --attribute religion "
+                     "--all-occurrences --no-active --input " +
+                         in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = lines_of(r.out);
   ASSERT_EQ(j.size(), 1u);

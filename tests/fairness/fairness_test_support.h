@@ -16,6 +16,8 @@ inline PerturbatorResources& mutable_resources() {
   static PerturbatorResources* r = new PerturbatorResources(PerturbatorResources::load());
   return *r;
 }
-inline const PerturbatorResources& default_resources() { return mutable_resources(); }
+inline const PerturbatorResources& default_resources() {
+  return mutable_resources();
+}
 
 }  // namespace assay::fairness::testing

@@ -17,8 +17,8 @@ TEST(FluencyScorer, FullScoreEqualsSentenceScorerAndWindowsEqualFullScores) {
   const FluencyScorer scorer(lm);
   lm::ScoreOptions o;
   o.oov = lm::OovPolicy::kUnknownToken;
-  const std::vector<std::string> words = {"the", "actor", "was", "brilliant", "in", "qzxv",
-                                          "and", "the", "film", "was", "long", "."};
+  const std::vector<std::string> words = {"the", "actor", "was",  "brilliant", "in",   "qzxv",
+                                          "and", "the",   "film", "was",       "long", "."};
   const auto s = scorer.score(words);
   const auto ref = lm::score_sentence(lm, words, o);
   EXPECT_NEAR(s.log_prob, ref.log_prob, 1e-9);

@@ -154,9 +154,9 @@ TEST(Perturbator, FileAttributesAndVectors) {
 
   // Analogies by vectors (Algorithm 3) on the GloVe Twitter 25d subset, KG-validated: for
   // actor the nearest answer is "singer", the first the graph confirms "actress".
-  auto m = std::make_unique<vectors::EmbeddingMatrix>(vectors::read_vectors(
-      testing::kShared + "/word-vectors/glove.twitter.27B.25d.subset.txt",
-      vectors::VectorFormat::kWord2vecText));
+  auto m = std::make_unique<vectors::EmbeddingMatrix>(
+      vectors::read_vectors(testing::kShared + "/word-vectors/glove.twitter.27B.25d.subset.txt",
+                            vectors::VectorFormat::kWord2vecText));
   PerturbatorOptions o;
   o.active = false;
   // The shared resources with vectors added for the rest of this test.
@@ -167,7 +167,8 @@ TEST(Perturbator, FileAttributesAndVectors) {
   EXPECT_THAT(texts(k), Contains("The queen and the actor."));
   EXPECT_THAT(texts(k), Contains("The king and the actress."));
   bool singer = false;
-  for (const auto& d : k.dropped) singer |= d.new_word == "singer" && d.reason.rfind("strict", 0) == 0;
+  for (const auto& d : k.dropped)
+    singer |= d.new_word == "singer" && d.reason.rfind("strict", 0) == 0;
   EXPECT_TRUE(singer);
   for (const auto& q : k.perturbations) EXPECT_EQ(q.evidence, "vectors");
   o.min_cosine = 0.99;
