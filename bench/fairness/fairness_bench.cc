@@ -178,6 +178,9 @@ int main(int argc, char** argv) {
         "input %.2f, max %zu, > 5: %.1f%%, > 10: %.1f%%; dropped by fluency %zu\n",
         total, analogy, active, total / n, mutable_n ? total / mutable_n : 0.0, max_set,
         100.0 * over5 / n, 100.0 * over10 / n, dropped_fluency);
+    const double m = mutable_n ? static_cast<double>(mutable_n) : 1.0;
+    std::printf("of the mutable inputs: > 5: %.1f%%, > 10: %.1f%%; analogy share %.1f%%\n",
+                100.0 * over5 / m, 100.0 * over10 / m, total ? 100.0 * analogy / total : 0.0);
     std::printf("distribution (perturbations per input: inputs):");
     const std::size_t edges[] = {0, 1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100};
     for (std::size_t e = 0; e < std::size(edges); ++e) {
