@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "aeon/test_case_scorer.h"
+#include "aeon/thresholds.h"
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -37,6 +39,66 @@ struct FairPerturbOptions {
   bool no_strict = false, no_analogy = false, no_active = false, no_dropped = false;
   bool quiet = false;
   std::string out;
+  // --gate aeon: AEON's test-case quality on every perturbation.
+  std::string gate;
+  std::string gate_action = "drop";
+  std::string gate_task = "sa";
+  std::optional<double> gate_sim, gate_nat;
+  std::string gate_model_dir, gate_vectors, gate_vectors_format = "glove";
+};
+
+// AEON scores each perturbation against its original (offline backends unless a BERT
+// folder is given) and judges it with the task's thresholds; a failing perturbation is
+// dropped with AEON's reason, or kept and flagged.
+class AeonGate {
+ public:
+  explicit AeonGate(const FairPerturbOptions& o) : drop_(o.gate_action == "drop") {
+    if (o.gate_action != "drop" && o.gate_action != "flag")
+      throw core::UsageError("--gate-action must be drop or flag, got '" + o.gate_action + "'");
+    thresholds_ = aeon::thresholds_for_task(o.gate_task);
+    if (o.gate_sim) thresholds_.sim = *o.gate_sim;
+    if (o.gate_nat) thresholds_.nat = *o.gate_nat;
+    aeon::TestCaseScorerOptions so;
+    so.model_dir = o.gate_model_dir;
+    so.vectors = o.gate_vectors;
+    so.vectors_format = o.gate_vectors_format;
+    so.wordnet_dir = o.resources.wordnet_dir;
+    scorer_ = std::make_unique<aeon::TestCaseScorer>(so);
+  }
+
+  // Scores the perturbations of `set`; returns their AEON records in the order kept.
+  std::vector<nlohmann::ordered_json> apply(const std::string& original,
+                                            fairness::PerturbationSet& set) {
+    std::vector<nlohmann::ordered_json> records;
+    std::vector<fairness::Perturbation> kept;
+    for (auto& p : set.perturbations) {
+      const auto score = scorer_->score({original, p.text, {}});
+      const auto verdict = aeon::judge(score.semeval, score.syneval, thresholds_);
+      nlohmann::ordered_json j;
+      j["SemEval"] = score.semeval;
+      j["SynEval"] = score.syneval;
+      j["keep"] = verdict.keep;
+      if (!verdict.keep) j["reason"] = verdict.reason;
+      if (!verdict.keep && drop_) {
+        set.dropped.push_back({p.kind, p.group, p.old_word, p.new_word, "aeon: " + verdict.reason});
+        ++n_dropped_;
+        continue;
+      }
+      n_flagged_ += !verdict.keep;
+      kept.push_back(std::move(p));
+      records.push_back(std::move(j));
+    }
+    set.perturbations = std::move(kept);
+    return records;
+  }
+  std::size_t n_dropped() const { return n_dropped_; }
+  std::size_t n_flagged() const { return n_flagged_; }
+
+ private:
+  bool drop_;
+  aeon::QualityThresholds thresholds_;
+  std::unique_ptr<aeon::TestCaseScorer> scorer_;
+  std::size_t n_dropped_ = 0, n_flagged_ = 0;
 };
 
 int run(const FairPerturbOptions& o) {
@@ -57,12 +119,16 @@ int run(const FairPerturbOptions& o) {
   po.strict = !o.no_strict;
   po.analogy = !o.no_analogy;
   po.active = !o.no_active;
+  if (!o.gate.empty() && o.gate != "aeon")
+    throw core::UsageError("--gate must be aeon, got '" + o.gate + "'");
   auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
   const auto inputs = fairness::read_inputs(o.input, in);
 
   const auto t0 = std::chrono::steady_clock::now();
   const auto resources = fairness::PerturbatorResources::load(o.resources);
   const fairness::Perturbator perturbator(resources, std::move(attribute), po);
+  std::unique_ptr<AeonGate> gate;
+  if (!o.gate.empty()) gate = std::make_unique<AeonGate>(o);
   const double load_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
@@ -83,13 +149,18 @@ int run(const FairPerturbOptions& o) {
       e.set_location_if_missing(core::SourceLocation(o.input, input.line));
       throw;
     }
+    std::vector<nlohmann::ordered_json> aeon_records;
+    if (gate) aeon_records = gate->apply(input.text, set);
     n_empty += input.text.empty();
     n_mutable += set.is_mutable();
     n_analogy += set.count(fairness::MutationKind::kAnalogy);
     n_active += set.count(fairness::MutationKind::kActive);
     n_dropped += set.dropped.size();
     max_set = std::max(max_set, set.perturbations.size());
-    core::write_jsonl(out, fairness::perturbation_set_to_json(input, set, !o.no_dropped));
+    auto j = fairness::perturbation_set_to_json(input, set, !o.no_dropped);
+    for (std::size_t k = 0; k < aeon_records.size(); ++k)
+      j["perturbations"][k]["aeon"] = std::move(aeon_records[k]);
+    core::write_jsonl(out, j);
     progress.add();
   }
   progress.finish();
@@ -106,6 +177,10 @@ int run(const FairPerturbOptions& o) {
                  n ? static_cast<double>(n_analogy + n_active) / n : 0.0, max_set, n_dropped,
                  perturbator.attribute().name.c_str(), load_s, run_s,
                  run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
+    if (gate) {
+      std::fprintf(stderr, "aeon gate: %zu perturbations dropped, %zu flagged\n", gate->n_dropped(),
+                   gate->n_flagged());
+    }
   }
   return kOk;
 }
@@ -164,6 +239,20 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Write to FILE (atomically) instead of stdout");
   cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
+  cmd->add_option("--gate", o->gate,
+                  "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
+  cmd->add_option("--gate-action", o->gate_action,
+                  "drop (with AEON's reason among the dropped) or flag (keep, mark keep=false)")
+      ->capture_default_str();
+  cmd->add_option("--gate-task", o->gate_task, "AEON thresholds of the task: sa, nli or se")
+      ->capture_default_str();
+  cmd->add_option("--gate-sim", o->gate_sim, "Override the SemEval threshold");
+  cmd->add_option("--gate-nat", o->gate_nat, "Override the SynEval threshold");
+  cmd->add_option("--gate-model-dir", o->gate_model_dir,
+                  "A BERT-family folder for AEON (default: offline trigram + WordNet backends)");
+  cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval");
+  cmd->add_option("--gate-vectors-format", o->gate_vectors_format, "Their format")
+      ->capture_default_str();
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -81,3 +81,46 @@ TEST(FairPerturbCommand, CsvAllOccurrencesAndAttributeFile) {
 
 }  // namespace
 }  // namespace assay::fairness
+
+namespace assay::fairness {
+namespace {
+
+// --gate aeon: AEON's offline scores on every perturbation; with the paper's thresholds
+// (calibrated for BERT) the offline backends fail these cases, so "flag" marks them and
+// "drop" moves them to the dropped list with AEON's reason.
+TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
+  TempDir dir;
+  const auto in = dir.write("in.txt", "The actor was great.\n");
+  auto r = run_assay(dir,
+                     "fair perturb --quiet --no-active --gate aeon --gate-action flag "
+                     "--input " +
+                         in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  ASSERT_EQ(j[0]["perturbations"].size(), 1u);
+  const auto& aeon = j[0]["perturbations"][0]["aeon"];
+  EXPECT_GT(aeon["SemEval"].get<double>(), 0.5);
+  EXPECT_FALSE(aeon["keep"].get<bool>());
+  EXPECT_THAT(aeon["reason"].get<std::string>(), HasSubstr("SynEval"));
+  r = run_assay(dir, "fair perturb --quiet --no-active --gate aeon --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = lines_of(r.out);
+  EXPECT_EQ(j[0]["perturbations"].size(), 0u);
+  bool reason = false;
+  for (const auto& d : j[0]["dropped"])
+    reason |= d["reason"].get<std::string>().rfind("aeon: ", 0) == 0;
+  EXPECT_TRUE(reason);
+  r = run_assay(dir,
+                "fair perturb --quiet --no-active --gate aeon --gate-sim 0 --gate-nat 0 "
+                "--input " +
+                    in);
+  j = lines_of(r.out);
+  EXPECT_EQ(j[0]["perturbations"].size(), 1u);
+  EXPECT_TRUE(j[0]["perturbations"][0]["aeon"]["keep"].get<bool>());
+  r = run_assay(dir, "fair perturb --gate bert --input " + in);
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace assay::fairness
