@@ -117,3 +117,36 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
 
 }  // namespace
 }  // namespace assay::fairness
+
+namespace assay::fairness {
+namespace {
+
+// The knowledge graph from a ConceptNet dump (the handcrafted one of tests/data/knowledge,
+// copied so that its cache is written in the temporary directory), and a vector file whose
+// lines disagree with its header.
+TEST(FairPerturbCommand, ConceptNetGraphAndBadVectorFile) {
+  TempDir dir;
+  const auto dump =
+      dir.write("cn.csv", assay::testing::read_file(std::string(ASSAY_TEST_DATA_DIR) +
+                                                    "/knowledge/conceptnet-mini.csv"));
+  const auto in = dir.write("in.txt", "The king met the actor.\n");
+  auto r = run_assay(
+      dir, "fair perturb --quiet --no-dropped --kg conceptnet:" + dump + " --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  std::vector<std::string> got;
+  for (const auto& p : j[0]["perturbations"]) got.push_back(p["text"]);
+  EXPECT_THAT(got, ::testing::Contains("The queen met the actor."));
+  EXPECT_THAT(got, ::testing::Contains("The king met the female actor."));
+
+  const auto vec = dir.write("v.txt", "2 3\nking 1 2 3\nqueen 1 2\n");
+  r = run_assay(
+      dir, "fair perturb --vectors " + vec + " --input " + in + " --out " + dir.file("o.jsonl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("v.txt:3"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("o.jsonl")));
+}
+
+}  // namespace
+}  // namespace assay::fairness
