@@ -6,8 +6,10 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "core/error.h"
+#include "fairness/perturbation_json.h"
 #include "fairness_test_support.h"
 #include "vectors/vector_reader.h"
 
@@ -140,6 +142,38 @@ TEST(Perturbator, OccurrencesFluencyFilterAndCap) {
   double best = 0;
   for (const auto& q : full.perturbations) best = std::max(best, q.fluency_ratio);
   EXPECT_DOUBLE_EQ(cap.perturbations[0].fluency_ratio, best);
+}
+
+// perturb() is thread-safe: four threads over the handwritten sentences (cold caches, so they
+// race on filling them) give the serial results byte for byte.
+TEST(Perturbator, ConcurrentCallsEqualSerial) {
+  const auto& r = testing::default_resources();
+  std::vector<std::string> sentences;
+  std::ifstream in(testing::kData + "/expected_perturbations.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') sentences.push_back(split(line, "\t")[1]);
+  }
+  auto dump = [&](const Perturbator& p, std::size_t i) {
+    return perturbation_set_to_json(InputRecord{i, sentences[i], {}}, p.perturb(sentences[i]))
+        .dump();
+  };
+  const Perturbator serial(r, gender_attribute());
+  std::vector<std::string> want;
+  for (std::size_t i = 0; i < sentences.size(); ++i) want.push_back(dump(serial, i));
+  const Perturbator shared(r, gender_attribute());
+  std::vector<std::vector<std::string>> got(4, std::vector<std::string>(sentences.size()));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t k = 0; k < sentences.size(); ++k) {
+        const std::size_t i = (k + t * 11) % sentences.size();  // different orders
+        got[t][i] = dump(shared, i);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const auto& g : got) EXPECT_EQ(g, want);
 }
 
 TEST(Perturbator, FileAttributesAndVectors) {
