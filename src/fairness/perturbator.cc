@@ -18,6 +18,30 @@ namespace assay::fairness {
 namespace {
 
 constexpr std::size_t kGroupHops = 8;
+// Gender-swapped gloss matches below this score (Dice < 0.71) pair unrelated nouns.
+constexpr double kMinGlossSwap = 0.75;
+
+// Indefinite pronouns Lingua tags as nouns ("someone"): persons, but no "female someone".
+bool is_pronoun_noun(std::string_view w) {
+  static const char* const kWords[] = {"someone",   "somebody", "anyone", "anybody", "everyone",
+                                       "everybody", "noone",    "nobody", "one",     "ones"};
+  for (const char* p : kWords) {
+    if (w == p) return true;
+  }
+  return false;
+}
+
+// Whether `text` holds `word` as a whole word (ASCII letters delimit).
+bool mentions(std::string_view text, std::string_view word) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  for (std::size_t at = text.find(word); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !letter(text[at - 1])) && (end >= text.size() || !letter(text[end])))
+      return true;
+  }
+  return false;
+}
 
 std::string fmt(double v) {
   char buf[32];
@@ -180,6 +204,7 @@ Perturbator::~Perturbator() = default;
 // Without the narrowing "case", "hand", "life", "sun" and "subject" count as persons through
 // rare person senses.
 bool Perturbator::is_perturbable_person(const std::string& lemma) const {
+  if (is_pronoun_noun(lemma)) return false;
   const auto& persons = *r_.persons;
   if (!persons.is_person(lemma)) return false;
   if (!options_.narrow_persons) return true;
@@ -214,6 +239,26 @@ std::optional<std::string> Perturbator::person_lemma(std::string_view word, bool
   }
   if (persons.is_person(lower)) return lower;
   return std::nullopt;
+}
+
+// A gloss-derived counterpart must be defined through the noun itself or define it: "actress:
+// a female actor", "waitress: a woman waiter" — not "manageress: a woman manager" for
+// director, whose synset merely contains "manager". Backends without glosses pass.
+bool Perturbator::glosses_link(const std::string& lemma, const std::string& counterpart) const {
+  const auto& graph = *r_.graph;
+  if (graph.backend_name() != "wordnet") return true;
+  const std::string a = knowledge::normalize_term(lemma),
+                    b = knowledge::normalize_term(counterpart);
+  std::string spaced_a = a, spaced_b = b;
+  std::replace(spaced_a.begin(), spaced_a.end(), '_', ' ');
+  std::replace(spaced_b.begin(), spaced_b.end(), '_', ' ');
+  for (const auto s : graph.noun_senses(b)) {
+    if (mentions(graph.gloss(s), spaced_a)) return true;
+  }
+  for (const auto s : graph.noun_senses(a)) {
+    if (mentions(graph.gloss(s), spaced_b)) return true;
+  }
+  return false;
 }
 
 // The gender of the noun's most frequent person sense (nurse: none, though its "nanny" sense
@@ -351,6 +396,20 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       return target == knowledge::Gender::kMale ? 0 : 1;
     };
     for (const auto& c : finder.counterparts(lemma)) {
+      if (c.evidence == knowledge::CounterpartEvidence::kGlossSwap && c.score < kMinGlossSwap) {
+        if (const auto g = target_group(c))
+          drop(*g, underscores_to_spaces(c.word), "weak gloss match (beauty -> old man)");
+        continue;
+      }
+      if ((c.evidence == knowledge::CounterpartEvidence::kGloss ||
+           c.evidence == knowledge::CounterpartEvidence::kHyponymGloss) &&
+          !glosses_link(lemma, c.word)) {
+        if (const auto g = target_group(c)) {
+          drop(*g, underscores_to_spaces(c.word),
+               "the gloss names a synonym, not the noun (director -> manageress)");
+        }
+        continue;
+      }
       if (primary == knowledge::Gender::kNone &&
           c.evidence == knowledge::CounterpartEvidence::kGlossSwap) {
         if (const auto g = target_group(c)) {
@@ -406,6 +465,9 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
                 const std::string word = knowledge::normalize_term(w);
                 if (word != w || !tried.insert(word).second) continue;
                 for (const auto& back : finder.counterparts(word)) {
+                  if (back.evidence == knowledge::CounterpartEvidence::kGlossSwap &&
+                      back.score < kMinGlossSwap)
+                    continue;
                   if (back.word == lemma) {
                     out[g].push_back({underscores_to_spaces(word),
                                       "reverse_" + std::string(knowledge::to_string(back.evidence)),

@@ -97,6 +97,7 @@ class Perturbator {
   struct NounInfo;
   struct Impl;
   bool is_perturbable_person(const std::string& lemma) const;
+  bool glosses_link(const std::string& lemma, const std::string& counterpart) const;
   knowledge::Gender primary_gender(const std::string& lemma) const;
   const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;
 
