@@ -31,6 +31,29 @@ bool is_pronoun_noun(std::string_view w) {
   return false;
 }
 
+// The words of a gloss's first clause, lower case, without gender words.
+std::vector<std::string> ungendered_clause(std::string_view gloss) {
+  static const std::set<std::string> kGender = {"male", "female", "man",       "woman", "boy",
+                                                "girl", "lady",   "gentleman", "men",   "women"};
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty() && !kGender.count(cur)) out.push_back(cur);
+    cur.clear();
+  };
+  for (char c : gloss) {
+    if (c == ';') break;
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if ((c >= 'a' && c <= 'z') || c == '-') {
+      cur.push_back(c);
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
 // Whether `text` holds `word` as a whole word (ASCII letters delimit).
 bool mentions(std::string_view text, std::string_view word) {
   auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
@@ -257,6 +280,14 @@ bool Perturbator::glosses_link(const std::string& lemma, const std::string& coun
   }
   for (const auto s : graph.noun_senses(a)) {
     if (mentions(graph.gloss(s), spaced_b)) return true;
+  }
+  // Or the two are defined alike but for the gender word: "a female grandchild" and "a male
+  // grandchild" (granddaughter / grandson).
+  std::set<std::vector<std::string>> defined;
+  for (const auto s : graph.noun_senses(a)) defined.insert(ungendered_clause(graph.gloss(s)));
+  for (const auto s : graph.noun_senses(b)) {
+    const auto clause = ungendered_clause(graph.gloss(s));
+    if (clause.size() >= 2 && defined.count(clause)) return true;
   }
   return false;
 }
