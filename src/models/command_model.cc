@@ -100,7 +100,11 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
     const std::string path = i == 0 ? program : words_[i];
     std::error_code ec;
     if (!path.empty() && std::filesystem::is_regular_file(path, ec)) {
-      identity_ += " " + std::to_string(i) + ":sha256:" + file_sha256_hex(path);
+      // Appended piecewise: GCC 12 -O3 reports a false -Wrestrict on " " + std::to_string(i).
+      identity_ += ' ';
+      identity_ += std::to_string(i);
+      identity_ += ":sha256:";
+      identity_ += file_sha256_hex(path);
     }
   }
   prefix_ = options_.command.stderr_prefix;
