@@ -4,7 +4,8 @@
 # sphinx_lm_eval, scipy/scikit-learn) in a scratch copy of the repository and fails if any
 # committed golden under tests/data differs (numbers within a relative 1e-6, words and ranks
 # exactly; see compare_goldens.py): the C++ checks then agree with the live oracles, not only
-# with files written once. tiny_bert.py (PyTorch, not installed for tests) is left out.
+# with files written once. tiny_bert.py and models_bert_classifier.py (PyTorch, not installed
+# for tests) are left out.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 tmp=$(mktemp -d)
@@ -27,6 +28,7 @@ run knowledge_wordnet_nltk /usr/bin/python3 tools/goldens/knowledge_wordnet_nltk
 run text_tagger bash tools/goldens/text_tagger.sh
 run text_lemmas /usr/bin/python3 tools/goldens/text_lemmas.py
 run vectors_gensim /usr/bin/python3 tools/goldens/vectors_gensim.py
+run models_lr_sklearn sh -c '/usr/bin/python3 tools/goldens/models_lr_sklearn.py > tests/data/models/lr_rt_polarity_golden.json'
 if ! /usr/bin/python3 "$repo/tools/goldens/compare_goldens.py" "$repo/tests/data" tests/data \
     > "$tmp/diff.txt"; then
   echo "committed goldens differ from what the oracles produce now:"; head -40 "$tmp/diff.txt"

@@ -1,0 +1,264 @@
+// `assay fair perturb`: MT-NLP's perturbator over a file of inputs — one JSON line per input
+// with its perturbations (text and record of each) and the dropped candidates with reasons;
+// a summary on stderr. Inputs are read and validated before anything is written.
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "aeon/test_case_scorer.h"
+#include "aeon/thresholds.h"
+#include "command.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/jsonl.h"
+#include "core/progress.h"
+#include "fairness/fairness_input.h"
+#include "fairness/perturbation_json.h"
+#include "fairness/perturbator.h"
+
+namespace assay::cli {
+namespace {
+
+struct FairPerturbOptions {
+  std::string input;
+  std::string attribute = "gender";
+  std::string format = "lines";
+  std::string text_column, label_column;
+  std::size_t max_line_bytes = std::size_t{1} << 20;
+  fairness::ResourceOptions resources;
+  std::string choice = "mutual";
+  double fluency_ratio = 0.0;
+  std::size_t max_per_input = 0;
+  double min_cosine = 0.7;
+  std::size_t vectors_restrict = 0;
+  bool all_occurrences = false;
+  bool broad_persons = false;
+  bool no_strict = false, no_analogy = false, no_active = false, no_dropped = false;
+  bool quiet = false;
+  std::string out;
+  // --gate aeon: AEON's test-case quality on every perturbation.
+  std::string gate;
+  std::string gate_action = "drop";
+  std::string gate_task = "sa";
+  std::optional<double> gate_sim, gate_nat;
+  std::string gate_model_dir, gate_vectors, gate_vectors_format = "glove";
+};
+
+// AEON scores each perturbation against its original (offline backends unless a BERT
+// folder is given) and judges it with the task's thresholds; a failing perturbation is
+// dropped with AEON's reason, or kept and flagged.
+class AeonGate {
+ public:
+  explicit AeonGate(const FairPerturbOptions& o) : drop_(o.gate_action == "drop") {
+    if (o.gate_action != "drop" && o.gate_action != "flag")
+      throw core::UsageError("--gate-action must be drop or flag, got '" + o.gate_action + "'");
+    thresholds_ = aeon::thresholds_for_task(o.gate_task);
+    if (o.gate_sim) thresholds_.sim = *o.gate_sim;
+    if (o.gate_nat) thresholds_.nat = *o.gate_nat;
+    aeon::TestCaseScorerOptions so;
+    so.model_dir = o.gate_model_dir;
+    so.vectors = o.gate_vectors;
+    so.vectors_format = o.gate_vectors_format;
+    so.wordnet_dir = o.resources.wordnet_dir;
+    scorer_ = std::make_unique<aeon::TestCaseScorer>(so);
+  }
+
+  // Scores the perturbations of `set`; returns their AEON records in the order kept.
+  std::vector<nlohmann::ordered_json> apply(const std::string& original,
+                                            fairness::PerturbationSet& set) {
+    std::vector<nlohmann::ordered_json> records;
+    std::vector<fairness::Perturbation> kept;
+    for (auto& p : set.perturbations) {
+      const auto score = scorer_->score({original, p.text, {}});
+      const auto verdict = aeon::judge(score.semeval, score.syneval, thresholds_);
+      nlohmann::ordered_json j;
+      j["SemEval"] = score.semeval;
+      j["SynEval"] = score.syneval;
+      j["keep"] = verdict.keep;
+      if (!verdict.keep) j["reason"] = verdict.reason;
+      if (!verdict.keep && drop_) {
+        set.dropped.push_back({p.kind, p.group, p.old_word, p.new_word, "aeon: " + verdict.reason});
+        ++n_dropped_;
+        continue;
+      }
+      n_flagged_ += !verdict.keep;
+      kept.push_back(std::move(p));
+      records.push_back(std::move(j));
+    }
+    set.perturbations = std::move(kept);
+    return records;
+  }
+  std::size_t n_dropped() const { return n_dropped_; }
+  std::size_t n_flagged() const { return n_flagged_; }
+
+ private:
+  bool drop_;
+  aeon::QualityThresholds thresholds_;
+  std::unique_ptr<aeon::TestCaseScorer> scorer_;
+  std::size_t n_dropped_ = 0, n_flagged_ = 0;
+};
+
+int run(const FairPerturbOptions& o) {
+  fairness::InputOptions in;
+  in.format =
+      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
+  in.text_column = o.text_column;
+  in.label_column = o.label_column;
+  in.max_line_bytes = o.max_line_bytes;
+  fairness::PerturbatorOptions po;
+  po.choice = fairness::parse_counterpart_choice(o.choice);
+  po.fluency_ratio = o.fluency_ratio;
+  po.max_per_input = o.max_per_input;
+  po.min_cosine = o.min_cosine;
+  po.vectors_restrict = o.vectors_restrict;
+  po.all_occurrences = o.all_occurrences;
+  po.narrow_persons = !o.broad_persons;
+  po.strict = !o.no_strict;
+  po.analogy = !o.no_analogy;
+  po.active = !o.no_active;
+  if (!o.gate.empty() && o.gate != "aeon")
+    throw core::UsageError("--gate must be aeon, got '" + o.gate + "'");
+  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
+  const auto inputs = fairness::read_inputs(o.input, in);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto resources = fairness::PerturbatorResources::load(o.resources);
+  const fairness::Perturbator perturbator(resources, std::move(attribute), po);
+  std::unique_ptr<AeonGate> gate;
+  if (!o.gate.empty()) gate = std::make_unique<AeonGate>(o);
+  const double load_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  std::optional<core::AtomicFileWriter> file;
+  if (!o.out.empty()) file.emplace(o.out);
+  std::ostream& out = file ? file->stream() : std::cout;
+  core::ProgressOptions progress_options;
+  progress_options.quiet = o.quiet;
+  core::Progress progress("perturb", inputs.size(), progress_options);
+  std::size_t n_empty = 0, n_mutable = 0, n_analogy = 0, n_active = 0, n_dropped = 0;
+  std::size_t max_set = 0;
+  const auto t1 = std::chrono::steady_clock::now();
+  for (const auto& input : inputs) {
+    fairness::PerturbationSet set;
+    try {
+      set = perturbator.perturb(input.text);
+    } catch (core::Error& e) {
+      e.set_location_if_missing(core::SourceLocation(o.input, input.line));
+      throw;
+    }
+    std::vector<nlohmann::ordered_json> aeon_records;
+    if (gate) aeon_records = gate->apply(input.text, set);
+    n_empty += input.text.empty();
+    n_mutable += set.is_mutable();
+    n_analogy += set.count(fairness::MutationKind::kAnalogy);
+    n_active += set.count(fairness::MutationKind::kActive);
+    n_dropped += set.dropped.size();
+    max_set = std::max(max_set, set.perturbations.size());
+    auto j = fairness::perturbation_set_to_json(input, set, !o.no_dropped);
+    for (std::size_t k = 0; k < aeon_records.size(); ++k)
+      j["perturbations"][k]["aeon"] = std::move(aeon_records[k]);
+    core::write_jsonl(out, j);
+    progress.add();
+  }
+  progress.finish();
+  const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  if (file) file->commit();
+  if (!o.quiet) {
+    const std::size_t n = inputs.size();
+    std::fprintf(stderr,
+                 "%zu inputs (%zu empty), %zu mutable (%.1f%%); %zu perturbations (%zu analogy, "
+                 "%zu active), mean %.2f, max %zu; %zu candidates dropped; attribute %s; "
+                 "load %.2f s, perturb %.2f s (%.0f inputs/s)\n",
+                 n, n_empty, n_mutable, n ? 100.0 * static_cast<double>(n_mutable) / n : 0.0,
+                 n_analogy + n_active, n_analogy, n_active,
+                 n ? static_cast<double>(n_analogy + n_active) / n : 0.0, max_set, n_dropped,
+                 perturbator.attribute().name.c_str(), load_s, run_s,
+                 run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
+    if (gate) {
+      std::fprintf(stderr, "aeon gate: %zu perturbations dropped, %zu flagged\n", gate->n_dropped(),
+                   gate->n_flagged());
+    }
+  }
+  return kOk;
+}
+
+void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
+  auto o = std::make_shared<FairPerturbOptions>();
+  auto* cmd = fair.add_subcommand(
+      "perturb", "Perturb inputs with respect to a sensitive attribute (one JSON line per input)");
+  cmd->add_option("--input", o->input, "Inputs: one text per line ('-' for stdin), see --format")
+      ->required();
+  cmd->add_option("--attribute", o->attribute,
+                  "gender (built in), religion, sexual-orientation, race, nationality, age, or "
+                  "an attribute FILE (docs/fairness.md)")
+      ->capture_default_str();
+  cmd->add_option("--format", o->format,
+                  "lines, tsv (label = last tab field) or csv (with --text-column)")
+      ->capture_default_str();
+  cmd->add_option("--text-column", o->text_column, "CSV: the column holding the text");
+  cmd->add_option("--label-column", o->label_column, "CSV: a label column to carry along");
+  cmd->add_option("--max-line-bytes", o->max_line_bytes, "Longest text accepted")
+      ->capture_default_str();
+  cmd->add_option("--kg", o->resources.kg, "wordnet or conceptnet:DUMP (.csv / .csv.gz)")
+      ->capture_default_str();
+  cmd->add_option("--vectors", o->resources.vectors,
+                  "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
+  cmd->add_option("--vectors-format", o->resources.vectors_format,
+                  "word2vec, word2vec-bin, glove or fasttext")
+      ->capture_default_str();
+  cmd->add_option("--vectors-limit", o->resources.vectors_limit,
+                  "Read only the first N vectors (0 = all)");
+  cmd->add_option("--vectors-restrict", o->vectors_restrict,
+                  "Search analogies among the first N vectors (0 = all)");
+  cmd->add_option("--min-cosine", o->min_cosine, "Analogy acceptance threshold")
+      ->capture_default_str();
+  cmd->add_flag("--no-strict", o->no_strict,
+                "Keep vector analogies the knowledge graph does not confirm");
+  cmd->add_option("--choice", o->choice,
+                  "Counterpart choice among several: mutual, frequency, context or rank")
+      ->capture_default_str();
+  cmd->add_option("--lm", o->resources.lm, "Language model for fluency (default: CMU trigram)");
+  cmd->add_option("--fluency-ratio", o->fluency_ratio,
+                  "Keep a perturbation when its fluency >= T x the original's (0 = keep all)")
+      ->capture_default_str();
+  cmd->add_option("--max-per-input", o->max_per_input,
+                  "Keep at most K perturbations per input, the most fluent (0 = all)");
+  cmd->add_flag("--all-occurrences", o->all_occurrences,
+                "Replace every occurrence of the noun in one perturbation");
+  cmd->add_flag("--broad-persons", o->broad_persons,
+                "Every noun the person classifier accepts, rare person senses included");
+  cmd->add_flag("--no-analogy", o->no_analogy, "Only ActiveMutate");
+  cmd->add_flag("--no-active", o->no_active, "Only AnalogyMutate");
+  cmd->add_flag("--no-dropped", o->no_dropped, "Leave the dropped candidates out of the output");
+  cmd->add_option("--wordnet-dir", o->resources.wordnet_dir, "WordNet 3.0 dict directory")
+      ->capture_default_str();
+  cmd->add_option("--tagger-dir", o->resources.tagger_dir, "Lingua::EN::Tagger tables")
+      ->capture_default_str();
+  cmd->add_option("--out", o->out, "Write to FILE (atomically) instead of stdout");
+  cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
+  cmd->add_option("--gate", o->gate,
+                  "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
+  cmd->add_option("--gate-action", o->gate_action,
+                  "drop (with AEON's reason among the dropped) or flag (keep, mark keep=false)")
+      ->capture_default_str();
+  cmd->add_option("--gate-task", o->gate_task, "AEON thresholds of the task: sa, nli or se")
+      ->capture_default_str();
+  cmd->add_option("--gate-sim", o->gate_sim, "Override the SemEval threshold");
+  cmd->add_option("--gate-nat", o->gate_nat, "Override the SynEval threshold");
+  cmd->add_option("--gate-model-dir", o->gate_model_dir,
+                  "A BERT-family folder for AEON (default: offline trigram + WordNet backends)");
+  cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval");
+  cmd->add_option("--gate-vectors-format", o->gate_vectors_format, "Their format")
+      ->capture_default_str();
+  cmd->callback([o, &result] { result.exit_code = run(*o); });
+}
+
+}  // namespace
+
+ASSAY_REGISTER_COMMAND("fair", "Fairness of NLP models (MT-NLP): perturb inputs, test models",
+                       "perturb", add_fair_perturb_command)
+
+}  // namespace assay::cli

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# bench/fairness/run.sh BUILD_DIR: perturbator speed, start-up and peak memory on rt-polarity
+# (10,662 sentences) and the IMDB sample (400 reviews), gender, defaults; and the statistics
+# docs/fairness-reproduction.md reports.
+set -euo pipefail
+build="${1:?usage: bench/fairness/run.sh BUILD_DIR}"
+here="$(cd "$(dirname "$0")" && pwd)"
+data="$here/../../../shared/data"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cat "$data/rt-polarity-v1.0/rt-polarity.pos" "$data/rt-polarity-v1.0/rt-polarity.neg" > "$tmp/rt.txt"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "== rt-polarity (gender, defaults)"
+"$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --repeats 3
+echo "== IMDB sample (gender, defaults)"
+"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --format tsv --repeats 3

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Main job, fairness (MT-NLP) on embedded defaults: gender perturbations of the
+# rt-polarity sentences when ../shared/data is present (otherwise of a few shipped sentences),
+# and of a handful for a file attribute (religion); with SST-2 present, `fair test` of the
+# built-in LR trained on it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+assay=${1:-build/release/apps/assay/assay}
+out=out/main-job/fairness
+mkdir -p "$out"
+rt=../shared/data/rt-polarity-v1.0
+if [[ -f $rt/rt-polarity.pos ]]; then
+  cat "$rt/rt-polarity.pos" "$rt/rt-polarity.neg" > "$out/inputs.txt"
+else
+  grep -v '^#' tests/data/fairness/expected_perturbations.tsv | cut -f2 > "$out/inputs.txt"
+fi
+echo "== assay fair perturb (gender, defaults): $(wc -l < "$out/inputs.txt") inputs"
+"$assay" fair perturb --input "$out/inputs.txt" --out "$out/gender.jsonl" --no-dropped
+head -c 1200 "$out/gender.jsonl"; echo
+printf 'The priest thanked the doctor.\nA teacher met my neighbour.\n' > "$out/religion.txt"
+echo "== assay fair perturb --attribute religion"
+"$assay" fair perturb --input "$out/religion.txt" --attribute religion --no-dropped --quiet
+sst2=../shared/data/sst2-glue/train.tsv
+if [[ -f $sst2 ]]; then
+  echo "== assay fair test: the built-in LR trained on SST-2, tested on the inputs above"
+  "$assay" model train-lr --train "$sst2" --text-column sentence --out "$out/sst2.lr"
+  status=0
+  "$assay" fair test --model "lr:$out/sst2.lr" --input "$out/inputs.txt" --out "$out/test" \
+    --cache "$out/answers.sqlite" --quiet || status=$?
+  [[ $status -le 1 ]] || exit "$status"  # 1: violations found, which is the finding
+  head -c 1500 "$out/test/summary.json"; echo
+fi

@@ -1,0 +1,59 @@
+// What the perturbator produces for one input: the perturbed texts with their records (kind,
+// changed spans, old and new words, fluency) and every candidate it dropped, with the reason.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace assay::fairness {
+
+enum class MutationKind { kAnalogy, kActive };
+std::string_view to_string(MutationKind kind);
+
+// One changed place of the original text. Byte offsets [begin, end) into the original (an
+// insertion has begin == end) and the same span in Unicode code points, which is what a
+// Python user indexes.
+struct ChangedSpan {
+  std::size_t begin = 0, end = 0;
+  std::size_t char_begin = 0, char_end = 0;
+  std::string old_text;  // the bytes replaced ("" for an insertion)
+  std::string new_text;  // what stands there now
+};
+
+struct Perturbation {
+  std::string text;
+  MutationKind kind = MutationKind::kAnalogy;
+  std::string group;     // subpopulation the perturbed text speaks of ("female")
+  std::string old_word;  // the person noun as written ("actors")
+  std::string new_word;  // its replacement ("actresses") or the inserted adjective ("female")
+  // Where the counterpart came from: the finder's evidence (antonym, gloss, ...), "vectors",
+  // "member" (aligned member nouns of an attribute file) or "insert" (ActiveMutate).
+  std::string evidence;
+  std::vector<ChangedSpan> spans;  // one per occurrence changed, plus a repaired article
+  // Ge et al. fluency of the changed sentence (the least fluent relative to the original when
+  // several sentences changed) and its ratio to the same sentence of the original.
+  double fluency = 0;
+  double fluency_ratio = 0;
+};
+
+struct DroppedCandidate {
+  MutationKind kind = MutationKind::kAnalogy;
+  std::string group;
+  std::string old_word;
+  std::string new_word;
+  std::string reason;
+};
+
+struct PerturbationSet {
+  std::size_t n_person_nouns = 0;  // person-noun occurrences found
+  // Of the original text, its sentences pooled (NaN when nothing was scored).
+  double fluency = 0;
+  std::vector<Perturbation> perturbations;
+  std::vector<DroppedCandidate> dropped;
+  bool is_mutable() const { return !perturbations.empty(); }
+  std::size_t count(MutationKind kind) const;
+};
+
+}  // namespace assay::fairness

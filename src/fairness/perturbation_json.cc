@@ -1,0 +1,60 @@
+#include "fairness/perturbation_json.h"
+
+#include <cmath>
+
+namespace assay::fairness {
+namespace {
+
+nlohmann::ordered_json number(double v) {
+  if (!std::isfinite(v)) return nullptr;
+  return std::round(v * 1e6) / 1e6;
+}
+
+}  // namespace
+
+nlohmann::ordered_json perturbation_to_json(const Perturbation& p) {
+  nlohmann::ordered_json j;
+  j["text"] = p.text;
+  j["kind"] = std::string(to_string(p.kind));
+  j["group"] = p.group;
+  j["old"] = p.old_word;
+  j["new"] = p.new_word;
+  j["evidence"] = p.evidence;
+  auto spans = nlohmann::ordered_json::array();
+  for (const auto& s : p.spans) {
+    spans.push_back(
+        {{"begin", s.char_begin}, {"end", s.char_end}, {"old", s.old_text}, {"new", s.new_text}});
+  }
+  j["spans"] = std::move(spans);
+  j["fluency"] = number(p.fluency);
+  j["fluency_ratio"] = number(p.fluency_ratio);
+  return j;
+}
+
+nlohmann::ordered_json perturbation_set_to_json(const InputRecord& input,
+                                                const PerturbationSet& set, bool with_dropped) {
+  nlohmann::ordered_json j;
+  j["line"] = input.line;
+  j["text"] = input.text;
+  if (input.label) j["label"] = *input.label;
+  j["mutable"] = set.is_mutable();
+  j["person_nouns"] = set.n_person_nouns;
+  j["fluency"] = number(set.fluency);
+  auto list = nlohmann::ordered_json::array();
+  for (const auto& p : set.perturbations) list.push_back(perturbation_to_json(p));
+  j["perturbations"] = std::move(list);
+  if (with_dropped) {
+    auto dropped = nlohmann::ordered_json::array();
+    for (const auto& d : set.dropped) {
+      dropped.push_back({{"kind", std::string(to_string(d.kind))},
+                         {"group", d.group},
+                         {"old", d.old_word},
+                         {"new", d.new_word},
+                         {"reason", d.reason}});
+    }
+    j["dropped"] = std::move(dropped);
+  }
+  return j;
+}
+
+}  // namespace assay::fairness

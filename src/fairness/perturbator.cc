@@ -1,0 +1,932 @@
+#include "fairness/perturbator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/utf8.h"
+#include "text/sentence_splitter.h"
+#include "text/text_edit.h"
+#include "text/unicode_props.h"
+#include "vectors/similarity_search.h"
+
+namespace assay::fairness {
+namespace {
+
+constexpr std::size_t kGroupHops = 8;
+// Gender-swapped gloss matches below this score (Dice < 0.71) pair unrelated nouns.
+constexpr double kMinGlossSwap = 0.75;
+
+// Indefinite pronouns Lingua tags as nouns ("someone"): persons, but no "female someone".
+bool is_pronoun_noun(std::string_view w) {
+  static const char* const kWords[] = {"someone",   "somebody", "anyone", "anybody", "everyone",
+                                       "everybody", "noone",    "nobody", "one",     "ones"};
+  for (const char* p : kWords) {
+    if (w == p) return true;
+  }
+  return false;
+}
+
+// The words of a gloss's first clause, lower case, without gender words.
+std::vector<std::string> ungendered_clause(std::string_view gloss) {
+  static const std::set<std::string> kGender = {"male", "female", "man",       "woman", "boy",
+                                                "girl", "lady",   "gentleman", "men",   "women"};
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty() && !kGender.count(cur)) out.push_back(cur);
+    cur.clear();
+  };
+  for (char c : gloss) {
+    if (c == ';') break;
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if ((c >= 'a' && c <= 'z') || c == '-') {
+      cur.push_back(c);
+    } else {
+      flush();
+    }
+  }
+  flush();
+  return out;
+}
+
+// Whether `text` holds `word` as a whole word (ASCII letters delimit).
+bool mentions(std::string_view text, std::string_view word) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  for (std::size_t at = text.find(word); at != std::string_view::npos;
+       at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    if ((at == 0 || !letter(text[at - 1])) && (end >= text.size() || !letter(text[end])))
+      return true;
+  }
+  return false;
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return buf;
+}
+
+bool is_noun_word(std::string_view w) {
+  if (w.size() < 2) return false;
+  bool letter = false;
+  for (char c : w) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      letter = true;
+    } else if (c != '-') {
+      return false;
+    }
+  }
+  return letter && w.front() != '-' && w.back() != '-';
+}
+
+bool all_upper(std::string_view w) {
+  bool letter = false;
+  for (char c : w) {
+    if (c >= 'a' && c <= 'z') return false;
+    letter |= c >= 'A' && c <= 'Z';
+  }
+  return letter;
+}
+
+bool upper_first(std::string_view w) {
+  return !w.empty() && w[0] >= 'A' && w[0] <= 'Z';
+}
+
+std::string to_upper_ascii(std::string s) {
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return s;
+}
+
+std::vector<std::string> lower_words(std::string_view phrase) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < phrase.size()) {
+    while (i < phrase.size() && phrase[i] == ' ') ++i;
+    const std::size_t start = i;
+    while (i < phrase.size() && phrase[i] != ' ') ++i;
+    if (i > start) out.push_back(text::to_lower(phrase.substr(start, i - start)));
+  }
+  return out;
+}
+
+std::string underscores_to_spaces(std::string w) {
+  std::replace(w.begin(), w.end(), '_', ' ');
+  return w;
+}
+
+}  // namespace
+
+std::string_view to_string(MutationKind kind) {
+  return kind == MutationKind::kAnalogy ? "analogy" : "active";
+}
+
+std::size_t PerturbationSet::count(MutationKind kind) const {
+  return static_cast<std::size_t>(std::count_if(perturbations.begin(), perturbations.end(),
+                                                [&](const auto& p) { return p.kind == kind; }));
+}
+
+std::string_view to_string(CounterpartChoice c) {
+  switch (c) {
+    case CounterpartChoice::kRank:
+      return "rank";
+    case CounterpartChoice::kFrequency:
+      return "frequency";
+    case CounterpartChoice::kMutual:
+      return "mutual";
+    case CounterpartChoice::kContext:
+      return "context";
+  }
+  return "rank";
+}
+
+CounterpartChoice parse_counterpart_choice(std::string_view name) {
+  if (name == "rank") return CounterpartChoice::kRank;
+  if (name == "frequency") return CounterpartChoice::kFrequency;
+  if (name == "mutual") return CounterpartChoice::kMutual;
+  if (name == "context") return CounterpartChoice::kContext;
+  throw core::UsageError("--choice must be rank, frequency, mutual or context; got '" +
+                         std::string(name) + "'");
+}
+
+struct Perturbator::NounInfo {
+  bool person = false;
+  std::string lemma;
+  bool neutral = false;
+  std::vector<std::vector<CounterpartCandidate>> candidates;  // per group
+  std::vector<std::size_t> chosen;                            // per group (context-free)
+  std::vector<DroppedCandidate> dropped;
+};
+
+struct Perturbator::Impl {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::unique_ptr<NounInfo>> nouns;
+  std::unordered_map<std::string, std::string> top_counterpart;  // for kMutual
+  text::TagId nn = 0, nns = 0, nnp = 0, nnps = 0;
+  std::vector<bool> blocks_active;  // per tag: jj* and nn* before a noun block ActiveMutate
+  std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
+  std::unordered_set<knowledge::NodeId> group_nodes;
+};
+
+Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribute attribute,
+                         PerturbatorOptions options)
+    : r_(resources),
+      attribute_(std::move(attribute)),
+      options_(options),
+      fluency_(*resources.lm),
+      impl_(std::make_unique<Impl>()) {
+  if (attribute_.groups.size() < 2)
+    throw core::UsageError("attribute '" + attribute_.name + "' needs at least two groups");
+  if (attribute_.uses_gender_finder && !r_.finder)
+    throw core::UsageError("the gender attribute needs the knowledge graph's gender finder");
+  const auto& tables = r_.tagger->tables();
+  impl_->nn = tables.find_tag("nn").value_or(0);
+  impl_->nns = tables.find_tag("nns").value_or(0);
+  impl_->nnp = tables.find_tag("nnp").value_or(0);
+  impl_->nnps = tables.find_tag("nnps").value_or(0);
+  impl_->blocks_active.assign(tables.n_tags(), false);
+  for (std::size_t t = 0; t < tables.n_tags(); ++t) {
+    const auto name = tables.tag_name(static_cast<text::TagId>(t));
+    impl_->blocks_active[t] = name.rfind("jj", 0) == 0 || name.rfind("nn", 0) == 0;
+  }
+  if (r_.vectors) {
+    for (const auto& g : attribute_.groups) {
+      std::optional<std::size_t> row;
+      for (const auto& a : g.anchors) {
+        if ((row = r_.vectors->find(a))) break;
+      }
+      impl_->anchor_rows.push_back(row);
+    }
+  }
+  if (!attribute_.uses_gender_finder) {
+    const auto& graph = *r_.graph;
+    for (std::size_t g = 0; g < attribute_.groups.size(); ++g) {
+      std::vector<std::string> words = {attribute_.groups[g].name,
+                                        text::to_lower(attribute_.groups[g].active)};
+      for (const auto& row : attribute_.members) words.push_back(row[g]);
+      for (const auto& w : words) {
+        if (w.empty()) continue;
+        for (const auto n : graph.noun_senses(w)) impl_->group_nodes.insert(n);
+      }
+    }
+  }
+}
+
+Perturbator::~Perturbator() = default;
+
+// IsPerson for perturbation: the classifier's answer, narrowed to nouns whose most frequent
+// sense is a person or that have a gender (queen: sense 1 is the insect), and never a named
+// individual (WordNet spells those capitalised: "Barrymore", lower-cased in rt-polarity).
+// Without the narrowing "case", "hand", "life", "sun" and "subject" count as persons through
+// rare person senses.
+bool Perturbator::is_perturbable_person(const std::string& lemma) const {
+  if (is_pronoun_noun(lemma)) return false;
+  const auto& persons = *r_.persons;
+  if (!persons.is_person(lemma)) return false;
+  if (!options_.narrow_persons) return true;
+  const auto& graph = *r_.graph;
+  const auto senses = graph.noun_senses(lemma);
+  if (senses.empty()) return false;
+  for (const auto s : persons.considered_senses(lemma)) {
+    if (!persons.sense_is_person(s)) continue;
+    bool common = false;
+    for (const auto& w : graph.node_words(s)) common |= w == lemma;
+    if (!common) return false;  // only a capitalised (proper) spelling names this sense
+    break;
+  }
+  if (persons.sense_is_person(senses.front())) return true;
+  return attribute_.uses_gender_finder ? r_.finder->gender_of(lemma) != knowledge::Gender::kNone
+                                       : attribute_.find_member(lemma).has_value();
+}
+
+std::optional<std::string> Perturbator::person_lemma(std::string_view word, bool plural) const {
+  const std::string lower = text::to_lower(word);
+  struct {
+    const Perturbator* self;
+    bool is_person(const std::string& w) const { return self->is_perturbable_person(w); }
+  } persons{this};
+  if (plural) {
+    const auto forms = r_.lemmatizer->morphy(lower, text::WordPos::kNoun);
+    for (const auto& f : forms) {
+      if (f != lower && persons.is_person(f)) return f;
+    }
+    if (persons.is_person(lower)) return lower;
+    return std::nullopt;
+  }
+  if (persons.is_person(lower)) return lower;
+  return std::nullopt;
+}
+
+// A gloss-derived counterpart must be defined through the noun itself or define it: "actress:
+// a female actor", "waitress: a woman waiter" — not "manageress: a woman manager" for
+// director, whose synset merely contains "manager". Backends without glosses pass.
+bool Perturbator::glosses_link(const std::string& lemma, const std::string& counterpart) const {
+  const auto& graph = *r_.graph;
+  if (graph.backend_name() != "wordnet") return true;
+  const std::string a = knowledge::normalize_term(lemma),
+                    b = knowledge::normalize_term(counterpart);
+  std::string spaced_a = a, spaced_b = b;
+  std::replace(spaced_a.begin(), spaced_a.end(), '_', ' ');
+  std::replace(spaced_b.begin(), spaced_b.end(), '_', ' ');
+  for (const auto s : graph.noun_senses(b)) {
+    if (mentions(graph.gloss(s), spaced_a)) return true;
+  }
+  for (const auto s : graph.noun_senses(a)) {
+    if (mentions(graph.gloss(s), spaced_b)) return true;
+  }
+  // Or the two are defined alike but for the gender word: "a female grandchild" and "a male
+  // grandchild" (granddaughter / grandson).
+  std::set<std::vector<std::string>> defined;
+  for (const auto s : graph.noun_senses(a)) defined.insert(ungendered_clause(graph.gloss(s)));
+  for (const auto s : graph.noun_senses(b)) {
+    const auto clause = ungendered_clause(graph.gloss(s));
+    if (clause.size() >= 2 && defined.count(clause)) return true;
+  }
+  return false;
+}
+
+// The gender of the noun's most frequent person sense (nurse: none, though its "nanny" sense
+// is female), or of its -man / -woman form (chairman).
+knowledge::Gender Perturbator::primary_gender(const std::string& lemma) const {
+  const auto& finder = *r_.finder;
+  for (const auto s : r_.persons->considered_senses(lemma)) {
+    if (!r_.persons->sense_is_person(s)) continue;
+    const auto g = finder.sense_gender(s);
+    if (g != knowledge::Gender::kNone) return g;
+    break;
+  }
+  const bool compound = (lemma.size() > 3 && lemma.compare(lemma.size() - 3, 3, "man") == 0);
+  return compound ? finder.gender_of(lemma) : knowledge::Gender::kNone;
+}
+
+bool Perturbator::is_neutral(const std::string& lemma) const {
+  if (attribute_.uses_gender_finder) return primary_gender(lemma) == knowledge::Gender::kNone;
+  if (attribute_.find_member(lemma) || attribute_.is_attribute_word(lemma)) return false;
+  const auto& graph = *r_.graph;
+  std::unordered_set<knowledge::NodeId> seen;
+  std::vector<knowledge::NodeId> frontier;
+  for (const auto s : r_.persons->considered_senses(lemma)) {
+    if (seen.insert(s).second) frontier.push_back(s);
+  }
+  for (std::size_t hop = 0; hop <= kGroupHops && !frontier.empty(); ++hop) {
+    std::vector<knowledge::NodeId> next;
+    for (const auto n : frontier) {
+      if (impl_->group_nodes.count(n)) return false;
+      for (const auto& h : graph.hypernyms(n)) {
+        if (seen.insert(h.node).second) next.push_back(h.node);
+      }
+    }
+    frontier = std::move(next);
+  }
+  return true;
+}
+
+std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
+    const std::string& lemma, std::vector<DroppedCandidate>* dropped) const {
+  const std::size_t n_groups = attribute_.groups.size();
+  std::vector<std::vector<CounterpartCandidate>> out(n_groups);
+  auto drop = [&](std::size_t group, const std::string& word, std::string reason) {
+    if (dropped) {
+      dropped->push_back(
+          {MutationKind::kAnalogy, attribute_.groups[group].name, lemma, word, std::move(reason)});
+    }
+  };
+  if (r_.vectors) {
+    // Algorithm 3: the nearest group anchor pt, then t + W(p) - W(pt) for every other group.
+    const auto& m = *r_.vectors;
+    const auto t_row = m.find(lemma);
+    if (!t_row) {
+      drop(0, "", "no vector for '" + lemma + "'");
+      return out;
+    }
+    std::optional<std::size_t> nearest;
+    // pt: the group the knowledge graph gives the noun when it knows one (king: male), else
+    // the nearest anchor (Algorithm 3; low-dimensional vectors put "king" nearer "woman").
+    if (attribute_.uses_gender_finder) {
+      const auto g = r_.finder->gender_of(lemma);
+      if (g != knowledge::Gender::kNone) nearest = g == knowledge::Gender::kMale ? 0 : 1;
+      if (nearest && !impl_->anchor_rows[*nearest]) nearest.reset();
+    }
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t g = 0; !nearest.has_value() && g < n_groups; ++g) {
+      const auto row = impl_->anchor_rows[g];
+      if (!row) continue;
+      double dot = 0;
+      const auto a = m.row(*row), b = m.row(*t_row);
+      for (std::size_t k = 0; k < m.dim(); ++k) dot += static_cast<double>(a[k]) * b[k];
+      if (dot > best) {
+        best = dot;  // unit rows: largest cosine = smallest Euclidean distance
+        nearest = g;
+      }
+    }
+    if (!nearest) return out;
+    const auto pt = m.word(*impl_->anchor_rows[*nearest]);
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      if (g == *nearest || !impl_->anchor_rows[g]) continue;
+      const auto p = m.word(*impl_->anchor_rows[g]);
+      vectors::SearchOptions search;
+      search.top_k = options_.strict ? 10 : 1;
+      search.restrict_to = options_.vectors_restrict;
+      const auto found = vectors::most_similar(m, vectors::analogy_query(pt, p, lemma), search);
+      // Strict: the first of the neighbours above the threshold that the graph confirms.
+      for (const auto& f : found) {
+        const std::string& word = m.word(f.index);
+        if (f.similarity < options_.min_cosine) {
+          drop(g, word, "cosine " + fmt(f.similarity) + " < " + fmt(options_.min_cosine));
+          break;
+        }
+        const std::string w = text::to_lower(word);
+        if (w != word || !is_noun_word(w)) {
+          drop(g, word, "not a lower-case noun");
+          continue;
+        }
+        if (options_.strict) {
+          bool linked = false;
+          if (attribute_.uses_gender_finder) {
+            for (const auto& c : r_.finder->counterparts(lemma)) linked |= c.word == w;
+            // Also the reverse link (empress -> emperor) and the counterpart's own gender.
+            if (!linked) {
+              for (const auto& c : r_.finder->counterparts(w)) linked |= c.word == lemma;
+            }
+          } else {
+            linked = is_perturbable_person(w);
+          }
+          if (!linked) {
+            drop(g, w,
+                 attribute_.uses_gender_finder ? "strict: not a gendered counterpart of '" + lemma +
+                                                     "' in the knowledge graph"
+                                               : "strict: not a person in the knowledge graph");
+            continue;
+          }
+        }
+        out[g].push_back({w, "vectors", f.similarity});
+        break;
+      }
+    }
+    return out;
+  }
+  if (attribute_.uses_gender_finder) {
+    const auto& finder = *r_.finder;
+    const auto own = finder.gender_of(lemma);
+    const auto primary = primary_gender(lemma);
+    auto target_group = [&](const knowledge::Counterpart& c) -> std::optional<std::size_t> {
+      auto target = c.gender;
+      if (target == knowledge::Gender::kNone) {
+        target = own == knowledge::Gender::kMale     ? knowledge::Gender::kFemale
+                 : own == knowledge::Gender::kFemale ? knowledge::Gender::kMale
+                                                     : knowledge::Gender::kNone;
+      }
+      if (target == knowledge::Gender::kNone || target == own) return std::nullopt;
+      return target == knowledge::Gender::kMale ? 0 : 1;
+    };
+    for (const auto& c : finder.counterparts(lemma)) {
+      if (c.evidence == knowledge::CounterpartEvidence::kGlossSwap && c.score < kMinGlossSwap) {
+        if (const auto g = target_group(c))
+          drop(*g, underscores_to_spaces(c.word), "weak gloss match (beauty -> old man)");
+        continue;
+      }
+      if ((c.evidence == knowledge::CounterpartEvidence::kGloss ||
+           c.evidence == knowledge::CounterpartEvidence::kHyponymGloss) &&
+          !glosses_link(lemma, c.word)) {
+        if (const auto g = target_group(c)) {
+          drop(*g, underscores_to_spaces(c.word),
+               "the gloss names a synonym, not the noun (director -> manageress)");
+        }
+        continue;
+      }
+      if (primary == knowledge::Gender::kNone &&
+          c.evidence == knowledge::CounterpartEvidence::kGlossSwap) {
+        if (const auto g = target_group(c)) {
+          drop(*g, underscores_to_spaces(c.word),
+               "from a gendered secondary sense; the most frequent sense has no gender");
+        }
+        continue;
+      }
+      auto target = c.gender;
+      if (target == knowledge::Gender::kNone) {
+        target = own == knowledge::Gender::kMale     ? knowledge::Gender::kFemale
+                 : own == knowledge::Gender::kFemale ? knowledge::Gender::kMale
+                                                     : knowledge::Gender::kNone;
+      }
+      if (target == knowledge::Gender::kNone || target == own) continue;
+      const std::size_t g = target == knowledge::Gender::kMale ? 0 : 1;
+      out[g].push_back(
+          {underscores_to_spaces(c.word), std::string(knowledge::to_string(c.evidence)), c.score});
+    }
+    // Reverse evidence: a sibling of the opposite gender whose own counterparts name this noun
+    // (emperor has none, but empress -> emperor).
+    if (own != knowledge::Gender::kNone) {
+      const std::size_t g = own == knowledge::Gender::kMale ? 1 : 0;
+      // The only direct hyponym of the opposite gender (emperor -> empress, "a woman emperor
+      // or the wife of an emperor").
+      if (out[g].empty()) {
+        const auto& graph = *r_.graph;
+        const auto want =
+            own == knowledge::Gender::kMale ? knowledge::Gender::kFemale : knowledge::Gender::kMale;
+        std::vector<std::string> found;
+        for (const auto s : r_.persons->considered_senses(lemma)) {
+          if (!r_.persons->sense_is_person(s)) continue;
+          for (const auto& h : graph.hyponyms(s)) {
+            if (finder.sense_gender(h.node) != want) continue;
+            const auto words = graph.node_words(h.node);
+            if (!words.empty()) found.push_back(knowledge::normalize_term(words.front()));
+          }
+        }
+        if (found.size() == 1)
+          out[g].push_back({underscores_to_spaces(found[0]), "gendered_hyponym", 0.6});
+      }
+      const auto want =
+          own == knowledge::Gender::kMale ? knowledge::Gender::kFemale : knowledge::Gender::kMale;
+      if (out[g].empty()) {
+        const auto& graph = *r_.graph;
+        std::set<std::string> tried;
+        for (const auto s : r_.persons->considered_senses(lemma)) {
+          if (!r_.persons->sense_is_person(s)) continue;
+          for (const auto& h : graph.hypernyms(s)) {
+            for (const auto& sib : graph.hyponyms(h.node)) {
+              if (sib.node == s || finder.sense_gender(sib.node) != want) continue;
+              for (const auto& w : graph.node_words(sib.node)) {
+                const std::string word = knowledge::normalize_term(w);
+                if (word != w || !tried.insert(word).second) continue;
+                for (const auto& back : finder.counterparts(word)) {
+                  if (back.evidence == knowledge::CounterpartEvidence::kGlossSwap &&
+                      back.score < kMinGlossSwap)
+                    continue;
+                  if (back.word == lemma) {
+                    out[g].push_back({underscores_to_spaces(word),
+                                      "reverse_" + std::string(knowledge::to_string(back.evidence)),
+                                      back.score - 0.1});
+                    break;
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+  if (const auto hit = attribute_.find_member(lemma)) {
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      const auto& w = attribute_.members[hit->row][g];
+      if (g != hit->group && !w.empty()) out[g].push_back({w, "member", 1.0});
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> Perturbator::choose_counterpart(const std::string& lemma,
+                                                           std::size_t group) const {
+  const auto cands = counterparts(lemma);
+  if (group >= cands.size() || cands[group].empty()) return std::nullopt;
+  const auto& list = cands[group];
+  std::size_t pick = 0;
+  const auto choice = options_.choice == CounterpartChoice::kContext ? CounterpartChoice::kFrequency
+                                                                     : options_.choice;
+  if (list.size() > 1 && choice == CounterpartChoice::kFrequency) {
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      double lp = 0;
+      for (const auto& w : lower_words(list[i].word)) lp += fluency_.unigram_log_prob(w);
+      if (lp > best) {
+        best = lp;
+        pick = i;
+      }
+    }
+  } else if (list.size() > 1 && choice == CounterpartChoice::kMutual) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::string top;
+      {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        const auto it = impl_->top_counterpart.find(list[i].word);
+        if (it != impl_->top_counterpart.end()) top = it->second;
+      }
+      if (top.empty()) {
+        const auto back = counterparts(list[i].word);
+        double best = -1;
+        for (const auto& g : back) {
+          if (!g.empty() && g.front().score > best) {
+            best = g.front().score;
+            top = g.front().word;
+          }
+        }
+        if (top.empty()) top = "\t";  // none
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        impl_->top_counterpart.emplace(list[i].word, top);
+      }
+      if (top == lemma) {
+        pick = i;
+        break;
+      }
+    }
+  }
+  return list[pick].word;
+}
+
+const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std::string_view word,
+                                                    bool plural) const {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    const auto it = impl_->nouns.find(key);
+    if (it != impl_->nouns.end()) return *it->second;
+  }
+  auto info = std::make_unique<NounInfo>();
+  if (const auto lemma = person_lemma(word, plural)) {
+    info->person = true;
+    info->lemma = *lemma;
+    info->neutral = is_neutral(*lemma);
+    if (options_.analogy) {
+      info->candidates = counterparts(*lemma, &info->dropped);
+      info->chosen.assign(info->candidates.size(), 0);
+      for (std::size_t g = 0; g < info->candidates.size(); ++g) {
+        const auto& list = info->candidates[g];
+        if (list.size() < 2) continue;
+        const auto pick = choose_counterpart(*lemma, g);
+        for (std::size_t i = 0; i < list.size(); ++i) {
+          if (list[i].word == *pick) info->chosen[g] = i;
+        }
+      }
+    } else {
+      info->candidates.assign(attribute_.groups.size(), {});
+      info->chosen.assign(attribute_.groups.size(), 0);
+    }
+  }
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  const auto [it, inserted] = impl_->nouns.emplace(key, std::move(info));
+  return *it->second;
+}
+
+namespace {
+
+// A change of the language model's words: words [from, end) of the text replaced by `words`.
+struct LmChange {
+  std::size_t from = 0, end = 0;
+  std::vector<std::string> words;
+};
+
+// One proposed perturbation realised: the text edits and the word changes.
+struct Realised {
+  std::vector<text::TextEdit> edits;
+  std::vector<LmChange> changes;  // in text order
+  std::string new_word;           // as written at the first occurrence
+};
+
+struct Fluency {
+  double value = 0;  // of the changed sentence (the least fluent one when several changed)
+  double ratio = 0;  // to the same sentence of the original
+};
+
+}  // namespace
+
+PerturbationSet Perturbator::perturb(std::string_view text) const {
+  PerturbationSet out;
+  const auto tagged = r_.tagger->tag_text(text);
+  const auto& tokens = tagged.tokens;
+  std::vector<std::string> words;
+  words.reserve(tokens.size());
+  for (const auto& t : tokens) words.push_back(text::to_lower(t.text));
+  // Fluency is judged per sentence (Ge et al. score sentences; over a whole review one changed
+  // word would barely move it). The text's own fluency pools its sentences.
+  const auto sentences = text::split_sentences(tokens);
+  std::vector<ScoredWords> sentence_scores;
+  std::vector<std::size_t> sentence_of(tokens.size(), 0);
+  std::vector<bool> sentence_start(tokens.size(), false);
+  {
+    double log_prob = 0;
+    std::size_t n = 0;
+    for (std::size_t si = 0; si < sentences.size(); ++si) {
+      const auto& sen = sentences[si];
+      sentence_start[sen.first_token] = true;
+      for (std::size_t i = sen.first_token; i < sen.end_token; ++i) sentence_of[i] = si;
+      sentence_scores.push_back(fluency_.score(
+          std::vector<std::string>(words.begin() + static_cast<long>(sen.first_token),
+                                   words.begin() + static_cast<long>(sen.end_token))));
+      log_prob += sentence_scores.back().log_prob;
+      n += sentence_scores.back().n_tokens();
+    }
+    out.fluency = n ? 1.0 / (1.0 + (-log_prob / static_cast<double>(n)))
+                    : std::numeric_limits<double>::quiet_NaN();
+  }
+  if (tokens.empty()) return out;
+
+  // Person nouns.
+  std::vector<std::size_t> occ_token;
+  std::vector<const NounInfo*> occ_info;
+  std::vector<bool> occ_plural;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const auto tag = tagged.tags[i];
+    const auto surface = tokens[i].surface(text);
+    bool plural = tag == impl_->nns;
+    if (tag != impl_->nn && tag != impl_->nns) {
+      // Lingua tags a capitalised word at the start of a sentence nnp / nnps ("Actresses
+      // deserve ..."); it is a common noun when the lexicon knows its lower-case form as one.
+      if (!sentence_start[i] || (tag != impl_->nnp && tag != impl_->nnps)) continue;
+      const std::string lower = text::lower_first(surface);
+      bool common = false;
+      if (const auto* counts = r_.tagger->tables().find_word(lower)) {
+        for (const auto& c : *counts) {
+          common |= c.tag == impl_->nn || c.tag == impl_->nns;
+          plural |= c.tag == impl_->nns;
+        }
+      } else {
+        // Unknown to the lexicon: a regular plural of a WordNet noun ("Actresses"); names are
+        // seldom plural, so "Mary" stays a name.
+        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::WordPos::kNoun)) {
+          if (f != text::to_lower(lower)) common = plural = true;
+        }
+      }
+      if (!common) continue;
+    }
+    if (!is_noun_word(surface)) continue;
+    std::string key = text::to_lower(surface);
+    key += plural ? "\t2" : "\t1";
+    const NounInfo& info = noun_info(key, surface, plural);
+    if (!info.person) continue;
+    occ_token.push_back(i);
+    occ_info.push_back(&info);
+    // Number from the lemma: Lingua tags some singulars nns ("hostess").
+    occ_plural.push_back(info.lemma != text::to_lower(surface));
+  }
+  out.n_person_nouns = occ_token.size();
+  if (occ_token.empty()) return out;
+
+  std::set<std::string> noted;  // lemmas whose noun-level drops are already listed
+  for (const auto* info : occ_info) {
+    if (noted.insert(info->lemma).second)
+      out.dropped.insert(out.dropped.end(), info->dropped.begin(), info->dropped.end());
+  }
+
+  auto is_article = [&](std::size_t i) {
+    return i < tokens.size() && (words[i] == "a" || words[i] == "an");
+  };
+  auto active_ok = [&](std::size_t i) {
+    return i == 0 || !impl_->blocks_active[tagged.tags[i - 1]];
+  };
+
+  // Builds the edits for putting `phrase` (kind analogy: a counterpart lemma; active: an
+  // adjective) at the given occurrences.
+  auto realise = [&](MutationKind kind, const std::vector<std::size_t>& occs,
+                     const std::string& phrase) {
+    Realised r;
+    for (std::size_t k : occs) {
+      const std::size_t i = occ_token[k];
+      const auto& tok = tokens[i];
+      const std::string surface(tok.surface(text));
+      std::string written;
+      std::string first_word;
+      std::vector<std::string> lm_words;
+      if (kind == MutationKind::kAnalogy) {
+        std::string inflected = occ_plural[k] ? r_.inflector->pluralize(phrase) : phrase;
+        written = text::transfer_case(surface, inflected);
+        first_word = written;
+        lm_words = lower_words(written);
+        if (r.new_word.empty()) r.new_word = written;
+      } else {
+        std::string adj = phrase;
+        std::string noun = surface;
+        if (all_upper(surface) && surface.size() > 1) {
+          adj = to_upper_ascii(adj);
+        } else if (upper_first(surface)) {
+          adj = text::upper_first(adj);
+          if (sentence_start[i]) noun = text::lower_first(noun);
+        }
+        written = adj + " " + noun;
+        first_word = adj;
+        lm_words = lower_words(adj);
+        lm_words.push_back(text::to_lower(noun));
+        if (r.new_word.empty()) r.new_word = adj;
+      }
+      std::size_t lm_from = i;
+      if (i > 0 && is_article(i - 1)) {
+        const std::string want(text::indefinite_article(first_word));
+        if (want != words[i - 1]) {
+          const auto& art = tokens[i - 1];
+          r.edits.push_back(text::replace_token(art, text::transfer_case(art.surface(text), want)));
+          lm_words.insert(lm_words.begin(), want);
+          lm_from = i - 1;
+        }
+      }
+      r.edits.push_back(text::replace_token(tok, written));
+      r.changes.push_back({lm_from, i + 1, std::move(lm_words)});
+    }
+    return r;
+  };
+  auto fluency_of = [&](const Realised& r) {
+    Fluency worst{0, std::numeric_limits<double>::infinity()};
+    std::size_t c = 0;
+    while (c < r.changes.size()) {
+      const std::size_t si = sentence_of[r.changes[c].end - 1];
+      std::size_t d = c + 1;
+      while (d < r.changes.size() && sentence_of[r.changes[d].end - 1] == si) ++d;
+      const auto& sen = sentences[si];
+      const auto& base = sentence_scores[si];
+      double f;
+      if (d - c == 1) {
+        const auto& ch = r.changes[c];
+        f = fluency_.rescore(base, ch.from - sen.first_token, ch.end - sen.first_token, ch.words);
+      } else {
+        std::vector<std::string> w;
+        std::size_t next = sen.first_token;
+        for (std::size_t k = c; k < d; ++k) {
+          const auto& ch = r.changes[k];
+          w.insert(w.end(), words.begin() + static_cast<long>(next),
+                   words.begin() + static_cast<long>(ch.from));
+          w.insert(w.end(), ch.words.begin(), ch.words.end());
+          next = ch.end;
+        }
+        w.insert(w.end(), words.begin() + static_cast<long>(next),
+                 words.begin() + static_cast<long>(sen.end_token));
+        f = fluency_.score(w).fluency();
+      }
+      const double ratio = f / base.fluency();
+      if (ratio < worst.ratio) worst = {f, ratio};
+      c = d;
+    }
+    return worst;
+  };
+
+  struct Kept {
+    Perturbation p;
+    std::size_t order = 0;
+  };
+  std::vector<Kept> kept;
+  std::set<std::string> texts;
+  std::set<std::string> noted_choice;
+  auto emit = [&](MutationKind kind, std::size_t group, const std::vector<std::size_t>& occs,
+                  const Realised& r, Fluency fluency, const std::string& evidence) {
+    Perturbation p;
+    p.kind = kind;
+    p.group = attribute_.groups[group].name;
+    p.old_word = std::string(tokens[occ_token[occs[0]]].surface(text));
+    p.new_word = r.new_word;
+    p.evidence = evidence;
+    p.fluency = fluency.value;
+    p.fluency_ratio = fluency.ratio;
+    auto edits = r.edits;
+    std::sort(edits.begin(), edits.end(),
+              [](const auto& a, const auto& b) { return a.begin < b.begin; });
+    for (const auto& e : edits) {
+      ChangedSpan s;
+      s.begin = e.begin;
+      s.end = e.end;
+      s.char_begin = core::utf8_column(text, e.begin);
+      s.char_end = core::utf8_column(text, e.end);
+      s.old_text = std::string(text.substr(e.begin, e.end - e.begin));
+      s.new_text = e.replacement;
+      p.spans.push_back(std::move(s));
+    }
+    p.text = text::apply_edits(text, std::move(edits));
+    if (!texts.insert(p.text).second) return;
+    if (options_.fluency_ratio > 0 && !(fluency.ratio >= options_.fluency_ratio)) {
+      out.dropped.push_back({kind, p.group, p.old_word, p.new_word,
+                             "fluency " + fmt(fluency.value) + " < " + fmt(options_.fluency_ratio) +
+                                 " x " + fmt(fluency.value / fluency.ratio) +
+                                 " of the original sentence"});
+      return;
+    }
+    kept.push_back({std::move(p), kept.size()});
+  };
+
+  auto propose_analogy = [&](const NounInfo& info, std::size_t g,
+                             const std::vector<std::size_t>& occs) {
+    const auto& list = info.candidates[g];
+    if (list.empty()) return;
+    std::size_t pick = info.chosen[g];
+    Realised best;
+    Fluency best_fluency;
+    if (options_.choice == CounterpartChoice::kContext && list.size() > 1) {
+      std::vector<double> f(list.size());
+      for (std::size_t c = 0; c < list.size(); ++c) {
+        auto r = realise(MutationKind::kAnalogy, occs, list[c].word);
+        const Fluency fc = fluency_of(r);
+        f[c] = fc.ratio;
+        if (c == 0 || f[c] > f[pick]) {
+          pick = c;
+          best = std::move(r);
+          best_fluency = fc;
+        }
+      }
+    } else {
+      best = realise(MutationKind::kAnalogy, occs, list[pick].word);
+      best_fluency = fluency_of(best);
+    }
+    if (list.size() > 1 && noted_choice.insert(info.lemma + "\t" + std::to_string(g)).second) {
+      for (std::size_t c = 0; c < list.size(); ++c) {
+        if (c == pick) continue;
+        out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, info.lemma,
+                               list[c].word,
+                               "not chosen: '" + list[pick].word + "' preferred by " +
+                                   std::string(to_string(options_.choice))});
+      }
+    }
+    emit(MutationKind::kAnalogy, g, occs, best, best_fluency, list[pick].evidence);
+  };
+  auto propose_active = [&](std::size_t g, const std::vector<std::size_t>& occs) {
+    const auto r = realise(MutationKind::kActive, occs, attribute_.groups[g].active);
+    emit(MutationKind::kActive, g, occs, r, fluency_of(r), "insert");
+  };
+
+  const std::size_t n_groups = attribute_.groups.size();
+  if (!options_.all_occurrences) {
+    for (std::size_t k = 0; k < occ_token.size(); ++k) {
+      const NounInfo& info = *occ_info[k];
+      if (options_.analogy) {
+        for (std::size_t g = 0; g < n_groups; ++g) propose_analogy(info, g, {k});
+      }
+      if (options_.active && info.neutral && active_ok(occ_token[k])) {
+        for (std::size_t g = 0; g < n_groups; ++g) propose_active(g, {k});
+      }
+    }
+  } else {
+    std::vector<std::string> order;
+    std::unordered_map<std::string, std::vector<std::size_t>> by_lemma;
+    for (std::size_t k = 0; k < occ_token.size(); ++k) {
+      auto& v = by_lemma[occ_info[k]->lemma];
+      if (v.empty()) order.push_back(occ_info[k]->lemma);
+      v.push_back(k);
+    }
+    for (const auto& lemma : order) {
+      const auto& occs = by_lemma[lemma];
+      const NounInfo& info = *occ_info[occs[0]];
+      if (options_.analogy) {
+        for (std::size_t g = 0; g < n_groups; ++g) propose_analogy(info, g, occs);
+      }
+      if (options_.active && info.neutral) {
+        std::vector<std::size_t> applicable;
+        for (std::size_t k : occs) {
+          if (active_ok(occ_token[k])) applicable.push_back(k);
+        }
+        if (!applicable.empty()) {
+          for (std::size_t g = 0; g < n_groups; ++g) propose_active(g, applicable);
+        }
+      }
+    }
+  }
+
+  if (options_.max_per_input > 0 && kept.size() > options_.max_per_input) {
+    std::stable_sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
+      return a.p.fluency_ratio > b.p.fluency_ratio;
+    });
+    for (std::size_t i = options_.max_per_input; i < kept.size(); ++i) {
+      const auto& p = kept[i].p;
+      out.dropped.push_back({p.kind, p.group, p.old_word, p.new_word,
+                             "over the cap of " + std::to_string(options_.max_per_input) +
+                                 " most fluent perturbations"});
+    }
+    kept.resize(options_.max_per_input);
+    std::sort(kept.begin(), kept.end(),
+              [](const Kept& a, const Kept& b) { return a.order < b.order; });
+  }
+  for (auto& k : kept) out.perturbations.push_back(std::move(k.p));
+  return out;
+}
+
+}  // namespace assay::fairness

@@ -1,0 +1,111 @@
+// Perturbator: P(x, A, G) of MT-NLP's Algorithm 2 (../shared/spec/fairness.md). For every
+// common noun (Lingua tag nn / nns, longer than one character) that the knowledge graph calls
+// a person (IsPerson on its WordNet lemma):
+//  - AnalogyMutate: replace it by its counterpart in each other group of the attribute —
+//    with word vectors, Algorithm 3 (3CosAdd from the nearest group anchor, cosine ≥
+//    min_cosine) validated against the knowledge graph when `strict`; without vectors, the
+//    gender counterpart finder (gender) or the attribute file's aligned member nouns. Where
+//    several counterparts qualify, one is chosen by `choice` (docs/fairness.md measures them);
+//  - ActiveMutate: when no adjective or noun stands right before it and it is neutral (no
+//    gender of its own / not a member of a group / no IsA path to a group), insert each
+//    group's adjective before it ("the actor" → "the female actor").
+// Number, capitalisation (sentence-initial too) and possessives are kept, "a"/"an" before the
+// change is repaired. Each perturbation changes one occurrence, or every occurrence of the
+// same noun with `all_occurrences`. The fluency filter keeps x' when f(x') ≥ τ·f(x) and, with
+// max_per_input, only the most fluent. Every candidate not kept is listed with its reason.
+//
+// Thread-safe: perturb() may be called from many threads (a mutex guards the per-noun cache).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "fairness/fluency_scorer.h"
+#include "fairness/perturbation.h"
+#include "fairness/perturbator_resources.h"
+#include "fairness/sensitive_attribute.h"
+
+namespace assay::fairness {
+
+// How one counterpart is chosen where the graph offers several (dad → mom, mum, ma, …).
+enum class CounterpartChoice {
+  kRank,       // the finder's best-ranked
+  kFrequency,  // the most frequent word under the language model (unigram)
+  kMutual,     // the best-ranked whose own best counterpart is the original noun
+  kContext,    // the one giving the most fluent perturbed text
+};
+std::string_view to_string(CounterpartChoice c);
+// "rank", "frequency", "mutual", "context"; throws core::UsageError otherwise.
+CounterpartChoice parse_counterpart_choice(std::string_view name);
+
+struct PerturbatorOptions {
+  bool analogy = true;
+  bool active = true;
+  bool strict = true;                // knowledge-graph validation of vector analogies
+  double min_cosine = 0.7;           // Algorithm 3's acceptance threshold (reference code)
+  std::size_t vectors_restrict = 0;  // analogy search over the first N vectors (0 = all)
+  CounterpartChoice choice = CounterpartChoice::kMutual;
+  bool all_occurrences = false;
+  // Person nouns: the classifier's answer narrowed to nouns whose most frequent sense is a
+  // person or that have a gender, never a named individual (false: the classifier alone, which
+  // also takes "case", "life", "hand" through rare person senses; docs/fairness.md).
+  bool narrow_persons = true;
+  double fluency_ratio = 0.0;     // τ; 0 keeps every perturbation
+  std::size_t max_per_input = 0;  // 0 = no cap
+};
+
+// A counterpart lemma for one target group, with where it came from.
+struct CounterpartCandidate {
+  std::string word;  // lemma, spaces for multi-word terms
+  std::string evidence;
+  double score = 0;
+};
+
+class Perturbator {
+ public:
+  // `resources` must outlive the perturbator. Throws core::UsageError when the attribute's
+  // groups cannot be used (e.g. gender without the finder).
+  Perturbator(const PerturbatorResources& resources, SensitiveAttribute attribute,
+              PerturbatorOptions options = {});
+  ~Perturbator();
+
+  // Throws core::ParseError (byte offset) when `text` is not valid UTF-8.
+  PerturbationSet perturb(std::string_view text) const;
+
+  // The pieces, for tests and the quality evaluation. person_lemma: the WordNet lemma of a
+  // noun written `word` with Lingua tag nn (plural false) or nns (true) when it is a person.
+  std::optional<std::string> person_lemma(std::string_view word, bool plural) const;
+  // Counterparts of a person lemma for each group (index as in attribute().groups), in the
+  // order of the source (before the choice), and the dropped ones with reasons.
+  std::vector<std::vector<CounterpartCandidate>> counterparts(
+      const std::string& lemma, std::vector<DroppedCandidate>* dropped = nullptr) const;
+  // The counterpart `choice` picks for `lemma` in group `group` without sentence context
+  // (kContext falls back to kFrequency); nullopt when there is none.
+  std::optional<std::string> choose_counterpart(const std::string& lemma, std::size_t group) const;
+  bool is_neutral(const std::string& lemma) const;
+
+  const SensitiveAttribute& attribute() const { return attribute_; }
+  const PerturbatorOptions& options() const { return options_; }
+
+ private:
+  struct NounInfo;
+  struct Impl;
+  bool is_perturbable_person(const std::string& lemma) const;
+  bool glosses_link(const std::string& lemma, const std::string& counterpart) const;
+  knowledge::Gender primary_gender(const std::string& lemma) const;
+  const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;
+
+  const PerturbatorResources& r_;
+  SensitiveAttribute attribute_;
+  PerturbatorOptions options_;
+  FluencyScorer fluency_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace assay::fairness

@@ -1,0 +1,80 @@
+#include "fairness/perturbator_resources.h"
+
+#include <future>
+
+#include "core/error.h"
+#include "knowledge/conceptnet_graph.h"
+#include "knowledge/wordnet_graph.h"
+#include "lm/arpa_model.h"
+#include "lm/sphinx_model.h"
+#include "vectors/vector_reader.h"
+
+namespace assay::fairness {
+namespace {
+
+std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const ResourceOptions& o) {
+  if (o.kg == "wordnet") return knowledge::WordNetGraph::load(o.wordnet_dir);
+  const std::string prefix = "conceptnet:";
+  if (o.kg.rfind(prefix, 0) == 0 && o.kg.size() > prefix.size()) {
+    return knowledge::ConceptNetGraph::open(o.kg.substr(prefix.size()));
+  }
+  throw core::UsageError(
+      "--kg must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or "
+      ".csv.gz), got '" +
+      o.kg + "'");
+}
+
+std::unique_ptr<lm::NgramModel> open_lm(const std::string& path) {
+  if (path.empty()) return lm::SphinxModel::load();
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".arpa") == 0)
+    return lm::ArpaModel::load(path);
+  return lm::SphinxModel::load(path);
+}
+
+}  // namespace
+
+PerturbatorResources PerturbatorResources::load(const ResourceOptions& o) {
+  // Parse the options that can fail before any thread starts.
+  const auto format = o.vectors.empty() ? vectors::VectorFormat::kWord2vecText
+                                        : vectors::parse_vector_format(o.vectors_format);
+  auto graph = std::async(std::launch::async, [&] { return open_graph(o); });
+  auto lm = std::async(std::launch::async, [&] { return open_lm(o.lm); });
+  auto lemmatizer = std::async(
+      std::launch::async, [&] { return std::make_unique<text::WordNetLemmatizer>(o.wordnet_dir); });
+  auto vecs = std::async(std::launch::async, [&]() -> std::unique_ptr<vectors::EmbeddingMatrix> {
+    if (o.vectors.empty()) return nullptr;
+    vectors::ReadOptions read;
+    read.limit = o.vectors_limit;
+    return std::make_unique<vectors::EmbeddingMatrix>(
+        vectors::read_vectors(o.vectors, format, read));
+  });
+  PerturbatorResources r;
+  text::PosTaggerOptions tagger;
+  tagger.tables_dir = o.tagger_dir;
+  // Every future is waited for before an error propagates (their lambdas reference `o`).
+  std::exception_ptr first;
+  auto take = [&](auto& future, auto& slot) {
+    try {
+      slot = future.get();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  };
+  try {
+    r.tagger = std::make_unique<text::PosTagger>(tagger);
+  } catch (...) {
+    first = std::current_exception();
+  }
+  take(graph, r.graph);
+  take(lm, r.lm);
+  take(lemmatizer, r.lemmatizer);
+  take(vecs, r.vectors);
+  if (first) std::rethrow_exception(first);
+  r.inflector = std::make_unique<text::Inflector>(*r.lemmatizer);
+  r.persons = std::make_unique<knowledge::PersonClassifier>(
+      *r.graph, knowledge::default_person_options(*r.graph));
+  r.finder = std::make_unique<knowledge::GenderCounterpartFinder>(*r.graph, *r.persons);
+  return r;
+}
+
+}  // namespace assay::fairness

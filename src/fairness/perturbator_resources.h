@@ -1,0 +1,51 @@
+// The models the perturbator reads, loaded once and shared: the Lingua HMM tagger, WordNet's
+// lemmatiser and inflector, a knowledge graph (WordNet 3.0 by default, or a ConceptNet dump)
+// with its person classifier and gender counterpart finder, an n-gram language model for
+// fluency (the CMU trigram by default) and, optionally, word vectors for analogies.
+//
+// load() reads the independent parts on parallel threads (start-up is the sum of the slowest
+// part, not of all). Errors of the loaders propagate (MissingResourceError naming the Debian
+// package, ParseError with file:line, IoError). Immutable after load: thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "knowledge/gender_counterpart_finder.h"
+#include "knowledge/knowledge_graph.h"
+#include "knowledge/person_classifier.h"
+#include "lm/ngram_model.h"
+#include "text/inflector.h"
+#include "text/pos_tagger.h"
+#include "text/wordnet_lemmatizer.h"
+#include "vectors/embedding_matrix.h"
+
+namespace assay::fairness {
+
+struct ResourceOptions {
+  std::string tagger_dir = text::LinguaTables::kDefaultDir;
+  std::string wordnet_dir = text::WordNetLemmatizer::kDefaultDir;
+  // "wordnet" or "conceptnet:DUMP" (assertions .csv / .csv.gz, cached beside the dump).
+  std::string kg = "wordnet";
+  // CMU trigram by default; a path ending in ".arpa" is read as ARPA text, anything else by
+  // sphinxbase.
+  std::string lm;
+  std::string vectors;                      // empty: no analogy by vectors
+  std::string vectors_format = "word2vec";  // vectors::parse_vector_format
+  std::size_t vectors_limit = 0;            // read only the first N vectors (0 = all)
+};
+
+struct PerturbatorResources {
+  std::unique_ptr<text::PosTagger> tagger;
+  std::unique_ptr<text::WordNetLemmatizer> lemmatizer;
+  std::unique_ptr<text::Inflector> inflector;
+  std::unique_ptr<knowledge::KnowledgeGraph> graph;
+  std::unique_ptr<knowledge::PersonClassifier> persons;
+  std::unique_ptr<knowledge::GenderCounterpartFinder> finder;
+  std::unique_ptr<lm::NgramModel> lm;
+  std::unique_ptr<vectors::EmbeddingMatrix> vectors;  // null without --vectors
+
+  static PerturbatorResources load(const ResourceOptions& options = {});
+};
+
+}  // namespace assay::fairness

@@ -1,0 +1,153 @@
+#include "fairness/sensitive_attribute.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "core/error.h"
+#include "core/fields.h"
+#include "core/line_reader.h"
+#include "core/utf8.h"
+#include "text/unicode_props.h"
+
+#ifndef ASSAY_ATTRIBUTE_DIR
+#define ASSAY_ATTRIBUTE_DIR "data/attributes"
+#endif
+
+namespace assay::fairness {
+namespace {
+
+const char* const kShipped[] = {"religion", "sexual-orientation", "race", "nationality", "age"};
+
+std::string field_word(std::string_view field) {
+  std::string w(field);
+  std::replace(w.begin(), w.end(), '_', ' ');
+  return w;
+}
+
+}  // namespace
+
+std::optional<SensitiveAttribute::MemberHit> SensitiveAttribute::find_member(
+    std::string_view noun) const {
+  const std::string lower = text::to_lower(noun);
+  for (std::size_t r = 0; r < members.size(); ++r) {
+    for (std::size_t g = 0; g < members[r].size(); ++g) {
+      if (!members[r][g].empty() && members[r][g] == lower) return MemberHit{r, g};
+    }
+  }
+  return std::nullopt;
+}
+
+bool SensitiveAttribute::is_attribute_word(std::string_view word) const {
+  const std::string lower = text::to_lower(word);
+  for (const auto& g : groups) {
+    if (text::to_lower(g.active) == lower || text::to_lower(g.name) == lower) return true;
+  }
+  return false;
+}
+
+SensitiveAttribute gender_attribute() {
+  SensitiveAttribute a;
+  a.name = "gender";
+  a.groups = {{"male", "male", {"man"}}, {"female", "female", {"woman"}}};
+  a.uses_gender_finder = true;
+  a.source = "built-in";
+  return a;
+}
+
+SensitiveAttribute read_attribute_file(const std::string& path) {
+  core::LineReader reader(path);
+  SensitiveAttribute a;
+  a.source = path;
+  bool have_active = false;
+  std::string_view line;
+  std::vector<core::Field> fields;
+  while (reader.next(line)) {
+    if (const auto bad = core::find_invalid_utf8(line)) {
+      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1), "invalid UTF-8");
+    }
+    core::split_fields(line, fields);
+    if (fields.empty() || fields[0].text.front() == '#') continue;
+    const std::string_view key = fields[0].text;
+    const std::size_t n_values = fields.size() - 1;
+    auto fail = [&](const std::string& what) {
+      throw core::ParseError(reader.location(fields[0].column), what);
+    };
+    if (key == "attribute") {
+      if (!a.name.empty()) fail("'attribute' given twice");
+      if (n_values != 1) fail("expected one name after 'attribute'");
+      a.name = std::string(fields[1].text);
+      continue;
+    }
+    if (a.name.empty()) fail("expected 'attribute NAME' first, got '" + std::string(key) + "'");
+    if (key == "groups") {
+      if (!a.groups.empty()) fail("'groups' given twice");
+      if (n_values < 2) fail("expected at least two group names after 'groups'");
+      std::set<std::string> seen;
+      for (std::size_t i = 1; i < fields.size(); ++i) {
+        const std::string name(fields[i].text);
+        if (!seen.insert(name).second) {
+          throw core::ParseError(reader.location(fields[i].column),
+                                 "group '" + name + "' listed twice");
+        }
+        a.groups.push_back({name, "", {}});
+      }
+      continue;
+    }
+    if (key != "active" && key != "anchor" && key != "member") {
+      fail("unknown keyword '" + std::string(key) +
+           "' (expected attribute, groups, active, anchor or member)");
+    }
+    if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
+    if (n_values != a.groups.size()) {
+      fail("expected " + std::to_string(a.groups.size()) + " fields after '" + std::string(key) +
+           "' (one per group), got " + std::to_string(n_values));
+    }
+    if (key == "active") {
+      if (have_active) fail("'active' given twice");
+      have_active = true;
+      for (std::size_t g = 0; g < a.groups.size(); ++g) {
+        if (fields[g + 1].text == "-") {
+          throw core::ParseError(reader.location(fields[g + 1].column),
+                                 "every group needs an active adjective");
+        }
+        a.groups[g].active = field_word(fields[g + 1].text);
+      }
+    } else if (key == "anchor") {
+      for (std::size_t g = 0; g < a.groups.size(); ++g) {
+        if (fields[g + 1].text != "-")
+          a.groups[g].anchors.push_back(text::to_lower(field_word(fields[g + 1].text)));
+      }
+    } else {
+      std::vector<std::string> row;
+      for (std::size_t g = 0; g < a.groups.size(); ++g) {
+        row.push_back(fields[g + 1].text == "-" ? std::string()
+                                                : text::to_lower(field_word(fields[g + 1].text)));
+      }
+      a.members.push_back(std::move(row));
+    }
+  }
+  if (a.name.empty()) throw core::ParseError(core::SourceLocation(path), "empty attribute file");
+  if (a.groups.empty()) throw core::ParseError(core::SourceLocation(path), "no 'groups' row");
+  if (!have_active) throw core::ParseError(core::SourceLocation(path), "no 'active' row");
+  return a;
+}
+
+std::string default_attribute_dir() {
+  return ASSAY_ATTRIBUTE_DIR;
+}
+
+SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir) {
+  if (name_or_path == "gender") return gender_attribute();
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(name_or_path, ec)) return read_attribute_file(name_or_path);
+  for (const char* name : kShipped) {
+    if (name_or_path == name) return read_attribute_file(data_dir + "/" + name + ".attr");
+  }
+  std::string choices = "gender";
+  for (const char* name : kShipped) choices += std::string(", ") + name;
+  throw core::UsageError("--attribute '" + name_or_path + "' is neither a file nor one of " +
+                         choices);
+}
+
+}  // namespace assay::fairness

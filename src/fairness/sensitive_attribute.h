@@ -1,0 +1,71 @@
+// SensitiveAttribute: the attribute A of the MT-NLP perturbator (../shared/spec/fairness.md) —
+// its subpopulations (groups), the adjective ActiveMutate inserts for each group ("female
+// actor"), the anchor words whose vectors stand for each group in AnalogyMutate (man / woman,
+// christianity / islam), and member nouns aligned across groups (priest / imam / rabbi) that
+// make a noun non-neutral and serve as counterparts when no word vectors are given.
+//
+// Gender is built in (gender_attribute()); it gets its counterparts from the knowledge graph's
+// GenderCounterpartFinder. Every other attribute is a text file (docs/fairness.md, shipped
+// examples in data/attributes/):
+//
+//   # comment                          blank lines and '#' comments are ignored
+//   attribute religion                 the name (once, first)
+//   groups christian muslim jewish     two or more group names (once)
+//   active Christian Muslim Jewish     one adjective per group (once, required)
+//   anchor christianity islam judaism  one anchor word per group (any number of rows)
+//   member priest imam rabbi           aligned member nouns, "-" for none (any number of rows)
+//
+// A row has exactly one field per group; "_" inside a field stands for a space
+// (African_American). Words are matched case-insensitively; the active adjective is inserted as
+// written (capitalised at the start of a sentence).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace assay::fairness {
+
+struct AttributeGroup {
+  std::string name;
+  std::string active;                // adjective inserted by ActiveMutate
+  std::vector<std::string> anchors;  // vector anchors (first row first)
+};
+
+struct SensitiveAttribute {
+  std::string name;
+  std::vector<AttributeGroup> groups;
+  // members[row][group]: aligned member nouns, lower case; empty string for "-".
+  std::vector<std::vector<std::string>> members;
+  // Gender: counterparts and neutrality come from the knowledge graph's gender finder.
+  bool uses_gender_finder = false;
+  std::string source;  // "built-in" or the file path
+
+  // Index of the group whose member (lower-case lemma) `noun` is, and the row, if any.
+  struct MemberHit {
+    std::size_t row = 0, group = 0;
+  };
+  std::optional<MemberHit> find_member(std::string_view noun) const;
+  // Whether `word` (any case) is one of the groups' active adjectives or names.
+  bool is_attribute_word(std::string_view word) const;
+};
+
+// The built-in gender attribute: groups male / female, adjectives male / female, anchors
+// man / woman.
+SensitiveAttribute gender_attribute();
+
+// Reads an attribute file. Throws core::IoError when it cannot be read and core::ParseError
+// naming file:line for a malformed one (unknown keyword, wrong field count, missing or repeated
+// rows, fewer than two groups, duplicate group names).
+SensitiveAttribute read_attribute_file(const std::string& path);
+
+// "gender" → the built-in; an existing file path → read_attribute_file; otherwise a shipped
+// name (religion, sexual-orientation, race, nationality, age) looked up as
+// `<data_dir>/<name>.attr`. Throws core::UsageError naming the choices when nothing matches.
+SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir);
+
+// The directory of the shipped attribute files (the repository's data/attributes).
+std::string default_attribute_dir();
+
+}  // namespace assay::fairness

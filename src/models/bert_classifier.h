@@ -1,0 +1,42 @@
+// BertClassifier (`bert:DIR`): a local Hugging Face BertForSequenceClassification folder
+// (config.json, vocab.txt, model.safetensors) run on assay's BERT runtime (src/lm): WordPiece
+// ([CLS] text [SEP], truncated to max_position_embeddings), the encoder, the pooler
+// tanh(W·h[CLS] + b), the classifier head W_c·pooled + b_c and a softmax; scores are the class
+// probabilities. Texts are run in batches of `batch_size` (padding never changes a text's
+// answer, see lm/bert_model.h).
+//
+// Labels are config.json's id2label (in id order); without it, HF's defaults LABEL_0, LABEL_1…
+// identity() is "bert:sha256:" + the hash of the three files' hashes, so a retrained or edited
+// folder never reuses cached answers.
+//
+// Throws core::MissingResourceError for a missing file — with the command that converts a
+// folder holding only pytorch_model.bin — and core::ParseError for a checkpoint without the
+// pooler or classifier head, or with shapes that disagree with config.json.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/model.h"
+
+namespace assay::models {
+
+class BertClassifier : public Model {
+ public:
+  explicit BertClassifier(const std::string& dir, std::size_t batch_size = 32);
+  ~BertClassifier() override;
+
+  std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
+  const std::vector<std::string>& labels() const override { return labels_; }
+  std::string identity() const override { return identity_; }
+
+ private:
+  struct Runtime;
+  std::unique_ptr<Runtime> runtime_;
+  std::vector<std::string> labels_;
+  std::string identity_;
+  std::size_t batch_size_;
+};
+
+}  // namespace assay::models

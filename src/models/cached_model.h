@@ -1,0 +1,49 @@
+// CachedModel: a Model that answers from an AnswerCache and asks the wrapped model only for
+// texts it has not answered before (keyed by the wrapped model's identity and the exact text).
+// Texts repeated within a batch are asked once. New answers are stored after every chunk of at
+// most `batch_size` texts, in one transaction per chunk, so an interrupted run keeps everything
+// answered before the interruption.
+//
+// A query budget bounds how many texts are sent to the wrapped model over the CachedModel's
+// life. When a predict() call needs more, the texts that fit are asked and stored, then it
+// throws BudgetExhausted saying how many texts of the call were left unanswered; a rerun with
+// the same cache continues where it stopped.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "models/answer_cache.h"
+#include "models/model.h"
+
+namespace assay::models {
+
+struct CachedModelOptions {
+  std::optional<std::uint64_t> budget;  // texts the wrapped model may be asked; none: unlimited
+  std::size_t batch_size = 64;          // texts per call to the wrapped model
+};
+
+class CachedModel : public Model {
+ public:
+  CachedModel(std::unique_ptr<Model> inner, std::shared_ptr<AnswerCache> cache,
+              CachedModelOptions options = {});
+
+  std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
+  const std::vector<std::string>& labels() const override { return inner_->labels(); }
+  std::string identity() const override { return identity_; }
+
+  std::uint64_t n_hits() const { return n_hits_; }
+  std::uint64_t n_queries() const { return n_queries_; }
+  Model& inner() { return *inner_; }
+
+ private:
+  std::unique_ptr<Model> inner_;
+  std::shared_ptr<AnswerCache> cache_;
+  CachedModelOptions options_;
+  std::string identity_;
+  std::uint64_t n_hits_ = 0;
+  std::uint64_t n_queries_ = 0;
+};
+
+}  // namespace assay::models

@@ -1,0 +1,480 @@
+#include "models/command_model.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+
+#include "core/error.h"
+#include "models/file_digest.h"
+#include "models/model_error.h"
+
+extern char** environ;
+
+namespace assay::models {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void ignore_sigpipe() {
+  static const bool done = [] {
+    struct sigaction action {};
+    sigaction(SIGPIPE, nullptr, &action);
+    if (action.sa_handler == SIG_DFL) {
+      action.sa_handler = SIG_IGN;
+      sigaction(SIGPIPE, &action, nullptr);
+    }
+    return true;
+  }();
+  (void)done;
+}
+
+// The executable posix_spawnp would run for `program`, or empty when none is found.
+std::string resolve_program(const std::string& program) {
+  namespace fs = std::filesystem;
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    const std::size_t colon = dirs.find(':', start);
+    const std::string dir =
+        dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return {};
+}
+
+std::string shorten(std::string_view line) {
+  constexpr std::size_t kMax = 200;
+  if (line.size() <= kMax) return std::string(line);
+  return std::string(line.substr(0, kMax)) + "...";
+}
+
+// The integer after "id": in a line that is not valid JSON, to name the text it concerns.
+std::optional<std::int64_t> find_id(std::string_view line) {
+  const std::size_t key = line.find("\"id\"");
+  if (key == std::string_view::npos) return std::nullopt;
+  std::size_t i = key + 4;
+  while (i < line.size() && (line[i] == ' ' || line[i] == ':')) ++i;
+  std::int64_t value = 0;
+  std::size_t digits = 0;
+  while (i < line.size() && line[i] >= '0' && line[i] <= '9' && digits < 18) {
+    value = value * 10 + (line[i++] - '0');
+    ++digits;
+  }
+  if (digits == 0) return std::nullopt;
+  return value;
+}
+
+void set_nonblocking(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+}  // namespace
+
+CommandModel::CommandModel(const std::string& command, const ModelOptions& options)
+    : words_(split_command_words(command)), options_(options) {
+  if (words_.empty() || words_[0].empty()) {
+    throw core::UsageError("model spec 'cmd:' names no program (expected cmd:PROGRAM [ARGS...])");
+  }
+  ignore_sigpipe();
+  // Identity: the words, and the content of every word that is a file (program, script, model).
+  identity_ = "cmd:" + nlohmann::json(words_).dump();
+  const std::string program = resolve_program(words_[0]);
+  for (std::size_t i = 0; i < words_.size(); ++i) {
+    const std::string path = i == 0 ? program : words_[i];
+    std::error_code ec;
+    if (!path.empty() && std::filesystem::is_regular_file(path, ec)) {
+      // Appended piecewise: GCC 12 -O3 reports a false -Wrestrict on " " + std::to_string(i).
+      identity_ += ' ';
+      identity_ += std::to_string(i);
+      identity_ += ":sha256:";
+      identity_ += file_sha256_hex(path);
+    }
+  }
+  prefix_ = options_.command.stderr_prefix;
+  if (prefix_.empty()) {
+    std::string shown = std::filesystem::path(words_[0]).filename().string();
+    for (std::size_t i = 1; i < words_.size(); ++i) {  // the script, for interpreters
+      if (words_[i].empty() || words_[i][0] == '-') continue;
+      shown = std::filesystem::path(words_[i]).filename().string();
+      break;
+    }
+    prefix_ = "[" + shown + "] ";
+  }
+  labels_ = options_.labels;
+  labels_from_options_ = !labels_.empty();
+  start();
+  if (!labels_from_options_) {
+    try {
+      read_labels_line();
+    } catch (...) {
+      stop(true);
+      throw;
+    }
+  }
+}
+
+CommandModel::~CommandModel() {
+  stop(false);
+}
+
+std::string CommandModel::name() const {
+  std::string out = "cmd:";
+  for (std::size_t i = 0; i < words_.size(); ++i) out += (i ? " " : "") + words_[i];
+  return out;
+}
+
+void CommandModel::start() {
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    throw ModelError(name() + ": cannot create pipes: " + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  std::vector<char*> argv;
+  for (auto& w : words_) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(in[0]);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (rc != 0) {
+    ::close(in[1]);
+    ::close(out[0]);
+    ::close(err[0]);
+    throw ModelError(name() + ": cannot start '" + words_[0] + "': " + std::strerror(rc) +
+                     (rc == ENOENT ? " (not found in PATH)" : ""));
+  }
+  pid_ = pid;
+  stdin_fd_ = in[1];
+  stdout_fd_ = out[0];
+  stderr_fd_ = err[0];
+  set_nonblocking(stdin_fd_);
+  set_nonblocking(stdout_fd_);
+  pending_input_.clear();
+  labels_seen_ = false;
+  stop_stderr_ = false;
+  const int fd = stderr_fd_;
+  const std::string prefix = prefix_;
+  stderr_thread_ = std::thread([this, fd, prefix] {
+    std::string partial;
+    char buffer[4096];
+    for (;;) {
+      pollfd p{fd, POLLIN, 0};
+      const int ready = ::poll(&p, 1, 100);
+      if (ready == 0) {
+        if (stop_stderr_) break;
+        continue;
+      }
+      if (ready < 0 && errno == EINTR) continue;
+      const ssize_t n = ::read(fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      partial.append(buffer, static_cast<std::size_t>(n));
+      std::size_t newline;
+      while ((newline = partial.find('\n')) != std::string::npos) {
+        const std::string line = prefix + partial.substr(0, newline + 1);
+        std::fwrite(line.data(), 1, line.size(), stderr);
+        partial.erase(0, newline + 1);
+      }
+    }
+    if (!partial.empty()) {
+      const std::string line = prefix + partial + "\n";
+      std::fwrite(line.data(), 1, line.size(), stderr);
+    }
+  });
+}
+
+void CommandModel::stop(bool kill_now) {
+  if (pid_ < 0) return;
+  if (stdin_fd_ >= 0) ::close(stdin_fd_);
+  stdin_fd_ = -1;
+  int status = 0;
+  bool reaped = false;
+  if (!kill_now) {  // end of input: a well-behaved child exits by itself
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    while (Clock::now() < deadline) {
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  if (!reaped) {
+    ::kill(pid_, SIGKILL);
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  exit_status_ = status;
+  pid_ = -1;
+  stop_stderr_ = true;
+  if (stderr_thread_.joinable()) stderr_thread_.join();
+  ::close(stdout_fd_);
+  ::close(stderr_fd_);
+  stdout_fd_ = stderr_fd_ = -1;
+}
+
+std::string CommandModel::describe_exit() {
+  if (WIFEXITED(exit_status_))
+    return "exited with status " + std::to_string(WEXITSTATUS(exit_status_));
+  if (WIFSIGNALED(exit_status_)) {
+    return std::string("was killed by signal ") + std::to_string(WTERMSIG(exit_status_)) + " (" +
+           ::strsignal(WTERMSIG(exit_status_)) + ")";
+  }
+  return "ended";
+}
+
+void CommandModel::read_labels_line() {
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                           std::chrono::duration<double>(options_.timeout_seconds));
+  for (;;) {
+    const std::size_t newline = pending_input_.find('\n');
+    if (newline != std::string::npos) {
+      const std::string line = pending_input_.substr(0, newline);
+      pending_input_.erase(0, newline + 1);
+      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      if (!j.is_object() || !j.contains("labels") || !j["labels"].is_array() ||
+          j["labels"].empty()) {
+        throw ModelError(name() +
+                         ": expected a first line {\"labels\": [...]} naming the labels "
+                         "(or give them with --labels), got '" +
+                         shorten(line) + "'");
+      }
+      for (const auto& label : j["labels"]) {
+        if (!label.is_string()) {
+          throw ModelError(name() + ": labels must be strings, got '" + shorten(line) + "'");
+        }
+        labels_.push_back(label.get<std::string>());
+      }
+      labels_seen_ = true;
+      return;
+    }
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      throw ModelError(name() + ": sent no {\"labels\": [...]} line within " +
+                       std::to_string(options_.timeout_seconds) +
+                       " s (give the labels with --labels if the child does not send them)");
+    }
+    pollfd p{stdout_fd_, POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    char buffer[65536];
+    const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    if (n <= 0) {
+      stop(false);
+      throw ModelError(name() + ": the child " + describe_exit() +
+                       " before sending its {\"labels\": [...]} line");
+    }
+    pending_input_.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::string>& texts) {
+  std::vector<std::vector<double>> out(texts.size());
+  if (texts.empty()) return out;
+  if (pid_ < 0) start();  // after an error killed the previous child
+  std::vector<bool> answered(texts.size(), false);
+  std::size_t n_answered = 0;
+  std::unordered_map<std::int64_t, std::size_t> index_of;  // id -> batch index
+  std::deque<std::size_t> to_send;
+  for (std::size_t i = 0; i < texts.size(); ++i) to_send.push_back(i);
+  std::string out_buffer;
+  std::size_t out_pos = 0;
+  std::size_t in_flight = 0;
+  const auto timeout = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(options_.timeout_seconds));
+  auto last_progress = Clock::now();
+
+  auto first_unanswered = [&] {
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      if (!answered[i]) return i;
+    }
+    return std::size_t{0};
+  };
+  // Kills the child (its stream can no longer be trusted) and reports.
+  auto fail = [&](const std::string& what, std::size_t index) {
+    stop(true);
+    throw ModelError(name() + ": " + what, index);
+  };
+  auto handle_line = [&](const std::string& line) {
+    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded()) {
+      const auto id = find_id(line);
+      const auto it = id ? index_of.find(*id) : index_of.end();
+      const std::size_t index = it != index_of.end() ? it->second : first_unanswered();
+      const bool non_finite =
+          line.find("NaN") != std::string::npos || line.find("Infinity") != std::string::npos;
+      fail(std::string(non_finite ? "a non-finite score (NaN or Infinity; expected finite numbers)"
+                                  : "malformed JSON (expected {\"id\": N, \"scores\": [...]})") +
+               " in the answer '" + shorten(line) + "'",
+           index);
+    }
+    if (j.is_object() && j.contains("labels") && !j.contains("id")) {  // a restarted child
+      if (!labels_from_options_ && j["labels"] != nlohmann::json(labels_)) {
+        fail("the restarted child sent other labels: '" + shorten(line) + "'", first_unanswered());
+      }
+      labels_seen_ = true;
+      return;
+    }
+    if (!j.is_object() || !j.contains("id") || !j["id"].is_number_integer()) {
+      fail("expected {\"id\": N, \"scores\": [...]}, got '" + shorten(line) + "'",
+           first_unanswered());
+    }
+    const auto it = index_of.find(j["id"].get<std::int64_t>());
+    if (it == index_of.end()) {
+      fail("an answer with an id that was not asked (or answered twice): '" + shorten(line) + "'",
+           first_unanswered());
+    }
+    const std::size_t index = it->second;
+    const auto scores = j.find("scores");
+    if (scores == j.end() || !scores->is_array()) {
+      fail("expected \"scores\": [...] in the answer '" + shorten(line) + "'", index);
+    }
+    if (scores->size() != labels_.size()) {
+      fail("expected " + std::to_string(labels_.size()) + " scores (one per label), got " +
+               std::to_string(scores->size()) + " in '" + shorten(line) + "'",
+           index);
+    }
+    std::vector<double> values;
+    values.reserve(scores->size());
+    for (const auto& s : *scores) {
+      if (!s.is_number() || !std::isfinite(s.get<double>())) {
+        fail("expected finite numbers as scores, got '" + shorten(line) + "'", index);
+      }
+      values.push_back(s.get<double>());
+    }
+    index_of.erase(it);
+    out[index] = std::move(values);
+    answered[index] = true;
+    ++n_answered;
+    --in_flight;
+    last_progress = Clock::now();
+  };
+  auto process_input = [&] {
+    std::size_t newline;
+    std::size_t begin = 0;
+    while ((newline = pending_input_.find('\n', begin)) != std::string::npos) {
+      std::string line = pending_input_.substr(begin, newline - begin);
+      begin = newline + 1;
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.find_first_not_of(" \t") == std::string::npos) continue;
+      handle_line(line);
+    }
+    pending_input_.erase(0, begin);
+  };
+  // The child died: take what it said, then restart it and re-send what it left unanswered.
+  auto on_child_exit = [&] {
+    char buffer[65536];
+    for (;;) {  // drain what it wrote before dying
+      const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pending_input_.append(buffer, static_cast<std::size_t>(n));
+    }
+    process_input();
+    stop(false);
+    if (n_answered == texts.size()) return;
+    if (n_restarts_ >= options_.command.max_restarts) {
+      throw ModelError(name() + ": the child " + describe_exit() + " after " +
+                           std::to_string(n_restarts_) + " restart(s) (limit " +
+                           std::to_string(options_.command.max_restarts) +
+                           "); this text was not answered",
+                       first_unanswered());
+    }
+    ++n_restarts_;
+    std::fprintf(stderr, "%sthe child %s; restarting it (%d of at most %d)\n", prefix_.c_str(),
+                 describe_exit().c_str(), n_restarts_, options_.command.max_restarts);
+    start();
+    to_send.clear();
+    index_of.clear();
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      if (!answered[i]) to_send.push_back(i);
+    }
+    out_buffer.clear();
+    out_pos = 0;
+    in_flight = 0;
+    last_progress = Clock::now();
+  };
+
+  while (n_answered < texts.size()) {
+    while (!to_send.empty() && in_flight < options_.command.max_in_flight) {
+      const std::size_t index = to_send.front();
+      to_send.pop_front();
+      const std::int64_t id = next_id_++;
+      index_of[id] = index;
+      nlohmann::json request;
+      request["id"] = id;
+      request["text"] = texts[index];
+      out_buffer += request.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      out_buffer += '\n';
+      ++in_flight;
+    }
+    pollfd fds[2] = {{stdout_fd_, POLLIN, 0}, {stdin_fd_, POLLOUT, 0}};
+    const nfds_t n_fds = out_pos < out_buffer.size() ? 2 : 1;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(last_progress +
+                                                                            timeout - Clock::now());
+    if (left.count() <= 0) {
+      fail("no answer within " + std::to_string(options_.timeout_seconds) +
+               " s (--timeout); the child was killed",
+           first_unanswered());
+    }
+    const int ready =
+        ::poll(fds, n_fds, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      throw ModelError(name() + ": poll failed: " + std::strerror(errno));
+    }
+    if (n_fds == 2 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t n =
+          ::write(stdin_fd_, out_buffer.data() + out_pos, out_buffer.size() - out_pos);
+      if (n > 0) {
+        out_pos += static_cast<std::size_t>(n);
+        if (out_pos == out_buffer.size()) {
+          out_buffer.clear();
+          out_pos = 0;
+        }
+      } else if (n < 0 && errno == EPIPE) {
+        on_child_exit();
+        continue;
+      }
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      char buffer[65536];
+      const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
+      if (n > 0) {
+        pending_input_.append(buffer, static_cast<std::size_t>(n));
+        process_input();
+      } else if (n == 0) {
+        on_child_exit();
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace assay::models

@@ -1,0 +1,86 @@
+// CommandModel (`cmd:PROGRAM [ARGS...]`): a model served by a persistent child process that
+// speaks JSON lines. The child is started directly (posix_spawnp, no shell; PROGRAM is looked up
+// in PATH) with its stdin and stdout as pipes:
+//
+//   child -> assay, optional first line:  {"labels": ["neg", "pos"]}
+//   assay -> child, one line per text:    {"id": 7, "text": "a fine film"}
+//   child -> assay, one line per request: {"id": 7, "scores": [0.1, 0.9]}
+//
+// Answers may come in any order (matched by id). Labels come from the first line or from
+// ModelOptions::labels (--labels); without either the constructor fails. Requests are pipelined:
+// up to `max_in_flight` are written before their answers are read, and one poll() loop serves
+// both pipes, so a child that answers while it reads never deadlocks on a full pipe. The
+// child's stderr is copied to ours line by line with a prefix ("[serve.py] ").
+//
+// A child that dies (EOF on its stdout) is restarted, at most `max_restarts` times over the
+// adapter's life, and the texts it had not answered are sent again; a child that answers nothing
+// for `timeout_seconds` while requests are pending is killed (SIGKILL) and reported. Malformed
+// JSON, an unknown id, a score vector of the wrong length or a non-finite score are ModelErrors
+// naming the adapter, the text's position in the batch and what was expected.
+//
+// identity() is "cmd:" + the words as a JSON array + the SHA-256 of every word that names a
+// regular file (the program and, e.g., the script and model file it is given), so editing the
+// script or retraining the model file gives a new identity.
+//
+// SIGPIPE is ignored process-wide once a CommandModel starts (a write to a dead child must fail
+// with EPIPE, not kill assay). Not thread-safe.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "models/model.h"
+#include "models/model_spec.h"
+
+namespace assay::models {
+
+class CommandModel : public Model {
+ public:
+  // `command` is the part after "cmd:". Throws core::UsageError for an empty command,
+  // ModelError when the child cannot start or sends no labels in time.
+  CommandModel(const std::string& command, const ModelOptions& options);
+  ~CommandModel() override;
+  CommandModel(const CommandModel&) = delete;
+  CommandModel& operator=(const CommandModel&) = delete;
+
+  std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
+  const std::vector<std::string>& labels() const override { return labels_; }
+  std::string identity() const override { return identity_; }
+
+  // Restarts so far (for tests and reports).
+  int n_restarts() const { return n_restarts_; }
+  pid_t child_pid() const { return pid_; }
+
+ private:
+  struct Child;
+  void start();
+  void stop(bool kill_now);
+  std::string describe_exit();
+  void read_labels_line();
+  std::string name() const;
+
+  std::vector<std::string> words_;
+  ModelOptions options_;
+  std::string identity_;
+  std::string prefix_;
+  std::vector<std::string> labels_;
+  bool labels_from_options_ = false;
+  bool labels_seen_ = false;  // the current child's labels line was read (or will never come)
+  pid_t pid_ = -1;
+  int stdin_fd_ = -1;
+  int stdout_fd_ = -1;
+  int stderr_fd_ = -1;
+  int exit_status_ = 0;
+  std::string pending_input_;  // bytes read from stdout not yet forming a whole line
+  std::thread stderr_thread_;
+  std::atomic<bool> stop_stderr_{false};
+  std::int64_t next_id_ = 0;
+  int n_restarts_ = 0;
+};
+
+}  // namespace assay::models

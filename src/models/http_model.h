@@ -1,0 +1,77 @@
+// HttpModel (`http:URL`, or a bare http:// or https:// URL): a model behind an HTTP(S) JSON
+// endpoint — a hosted classifier or a model server.
+//
+// Each request is a POST of `body_template` with {text} replaced by the text as a JSON string
+// (one request per text, `concurrency` in parallel over persistent connections) or {texts} by
+// a JSON array of the batch (one request per predict() call). The scores are found in the
+// response at the JSON pointer `scores_pointer` (RFC 6901; empty = the whole body) — for
+// {texts}, an array with one entry per text. An answer is either an array of numbers in label
+// order or an array of {"label": name, "score": x} objects (hosted classifiers), which are put in
+// label order by name: `label_map` ("NEGATIVE=neg,POSITIVE=pos") renames and orders them,
+// otherwise ModelOptions::labels are the names. One of the two is required.
+//
+// Failures: 429, 5xx, connection errors, time-outs and bodies cut short are retried up to
+// `max_retries` times after an exponential back-off (backoff_seconds · 2^attempt, jittered in
+// [½, 1]×) or, when the server sends Retry-After (seconds), after that long. Other statuses and
+// answers of the wrong shape are ModelErrors at once, naming the adapter (the URL), the text's
+// position in the batch and what was expected.
+//
+// Headers ("Name: value", ${VAR} expanded from the environment when the adapter is made) are
+// sent with every request and never appear in identity(), error messages or the cache.
+// HTTPS verifies the server's certificate against the system store (and `ca_file`); there is no
+// switch to turn verification off.
+//
+// identity(): "http:" + URL, template, pointer and labels (not the headers).
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "models/model.h"
+#include "models/model_spec.h"
+
+namespace httplib {
+class Client;
+}
+
+namespace assay::models {
+
+class HttpModel : public Model {
+ public:
+  // `url` starts with http:// or https://. Throws core::UsageError for a bad URL, template,
+  // header or missing environment variable.
+  HttpModel(const std::string& url, const ModelOptions& options);
+  ~HttpModel() override;
+
+  std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
+  const std::vector<std::string>& labels() const override { return labels_; }
+  std::string identity() const override { return identity_; }
+
+  // Requests retried so far (for tests and reports).
+  std::uint64_t n_retries() const { return n_retries_.load(); }
+
+ private:
+  struct Connection;
+  // POSTs `body`, retrying as the contract says; returns the response body. `index` is the
+  // batch position named in errors.
+  std::string post(Connection& connection, const std::string& body, std::size_t index);
+  // The score vector of one answer (numbers, or {label, score} objects) in label order.
+  std::vector<double> scores_from(const nlohmann::json& answer, std::size_t index) const;
+
+  std::string url_;
+  std::string scheme_host_port_;
+  std::string path_;
+  ModelOptions options_;
+  std::vector<std::pair<std::string, std::string>> headers_;
+  std::vector<std::string> labels_;
+  std::vector<std::string> answer_names_;  // name in the answer of each label (label map)
+  bool batch_template_ = false;
+  std::string identity_;
+  std::vector<std::unique_ptr<Connection>> connections_;
+  std::atomic<std::uint64_t> n_retries_{0};
+};
+
+}  // namespace assay::models

@@ -1,0 +1,33 @@
+// Model: the model under test, a black box M : text -> R^n (class scores). Its label for a text
+// is the label of the largest score (argmax). Adapters (a child process, an HTTP endpoint, the
+// built-in logistic regression, a local BERT classifier) implement this one interface; the tool
+// never looks inside.
+//
+// Contract of every implementation:
+// - predict(texts) returns one score vector per text, in order, each of size labels().size(),
+//   every score finite. An adapter that cannot honour this throws core::Error naming the adapter,
+//   the text's position in the batch and what was expected; it never returns a partial batch.
+// - identity() is a stable string naming the adapter and its configuration and, for local files
+//   (a model file, a script), their content hash, so a changed model never reuses cached
+//   answers. It never contains secrets (HTTP header values).
+// - Not thread-safe unless an adapter says so; adapters may parallelise inside predict().
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace assay::models {
+
+class Model {
+ public:
+  virtual ~Model();
+  virtual std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) = 0;
+  virtual const std::vector<std::string>& labels() const = 0;
+  virtual std::string identity() const = 0;
+};
+
+// Index of the largest score (the first on ties). Precondition: scores is not empty.
+std::size_t argmax(const std::vector<double>& scores);
+
+}  // namespace assay::models

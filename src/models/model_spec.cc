@@ -1,0 +1,87 @@
+#include "models/model_spec.h"
+
+#include <filesystem>
+
+#include "core/error.h"
+#include "models/bert_classifier.h"
+#include "models/command_model.h"
+#include "models/http_model.h"
+#include "models/lr_model.h"
+
+namespace assay::models {
+namespace {
+
+const char* kSpecForms =
+    "expected lr:FILE, cmd:PROGRAM [ARGS...], http:URL (or an http:// or https:// URL) or "
+    "bert:DIR";
+
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.compare(0, prefix.size(), prefix) == 0;
+}
+
+}  // namespace
+
+std::vector<std::string> split_command_words(const std::string& command) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < command.size(); ++i) {
+    const char c = command[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else if (c == '\'' || c == '"') {
+      in_word = true;
+      const std::size_t close = command.find(c, i + 1);
+      std::size_t j = i + 1;
+      for (; j < command.size() && command[j] != c; ++j) {
+        if (c == '"' && command[j] == '\\' && j + 1 < command.size() &&
+            (command[j + 1] == '"' || command[j + 1] == '\\')) {
+          ++j;
+        }
+        word.push_back(command[j]);
+      }
+      if (close == std::string::npos || j >= command.size()) {
+        throw core::UsageError("unclosed " + std::string(1, c) + " in the command '" + command +
+                               "'");
+      }
+      i = j;
+    } else {
+      in_word = true;
+      word.push_back(c);
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+std::unique_ptr<Model> open_model(const std::string& spec, const ModelOptions& options) {
+  std::unique_ptr<Model> model;
+  if (starts_with(spec, "lr:")) {
+    const std::string path = spec.substr(3);
+    if (path.empty())
+      throw core::UsageError("model spec 'lr:' names no file; " + std::string(kSpecForms));
+    model = LrModel::load(path);
+  } else if (starts_with(spec, "cmd:")) {
+    return std::make_unique<CommandModel>(spec.substr(4), options);  // applies --labels itself
+  } else if (starts_with(spec, "http://") || starts_with(spec, "https://")) {
+    return std::make_unique<HttpModel>(spec, options);
+  } else if (starts_with(spec, "http:")) {
+    return std::make_unique<HttpModel>(spec.substr(5), options);
+  } else if (starts_with(spec, "bert:")) {
+    const std::string dir = spec.substr(5);
+    if (dir.empty())
+      throw core::UsageError("model spec 'bert:' names no folder; " + std::string(kSpecForms));
+    model = std::make_unique<BertClassifier>(dir);
+  } else {
+    throw core::UsageError("unknown model spec '" + spec + "'; " + kSpecForms);
+  }
+  if (!options.labels.empty() && options.labels != model->labels()) {
+    throw core::UsageError("--labels gives " + std::to_string(options.labels.size()) +
+                           " labels but " + model->identity() + " has its own labels");
+  }
+  return model;
+}
+
+}  // namespace assay::models

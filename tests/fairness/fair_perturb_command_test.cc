@@ -1,0 +1,152 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/temp_dir.h"
+
+namespace assay::fairness {
+namespace {
+
+using assay::testing::run_assay;
+using assay::testing::TempDir;
+using ::testing::HasSubstr;
+
+std::vector<nlohmann::json> lines_of(const std::string& out) {
+  std::vector<nlohmann::json> v;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) v.push_back(nlohmann::json::parse(line));
+  return v;
+}
+
+TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
+  TempDir dir;
+  const auto in = dir.write("in.tsv", "The actor was great.\t1\n\nA film without people.\t0\n");
+  auto r = run_assay(dir, "fair perturb --quiet --format tsv --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j[0]["label"], "1");
+  EXPECT_TRUE(j[0]["mutable"].get<bool>());
+  const auto& ps = j[0]["perturbations"];
+  ASSERT_EQ(ps.size(), 3u);  // actress; female actor; male actor
+  EXPECT_EQ(ps[0]["text"], "The actress was great.");
+  EXPECT_EQ(ps[0]["kind"], "analogy");
+  EXPECT_EQ(ps[0]["spans"][0]["begin"], 4);
+  EXPECT_EQ(ps[1]["kind"], "active");
+  EXPECT_EQ(j[1]["text"], "");  // the empty line is an input, not mutable
+  EXPECT_FALSE(j[1]["mutable"].get<bool>());
+  EXPECT_FALSE(j[2]["mutable"].get<bool>());
+
+  // The summary on stderr counts the empty line.
+  r = run_assay(dir, "fair perturb --format tsv --input " + in + " --out " + dir.file("o.jsonl"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("3 inputs (1 empty), 1 mutable"));
+
+  // Bad input: file:line, exit 2, no output file.
+  const auto bad = dir.write("bad.txt", "The actor.\nbad \xff byte\n");
+  r = run_assay(dir, "fair perturb --input " + bad + " --out " + dir.file("bad.jsonl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bad.txt:2:5: invalid UTF-8"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("bad.jsonl")));
+  EXPECT_EQ(r.out, "");
+  const auto big = dir.write("big.txt", "The actor.\n" + std::string(10 << 20, 'x') + "\n");
+  r = run_assay(dir, "fair perturb --input " + big);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("big.txt:2"));
+  EXPECT_EQ(r.out, "");
+  const auto attr = dir.write("x.attr", "attribute x\ngroups a b\nactive A\n");
+  r = run_assay(dir, "fair perturb --input " + in + " --attribute " + attr);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("x.attr:3"));
+}
+
+TEST(FairPerturbCommand, CsvAllOccurrencesAndAttributeFile) {
+  TempDir dir;
+  const auto in = dir.write("in.csv", "id,review\n1,\"The priest met the priest's friend.\"\n");
+  auto r = run_assay(dir,
+                     "fair perturb --quiet --text-column review --attribute religion "
+                     "--all-occurrences --no-active --input " +
+                         in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  std::vector<std::string> got;
+  for (const auto& p : j[0]["perturbations"]) got.push_back(p["text"]);
+  EXPECT_THAT(got, ::testing::Contains("The imam met the imam's friend."));
+}
+
+}  // namespace
+}  // namespace assay::fairness
+
+namespace assay::fairness {
+namespace {
+
+// --gate aeon: AEON's offline scores on every perturbation; with the paper's thresholds
+// (calibrated for BERT) the offline backends fail these cases, so "flag" marks them and
+// "drop" moves them to the dropped list with AEON's reason.
+TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
+  TempDir dir;
+  const auto in = dir.write("in.txt", "The actor was great.\n");
+  auto r = run_assay(dir,
+                     "fair perturb --quiet --no-active --gate aeon --gate-action flag "
+                     "--input " +
+                         in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  ASSERT_EQ(j[0]["perturbations"].size(), 1u);
+  const auto& aeon = j[0]["perturbations"][0]["aeon"];
+  EXPECT_GT(aeon["SemEval"].get<double>(), 0.5);
+  EXPECT_FALSE(aeon["keep"].get<bool>());
+  EXPECT_THAT(aeon["reason"].get<std::string>(), HasSubstr("SynEval"));
+  r = run_assay(dir, "fair perturb --quiet --no-active --gate aeon --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = lines_of(r.out);
+  EXPECT_EQ(j[0]["perturbations"].size(), 0u);
+  bool reason = false;
+  for (const auto& d : j[0]["dropped"])
+    reason |= d["reason"].get<std::string>().rfind("aeon: ", 0) == 0;
+  EXPECT_TRUE(reason);
+  r = run_assay(dir, "fair perturb --gate bert --input " + in);
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace assay::fairness
+
+namespace assay::fairness {
+namespace {
+
+// The knowledge graph from a ConceptNet dump (the handcrafted one of tests/data/knowledge,
+// copied so that its cache is written in the temporary directory), and a vector file whose
+// lines disagree with its header.
+TEST(FairPerturbCommand, ConceptNetGraphAndBadVectorFile) {
+  TempDir dir;
+  const auto dump =
+      dir.write("cn.csv", assay::testing::read_file(std::string(ASSAY_TEST_DATA_DIR) +
+                                                    "/knowledge/conceptnet-mini.csv"));
+  const auto in = dir.write("in.txt", "The king met the actor.\n");
+  auto r = run_assay(
+      dir, "fair perturb --quiet --no-dropped --kg conceptnet:" + dump + " --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  std::vector<std::string> got;
+  for (const auto& p : j[0]["perturbations"]) got.push_back(p["text"]);
+  EXPECT_THAT(got, ::testing::Contains("The queen met the actor."));
+  EXPECT_THAT(got, ::testing::Contains("The king met the female actor."));
+
+  const auto vec = dir.write("v.txt", "2 3\nking 1 2 3\nqueen 1 2\n");
+  r = run_assay(
+      dir, "fair perturb --vectors " + vec + " --input " + in + " --out " + dir.file("o.jsonl"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("v.txt:3"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("o.jsonl")));
+}
+
+}  // namespace
+}  // namespace assay::fairness

@@ -1,0 +1,218 @@
+#include "fairness/perturbator.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "core/error.h"
+#include "fairness/perturbation_json.h"
+#include "fairness_test_support.h"
+#include "vectors/vector_reader.h"
+
+namespace assay::fairness {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+
+std::vector<std::string> texts(const PerturbationSet& s) {
+  std::vector<std::string> out;
+  for (const auto& p : s.perturbations) out.push_back(p.text);
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, const std::string& sep) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (true) {
+    const auto at = s.find(sep, from);
+    out.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
+    if (at == std::string::npos) return out;
+    from = at + sep.size();
+  }
+}
+
+// The handwritten sentences (tests/data/fairness/expected_perturbations.tsv): the share of
+// expected perturbations produced exactly, overall and per category.
+TEST(Perturbator, HandwrittenSentencesReproduced) {
+  const Perturbator p(testing::default_resources(), gender_attribute());
+  std::ifstream in(testing::kData + "/expected_perturbations.tsv");
+  std::string line;
+  std::map<std::string, std::pair<int, int>> by_category;
+  int hit = 0, total = 0;
+  std::string misses;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = split(line, "\t");
+    ASSERT_EQ(f.size(), 3u) << line;
+    const auto got = texts(p.perturb(f[1]));
+    bool ok = false;
+    for (const auto& want : split(f[2], " | ")) {
+      ok |= std::find(got.begin(), got.end(), want) != got.end();
+    }
+    ++total;
+    hit += ok;
+    by_category[f[0]].first += ok;
+    by_category[f[0]].second += 1;
+    if (!ok) {
+      misses += "\n  " + f[1] + " -> want " + f[2] + "; got:";
+      for (const auto& g : got) misses += " [" + g + "]";
+    }
+  }
+  for (const auto& [c, n] : by_category) std::printf("%s: %d / %d\n", c.c_str(), n.first, n.second);
+  std::printf("all: %d / %d\n", hit, total);
+  EXPECT_EQ(total, 47);
+  // Floor under the measured share (docs/fairness.md).
+  EXPECT_GE(hit, 44) << misses;
+}
+
+TEST(Perturbator, RecordsSpansFluencyAndDroppedCandidates) {
+  const auto& r = testing::default_resources();
+  PerturbatorOptions o;
+  const Perturbator p(r, gender_attribute(), o);
+  // Non-ASCII before the noun: the character span counts code points.
+  const std::string text = "Café scene: the actor was great.";
+  const auto s = p.perturb(text);
+  EXPECT_EQ(s.n_person_nouns, 1u);
+  ASSERT_TRUE(s.is_mutable());
+  const Perturbation* analogy = nullptr;
+  for (const auto& q : s.perturbations) {
+    if (q.kind == MutationKind::kAnalogy) analogy = &q;
+  }
+  ASSERT_NE(analogy, nullptr);
+  EXPECT_EQ(analogy->text, "Café scene: the actress was great.");
+  EXPECT_EQ(analogy->group, "female");
+  EXPECT_EQ(analogy->old_word, "actor");
+  EXPECT_EQ(analogy->new_word, "actress");
+  ASSERT_EQ(analogy->spans.size(), 1u);
+  EXPECT_EQ(analogy->spans[0].char_begin, 16u);
+  EXPECT_EQ(analogy->spans[0].char_end, 21u);
+  EXPECT_EQ(analogy->spans[0].begin, 17u);  // bytes: é is two
+  EXPECT_GT(analogy->fluency, 0.0);
+  // One sentence: its fluency is the text's.
+  EXPECT_NEAR(analogy->fluency_ratio, analogy->fluency / s.fluency, 1e-12);
+  EXPECT_EQ(s.count(MutationKind::kActive), 2u);  // female actor, male actor
+
+  // Several counterparts: the ones not chosen are listed with the reason.
+  const auto dad = p.perturb("My dad is funny.");
+  bool listed = false;
+  for (const auto& d : dad.dropped) listed |= d.reason.find("not chosen") != std::string::npos;
+  EXPECT_TRUE(listed);
+
+  // Empty and person-free inputs are not mutable.
+  EXPECT_FALSE(p.perturb("").is_mutable());
+  EXPECT_FALSE(p.perturb("The film was long.").is_mutable());
+  EXPECT_THROW(p.perturb("bad \xff"), core::ParseError);
+}
+
+TEST(Perturbator, OccurrencesFluencyFilterAndCap) {
+  const auto& r = testing::default_resources();
+  const std::string text = "The actor met another actor.";
+  PerturbatorOptions one;
+  one.active = false;
+  const auto single = Perturbator(r, gender_attribute(), one).perturb(text);
+  EXPECT_THAT(texts(single), Contains("The actress met another actor."));
+  EXPECT_THAT(texts(single), Contains("The actor met another actress."));
+  PerturbatorOptions all = one;
+  all.all_occurrences = true;
+  const auto both = Perturbator(r, gender_attribute(), all).perturb(text);
+  ASSERT_EQ(both.perturbations.size(), 1u);
+  EXPECT_EQ(both.perturbations[0].text, "The actress met another actress.");
+  EXPECT_EQ(both.perturbations[0].spans.size(), 2u);
+
+  // τ: a ratio above every perturbation's keeps none and says why.
+  PerturbatorOptions strict;
+  strict.fluency_ratio = 2.0;
+  const auto none = Perturbator(r, gender_attribute(), strict).perturb("The actor was great.");
+  EXPECT_FALSE(none.is_mutable());
+  bool fluency_reason = false;
+  for (const auto& d : none.dropped) fluency_reason |= d.reason.rfind("fluency", 0) == 0;
+  EXPECT_TRUE(fluency_reason);
+
+  // The cap keeps the most fluent ones.
+  PerturbatorOptions capped;
+  capped.max_per_input = 1;
+  const auto full = Perturbator(r, gender_attribute()).perturb("The actor was great.");
+  const auto cap = Perturbator(r, gender_attribute(), capped).perturb("The actor was great.");
+  ASSERT_EQ(cap.perturbations.size(), 1u);
+  double best = 0;
+  for (const auto& q : full.perturbations) best = std::max(best, q.fluency_ratio);
+  EXPECT_DOUBLE_EQ(cap.perturbations[0].fluency_ratio, best);
+}
+
+// perturb() is thread-safe: four threads over the handwritten sentences (cold caches, so they
+// race on filling them) give the serial results byte for byte.
+TEST(Perturbator, ConcurrentCallsEqualSerial) {
+  const auto& r = testing::default_resources();
+  std::vector<std::string> sentences;
+  std::ifstream in(testing::kData + "/expected_perturbations.tsv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] != '#') sentences.push_back(split(line, "\t")[1]);
+  }
+  auto dump = [&](const Perturbator& p, std::size_t i) {
+    return perturbation_set_to_json(InputRecord{i, sentences[i], {}}, p.perturb(sentences[i]))
+        .dump();
+  };
+  const Perturbator serial(r, gender_attribute());
+  std::vector<std::string> want;
+  for (std::size_t i = 0; i < sentences.size(); ++i) want.push_back(dump(serial, i));
+  const Perturbator shared(r, gender_attribute());
+  std::vector<std::vector<std::string>> got(4, std::vector<std::string>(sentences.size()));
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (std::size_t k = 0; k < sentences.size(); ++k) {
+        const std::size_t i = (k + t * 11) % sentences.size();  // different orders
+        got[t][i] = dump(shared, i);
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const auto& g : got) EXPECT_EQ(g, want);
+}
+
+TEST(Perturbator, FileAttributesAndVectors) {
+  const auto& r = testing::default_resources();
+  const Perturbator religion(r, load_attribute("religion", testing::kAttributes));
+  const auto s = religion.perturb("The priest and the doctor talked.");
+  EXPECT_THAT(texts(s), Contains("The imam and the doctor talked."));
+  EXPECT_THAT(texts(s), Contains("The rabbi and the doctor talked."));
+  EXPECT_THAT(texts(s), Contains("The priest and the Muslim doctor talked."));
+  // "priest" is a member of a group: no "Jewish priest".
+  for (const auto& t : texts(s)) EXPECT_EQ(t.find("Jewish priest"), std::string::npos);
+
+  // Analogies by vectors (Algorithm 3) on the GloVe Twitter 25d subset, KG-validated: for
+  // actor the nearest answer is "singer", the first the graph confirms "actress".
+  auto m = std::make_unique<vectors::EmbeddingMatrix>(
+      vectors::read_vectors(testing::kShared + "/word-vectors/glove.twitter.27B.25d.subset.txt",
+                            vectors::VectorFormat::kWord2vecText));
+  PerturbatorOptions o;
+  o.active = false;
+  // The shared resources with vectors added for the rest of this test.
+  auto& base = testing::mutable_resources();
+  base.vectors = std::move(m);
+  const Perturbator analogy(base, gender_attribute(), o);
+  const auto k = analogy.perturb("The king and the actor.");
+  EXPECT_THAT(texts(k), Contains("The queen and the actor."));
+  EXPECT_THAT(texts(k), Contains("The king and the actress."));
+  bool singer = false;
+  for (const auto& d : k.dropped)
+    singer |= d.new_word == "singer" && d.reason.rfind("strict", 0) == 0;
+  EXPECT_TRUE(singer);
+  for (const auto& q : k.perturbations) EXPECT_EQ(q.evidence, "vectors");
+  o.min_cosine = 0.99;
+  const Perturbator demanding(base, gender_attribute(), o);
+  const auto none = demanding.perturb("The king was cruel.");
+  EXPECT_FALSE(none.is_mutable());
+  ASSERT_FALSE(none.dropped.empty());
+  EXPECT_THAT(none.dropped[0].reason, HasSubstr("cosine"));
+  base.vectors.reset();
+}
+
+}  // namespace
+}  // namespace assay::fairness

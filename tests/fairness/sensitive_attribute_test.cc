@@ -1,0 +1,79 @@
+#include "fairness/sensitive_attribute.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/error.h"
+#include "fairness_test_support.h"
+#include "support/temp_dir.h"
+
+namespace assay::fairness {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string error_of(const std::string& path) {
+  try {
+    read_attribute_file(path);
+  } catch (const core::ParseError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(SensitiveAttribute, GenderIsBuiltIn) {
+  const auto g = load_attribute("gender", testing::kAttributes);
+  EXPECT_TRUE(g.uses_gender_finder);
+  ASSERT_EQ(g.groups.size(), 2u);
+  EXPECT_EQ(g.groups[0].active, "male");
+  EXPECT_EQ(g.groups[1].active, "female");
+  EXPECT_EQ(g.groups[1].anchors, std::vector<std::string>{"woman"});
+}
+
+TEST(SensitiveAttribute, ShippedFilesParse) {
+  for (const char* name : {"religion", "sexual-orientation", "race", "nationality", "age"}) {
+    const auto a = load_attribute(name, testing::kAttributes);
+    EXPECT_EQ(a.name, name);
+    EXPECT_GE(a.groups.size(), 2u) << name;
+    for (const auto& g : a.groups) EXPECT_FALSE(g.active.empty()) << name;
+  }
+  const auto lgbt = load_attribute("sexual-orientation", testing::kAttributes);
+  ASSERT_EQ(lgbt.groups.size(), 3u);  // the reference code's lgbt group
+  EXPECT_EQ(lgbt.groups[0].name, "gay");
+  EXPECT_EQ(lgbt.groups[1].name, "lesbian");
+  EXPECT_EQ(lgbt.groups[2].name, "bisexual");
+  const auto religion = load_attribute("religion", testing::kAttributes);
+  const auto hit = religion.find_member("Imam");
+  ASSERT_TRUE(hit.has_value());
+  EXPECT_EQ(religion.groups[hit->group].name, "muslim");
+  EXPECT_EQ(religion.members[hit->row][0], "priest");
+  EXPECT_TRUE(religion.is_attribute_word("jewish"));
+  EXPECT_FALSE(religion.is_attribute_word("actor"));
+  const auto race = load_attribute("race", testing::kAttributes);
+  EXPECT_EQ(race.members[0][1], "african american");  // "_" stands for a space
+}
+
+TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
+  assay::testing::TempDir dir;
+  const auto p1 = dir.write("a.attr", "attribute x\ngroups a b\nactive A\n");
+  EXPECT_THAT(error_of(p1), HasSubstr("a.attr:3"));
+  EXPECT_THAT(error_of(p1), HasSubstr("expected 2 fields after 'active'"));
+  const auto p2 = dir.write("b.attr", "# c\nattribute x\ngroups a b\nactive A B\nsynonym c d\n");
+  EXPECT_THAT(error_of(p2), HasSubstr("b.attr:5"));
+  EXPECT_THAT(error_of(p2), HasSubstr("unknown keyword 'synonym'"));
+  const auto p3 = dir.write("c.attr", "groups a b\n");
+  EXPECT_THAT(error_of(p3), HasSubstr("c.attr:1"));
+  const auto p4 = dir.write("d.attr", "attribute x\ngroups a\n");
+  EXPECT_THAT(error_of(p4), HasSubstr("d.attr:2"));
+  const auto p5 = dir.write("e.attr", "attribute x\ngroups a b a\n");
+  EXPECT_THAT(error_of(p5), HasSubstr("listed twice"));
+  const auto p6 = dir.write("f.attr", "attribute x\ngroups a b\nanchor c d\n");
+  EXPECT_THAT(error_of(p6), HasSubstr("no 'active' row"));
+  const auto p7 = dir.write("g.attr", "attribute x\ngroups a b\nactive A \xff\n");
+  EXPECT_THAT(error_of(p7), HasSubstr("g.attr:3"));
+  EXPECT_THAT(error_of(p7), HasSubstr("invalid UTF-8"));
+  EXPECT_THROW(load_attribute("caste", testing::kAttributes), core::UsageError);
+}
+
+}  // namespace
+}  // namespace assay::fairness

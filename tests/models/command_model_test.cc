@@ -1,0 +1,171 @@
+// The cmd: adapter with real child processes: a scikit-learn pipeline (Debian python3-sklearn)
+// and children that crash, hang or answer wrongly (tests/data/models/*.py).
+#include "models/command_model.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "models/model_error.h"
+#include "rt_polarity.h"
+#include "support/temp_dir.h"
+
+namespace {
+
+using assay::models::CommandModel;
+using assay::models::ModelError;
+using assay::models::ModelOptions;
+using assay::testing::TempDir;
+using ::testing::HasSubstr;
+
+const std::string kData = std::string(ASSAY_TEST_DATA_DIR) + "/models";
+const std::string kFault = "/usr/bin/python3 " + kData + "/fault_child.py ";
+
+bool have_sklearn() {
+  return std::system("/usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1") == 0;
+}
+
+std::vector<std::string> numbered(std::size_t n) {
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < n; ++i) texts.push_back("text " + std::to_string(i));
+  return texts;
+}
+
+ModelOptions quick(double timeout = 20) {
+  ModelOptions o;
+  o.timeout_seconds = timeout;
+  return o;
+}
+
+// Runs predict and returns the ModelError it throws.
+ModelError predict_error(CommandModel& model, const std::vector<std::string>& texts) {
+  try {
+    model.predict(texts);
+  } catch (const ModelError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "predict did not throw";
+  return ModelError("none");
+}
+
+TEST(CommandModel, ScikitLearnPipelineGivesScikitLearnsAnswers) {
+  if (!assay::testing::rt_polarity_available()) GTEST_SKIP() << "rt-polarity data absent";
+  if (!have_sklearn()) GTEST_SKIP() << "/usr/bin/python3 has no sklearn (python3-sklearn)";
+  const auto rt = assay::testing::load_rt_polarity();
+  TempDir dir;
+  {
+    std::ofstream tsv(dir.file("train.tsv"), std::ios::binary);
+    tsv << "label\ttext\n";
+    for (std::size_t i : rt.train) tsv << rt.labels[i] << '\t' << rt.texts[i] << '\n';
+  }
+  CommandModel model(
+      "/usr/bin/python3 " + kData + "/sklearn_server.py --train " + dir.file("train.tsv"),
+      quick(120));
+  EXPECT_THAT(model.labels(), ::testing::ElementsAre("neg", "pos"));
+  std::vector<std::string> test_texts;
+  for (std::size_t i : rt.test) test_texts.push_back(rt.texts[i]);
+  const auto scores = model.predict(test_texts);  // 2,133 texts pipelined in one call
+  ASSERT_EQ(scores.size(), test_texts.size());
+  std::size_t correct = 0;
+  for (std::size_t k = 0; k < scores.size(); ++k) {
+    correct += model.labels()[assay::models::argmax(scores[k])] == rt.labels[rt.test[k]];
+  }
+  EXPECT_DOUBLE_EQ(static_cast<double>(correct) / static_cast<double>(scores.size()),
+                   rt.golden["accuracy"].get<double>());
+  const auto first = rt.golden["first_test_documents"].get<std::vector<std::size_t>>();
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    EXPECT_NEAR(scores[k][1], rt.golden["first_test_proba"][k][1].get<double>(), 1e-12);
+  }
+  EXPECT_EQ(model.n_restarts(), 0);
+}
+
+TEST(CommandModel, ChildCrashingOnItsFifthRequestIsRestartedAndNothingIsLost) {
+  auto options = quick();
+  CommandModel model(kFault + "crash5", options);
+  const auto scores = model.predict(numbered(10));
+  ASSERT_EQ(scores.size(), 10u);
+  for (const auto& s : scores) EXPECT_EQ(s, (std::vector<double>{0.25, 0.75}));
+  // 4 answered by each of the first two children, the last 2 by the third.
+  EXPECT_EQ(model.n_restarts(), 2);
+}
+
+TEST(CommandModel, RestartsAreBounded) {
+  auto options = quick();
+  options.command.max_restarts = 1;
+  CommandModel model(kFault + "crash5", options);
+  const auto e = predict_error(model, numbered(12));
+  EXPECT_THAT(e.what(), HasSubstr("exited with status 3 after 1 restart(s) (limit 1)"));
+  ASSERT_TRUE(e.batch_index());
+  EXPECT_EQ(*e.batch_index(), 8u);  // texts 0-7 were answered by the two children
+}
+
+TEST(CommandModel, HangingChildIsKilledAfterTheTimeOut) {
+  CommandModel model(kFault + "hang", quick(1.0));
+  const pid_t pid = model.child_pid();
+  const auto start = std::chrono::steady_clock::now();
+  const auto e = predict_error(model, numbered(3));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_THAT(e.what(), HasSubstr("no answer within 1"));
+  EXPECT_THAT(e.what(), HasSubstr("fault_child.py hang"));
+  EXPECT_EQ(*e.batch_index(), 0u);
+  EXPECT_LT(seconds, 10.0);
+  EXPECT_NE(::kill(pid, 0), 0);  // gone (and reaped)
+}
+
+TEST(CommandModel, MalformedWrongLengthAndNanAnswersNameTheText) {
+  struct Case {
+    const char* mode;
+    const char* message;
+  };
+  for (const Case c :
+       {Case{"malformed", "malformed JSON (expected {\"id\": N, \"scores\": [...]})"},
+        Case{"wrong-len", "expected 2 scores (one per label), got 3"},
+        Case{"nan", "a non-finite score (NaN or Infinity; expected finite numbers)"}}) {
+    CommandModel model(kFault + c.mode, quick());
+    const auto e = predict_error(model, numbered(6));
+    EXPECT_THAT(e.what(), HasSubstr(c.message)) << c.mode;
+    ASSERT_TRUE(e.batch_index()) << c.mode;
+    EXPECT_EQ(*e.batch_index(), 2u) << c.mode;
+    // The adapter recovers for the next call with a fresh child.
+    EXPECT_EQ(model.predict({"again"})[0], (std::vector<double>{0.25, 0.75})) << c.mode;
+  }
+}
+
+TEST(CommandModel, LabelsFromOptionsWhenTheChildSendsNone) {
+  EXPECT_THROW(CommandModel(kFault + "no-labels", quick(0.5)), ModelError);
+  auto options = quick();
+  options.labels = {"neg", "pos"};
+  CommandModel model(kFault + "no-labels", options);
+  EXPECT_EQ(model.predict({"a", "b"})[1], (std::vector<double>{0.25, 0.75}));
+}
+
+TEST(CommandModel, ProgramThatDoesNotExist) {
+  try {
+    CommandModel model("no-such-program-xyz --flag", quick());
+    FAIL();
+  } catch (const ModelError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cannot start 'no-such-program-xyz'"));
+  }
+}
+
+TEST(CommandModel, IdentityFollowsTheScriptsContent) {
+  TempDir dir;
+  const auto script = dir.file("child.py");
+  std::filesystem::copy_file(kData + "/fault_child.py", script);
+  std::string first;
+  {
+    CommandModel model("/usr/bin/python3 " + script + " ok", quick());
+    first = model.identity();
+    EXPECT_THAT(first, HasSubstr("cmd:[\"/usr/bin/python3\","));
+    EXPECT_THAT(first, HasSubstr("1:sha256:"));
+  }
+  std::ofstream(script, std::ios::app) << "# edited\n";
+  CommandModel edited("/usr/bin/python3 " + script + " ok", quick());
+  EXPECT_NE(edited.identity(), first);
+}
+
+}  // namespace

@@ -1,0 +1,204 @@
+// The http: adapter against real local servers (Python's http.server): a scikit-learn pipeline,
+// a hosted-classifier answer shape, and servers that throttle, fail, stall or cut answers short.
+#include "models/http_model.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "models/model_error.h"
+#include "rt_polarity.h"
+#include "server_process.h"
+#include "support/temp_dir.h"
+
+namespace {
+
+using assay::models::HttpModel;
+using assay::models::ModelError;
+using assay::models::ModelOptions;
+using assay::testing::ServerProcess;
+using assay::testing::TempDir;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const std::string kData = std::string(ASSAY_TEST_DATA_DIR) + "/models";
+
+ServerProcess fault_server(const std::string& mode, std::vector<std::string> extra = {}) {
+  std::vector<std::string> argv{"/usr/bin/python3", kData + "/http_fault_server.py", mode};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return ServerProcess(argv);
+}
+
+ModelOptions options(double timeout = 10) {
+  ModelOptions o;
+  o.labels = {"neg", "pos"};
+  o.timeout_seconds = timeout;
+  o.http.scores_pointer = "/scores";
+  o.http.backoff_seconds = 0.05;
+  return o;
+}
+
+std::vector<std::string> numbered(std::size_t n) {
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < n; ++i) texts.push_back("text " + std::to_string(i));
+  return texts;
+}
+
+ModelError predict_error(HttpModel& model, const std::vector<std::string>& texts) {
+  try {
+    model.predict(texts);
+  } catch (const ModelError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "predict did not throw";
+  return ModelError("none");
+}
+
+TEST(HttpModel, ScikitLearnPipelineOverHttpOneAndBatchedRequests) {
+  if (!assay::testing::rt_polarity_available()) GTEST_SKIP() << "rt-polarity data absent";
+  if (std::system("/usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "/usr/bin/python3 has no sklearn (python3-sklearn)";
+  }
+  const auto rt = assay::testing::load_rt_polarity();
+  TempDir dir;
+  {
+    std::ofstream tsv(dir.file("train.tsv"), std::ios::binary);
+    tsv << "label\ttext\n";
+    for (std::size_t i : rt.train) tsv << rt.labels[i] << '\t' << rt.texts[i] << '\n';
+  }
+  ServerProcess server({"/usr/bin/python3", kData + "/sklearn_server.py", "--train",
+                        dir.file("train.tsv"), "--http", "0"});
+  std::vector<std::string> texts;
+  const auto first = rt.golden["first_test_documents"].get<std::vector<std::size_t>>();
+  for (std::size_t i : first) texts.push_back(rt.texts[i]);
+  auto o = options();
+  o.http.concurrency = 8;
+  HttpModel one(server.url(), o);
+  o.http.body_template = R"({"texts": {texts}})";
+  HttpModel batched(server.url(), o);
+  EXPECT_NE(one.identity(), batched.identity());
+  const auto a = one.predict(texts);
+  const auto b = batched.predict(texts);
+  ASSERT_EQ(a.size(), texts.size());
+  for (std::size_t k = 0; k < texts.size(); ++k) {
+    EXPECT_NEAR(a[k][1], rt.golden["first_test_proba"][k][1].get<double>(), 1e-12);
+    EXPECT_EQ(a[k], b[k]);
+  }
+}
+
+TEST(HttpModel, HostedClassifierAnswersWithALabelMap) {
+  auto server = fault_server("hosted");
+  auto o = options();
+  o.labels.clear();
+  o.http.scores_pointer = "/0";
+  o.http.label_map = "NEGATIVE=neg,POSITIVE=pos";
+  HttpModel model(server.url(), o);
+  EXPECT_THAT(model.labels(), ::testing::ElementsAre("neg", "pos"));
+  EXPECT_EQ(model.predict({"a"})[0], (std::vector<double>{0.25, 0.75}));
+  o.http.label_map = "NEGATIVE=neg,NEUTRAL=mid";
+  HttpModel wrong(server.url(), o);
+  EXPECT_THAT(predict_error(wrong, {"a"}).what(), HasSubstr("label 'POSITIVE' is not in"));
+}
+
+TEST(HttpModel, TooManyRequestsThenSuccessHonoursRetryAfter) {
+  auto server = fault_server("429-once");
+  auto o = options();
+  o.http.concurrency = 1;
+  HttpModel model(server.url(), o);
+  const auto start = std::chrono::steady_clock::now();
+  const auto scores = model.predict(numbered(3));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(scores[0], (std::vector<double>{0.25, 0.75}));
+  EXPECT_EQ(model.n_retries(), 1u);
+  EXPECT_GE(seconds, 0.95);  // Retry-After: 1, not the 0.05 s back-off
+}
+
+TEST(HttpModel, ServerErrorForeverFailsAfterTheRetries) {
+  auto server = fault_server("500");
+  auto o = options();
+  o.http.max_retries = 2;
+  o.http.concurrency = 1;
+  HttpModel model(server.url(), o);
+  const auto e = predict_error(model, numbered(2));
+  EXPECT_THAT(e.what(), HasSubstr("http: " + server.url() + ": HTTP status 500 after 2 retries"));
+  EXPECT_EQ(*e.batch_index(), 0u);
+  EXPECT_EQ(model.n_retries(), 2u);
+}
+
+TEST(HttpModel, SlowServerTimesOut) {
+  auto server = fault_server("slow");
+  auto o = options(0.5);
+  o.http.max_retries = 1;
+  HttpModel model(server.url(), o);
+  const auto e = predict_error(model, {"a"});
+  EXPECT_THAT(e.what(), HasSubstr("no complete answer"));
+  EXPECT_THAT(e.what(), HasSubstr("after 1 retry"));
+}
+
+TEST(HttpModel, TruncatedBodyIsAnError) {
+  auto server = fault_server("truncated");
+  auto o = options(2);
+  o.http.max_retries = 1;
+  HttpModel model(server.url(), o);
+  const auto e = predict_error(model, {"a", "b"});
+  EXPECT_THAT(e.what(), HasSubstr("no complete answer"));
+}
+
+TEST(HttpModel, HeadersComeFromTheEnvironmentAndStayOutOfIdentityAndErrors) {
+  auto server = fault_server("auth");
+  ::setenv("ASSAY_TEST_API_KEY", "s3cret", 1);
+  auto o = options();
+  o.http.headers = {"Authorization: Bearer ${ASSAY_TEST_API_KEY}"};
+  HttpModel model(server.url(), o);
+  EXPECT_EQ(model.predict({"a"})[0], (std::vector<double>{0.25, 0.75}));
+  EXPECT_THAT(model.identity(), Not(HasSubstr("s3cret")));
+  EXPECT_THAT(model.identity(), Not(HasSubstr("Authorization")));
+  ::setenv("ASSAY_TEST_API_KEY", "wrong", 1);
+  HttpModel refused(server.url(), o);
+  const auto e = predict_error(refused, {"a"});
+  EXPECT_THAT(e.what(), HasSubstr("HTTP status 401 (expected 2xx)"));
+  EXPECT_THAT(e.what(), Not(HasSubstr("wrong")));
+  EXPECT_EQ(refused.identity(), model.identity());  // same model, whatever the key
+  ::unsetenv("ASSAY_TEST_API_KEY");
+  try {
+    HttpModel missing(server.url(), o);
+    FAIL();
+  } catch (const assay::core::UsageError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("${ASSAY_TEST_API_KEY}, which is not set"));
+  }
+}
+
+TEST(HttpModel, HttpsVerifiesTheCertificate) {
+  TempDir dir;
+  const std::string cert = dir.file("cert.pem"), key = dir.file("key.pem");
+  const std::string make_cert =
+      "openssl req -x509 -newkey rsa:2048 -nodes -keyout " + key + " -out " + cert +
+      " -days 1 -subj /CN=localhost -addext subjectAltName=DNS:localhost,IP:127.0.0.1"
+      " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(make_cert.c_str()), 0);
+  auto server = fault_server("ok", {"--cert", cert, "--key", key});
+  auto o = options();
+  HttpModel untrusted(server.url("localhost", "https"), o);
+  EXPECT_THAT(predict_error(untrusted, {"a"}).what(), HasSubstr("did not verify"));
+  o.http.ca_file = cert;
+  HttpModel trusted(server.url("localhost", "https"), o);
+  EXPECT_EQ(trusted.predict({"a", "b"})[1], (std::vector<double>{0.25, 0.75}));
+}
+
+TEST(HttpModel, BadOptionsAreUsageErrors) {
+  auto o = options();
+  EXPECT_THROW(HttpModel("ftp://x/y", o), assay::core::UsageError);
+  o.http.body_template = "{\"q\": 1}";
+  EXPECT_THROW(HttpModel("http://127.0.0.1:1/", o), assay::core::UsageError);
+  o = options();
+  o.labels.clear();
+  EXPECT_THROW(HttpModel("http://127.0.0.1:1/", o), assay::core::UsageError);
+  o = options();
+  o.http.scores_pointer = "scores";
+  EXPECT_THROW(HttpModel("http://127.0.0.1:1/", o), assay::core::UsageError);
+}
+
+}  // namespace

@@ -1,0 +1,44 @@
+// rt-polarity v1.0 for the model tests: the documents (.pos lines then .neg lines, UTF-8 as
+// shipped in ../shared/data) and the seeded 80/20 split stored with the scikit-learn golden
+// (tools/goldens/models_lr_sklearn.py), both index lists in the split's order.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace assay::testing {
+
+inline const std::string kRtPolarityDir = std::string(ASSAY_SHARED_DATA_DIR) + "/rt-polarity-v1.0";
+
+struct RtPolarity {
+  std::vector<std::string> texts, labels;
+  std::vector<std::size_t> train, test;
+  nlohmann::json golden;
+};
+
+inline bool rt_polarity_available() {
+  return std::filesystem::exists(kRtPolarityDir + "/rt-polarity.pos");
+}
+
+inline RtPolarity load_rt_polarity() {
+  RtPolarity rt;
+  for (const char* name : {"pos", "neg"}) {
+    std::ifstream in(kRtPolarityDir + "/rt-polarity." + name, std::ios::binary);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      rt.texts.push_back(line);
+      rt.labels.push_back(name);
+    }
+  }
+  std::ifstream golden(std::string(ASSAY_TEST_DATA_DIR) + "/models/lr_rt_polarity_golden.json");
+  rt.golden = nlohmann::json::parse(golden);
+  rt.train = rt.golden["train_indices"].get<std::vector<std::size_t>>();
+  rt.test = rt.golden["test_indices"].get<std::vector<std::size_t>>();
+  return rt;
+}
+
+}  // namespace assay::testing
