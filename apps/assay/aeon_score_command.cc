@@ -14,6 +14,7 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "lm/bert_model.h"
+#include "lm/model_spec.h"
 #include "lm/sphinx_model.h"
 
 namespace assay::cli {
@@ -22,7 +23,7 @@ namespace {
 struct AeonScoreOptions {
   std::string original, generated, pairs, annotations;
   std::string model_dir, embedding_dir;
-  std::string ngram_model = lm::kCmuTrigramPath, vectors, vectors_format = "glove";
+  std::string ngram_model = "cmu", vectors, vectors_format = "glove";
   std::string wordnet_dir = "/usr/share/wordnet";
   std::string format = "jsonl";
   std::string variant = "reference";
@@ -85,7 +86,7 @@ int run(const AeonScoreOptions& o) {
   aeon::TestCaseScorerOptions so;
   so.model_dir = o.model_dir;
   so.embedding_dir = o.embedding_dir;
-  so.ngram_model = o.ngram_model;
+  so.ngram_model = lm::ngram_model_path(o.ngram_model);
   so.vectors = o.vectors;
   so.vectors_format = o.vectors_format;
   so.wordnet_dir = o.wordnet_dir;
@@ -160,7 +161,7 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
   cmd->add_option("--embedding-dir", opts->embedding_dir,
                   "Hugging Face embedding model directory (sup-simcse-bert-base-uncased)");
   cmd->add_option("--ngram-model", opts->ngram_model,
-                  "Offline SynEval (no checkpoint): n-gram model read by sphinxbase")
+                  "Offline SynEval (no checkpoint): cmu (the CMU trigram), sphinx:FILE or arpa:FILE")
       ->capture_default_str();
   cmd->add_option("--vectors", opts->vectors,
                   "Offline SemEval: word-vector file (default: WordNet-only similarity)");

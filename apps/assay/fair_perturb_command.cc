@@ -189,13 +189,13 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   auto o = std::make_shared<FairPerturbOptions>();
   auto* cmd = fair.add_subcommand(
       "perturb", "Perturb inputs with respect to a sensitive attribute (one JSON line per input)");
-  cmd->add_option("--input", o->input, "Inputs: one text per line ('-' for stdin), see --format")
+  cmd->add_option("--input", o->input, "Inputs: one text per line ('-' for stdin), see --input-format")
       ->required();
   cmd->add_option("--attribute", o->attribute,
                   "gender (built in), religion, sexual-orientation, race, nationality, age, or "
                   "an attribute FILE (docs/fairness.md)")
       ->capture_default_str();
-  cmd->add_option("--format", o->format,
+  cmd->add_option("--input-format", o->format,
                   "lines, tsv (label = last tab field) or csv (with --text-column)")
       ->capture_default_str();
   cmd->add_option("--text-column", o->text_column, "CSV: the column holding the text");
@@ -220,7 +220,9 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   cmd->add_option("--choice", o->choice,
                   "Counterpart choice among several: mutual, frequency, context or rank")
       ->capture_default_str();
-  cmd->add_option("--lm", o->resources.lm, "Language model for fluency (default: CMU trigram)");
+  cmd->add_option("--ngram-model", o->resources.ngram_model,
+                  "Language model for fluency: cmu (the CMU trigram), arpa:FILE or sphinx:FILE")
+      ->capture_default_str();
   cmd->add_option("--fluency-ratio", o->fluency_ratio,
                   "Keep a perturbation when its fluency >= T x the original's (0 = keep all)")
       ->capture_default_str();

@@ -167,10 +167,12 @@ int run(const FairTestOptions& o) {
 void add_fair_test_command(CLI::App& fair, CommandResult& result) {
   auto o = std::make_shared<FairTestOptions>();
   auto* cmd = fair.add_subcommand(
-      "test", "Metamorphic fairness test of a model: labels must not change under perturbation");
+      "test",
+      "Metamorphic fairness test of a model: labels must not change under perturbation; exits 1 "
+      "when some perturbation changes the label");
   cmd->add_option("--model", o->model, "Model spec (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
       ->required();
-  cmd->add_option("--input", o->input, "Inputs (see --format)")->required();
+  cmd->add_option("--input", o->input, "Inputs (see --input-format)")->required();
   cmd->add_option("--out", o->out, "Directory for violations.jsonl and summary.json")->required();
   cmd->add_option("--cache", o->cache, "SQLite answer cache (a rerun asks nothing twice)");
   cmd->add_option("--budget", o->budget, "Texts the model may be asked (needs --cache)");
@@ -178,7 +180,7 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
   cmd->add_option("--chunk", o->chunk, "Inputs perturbed per model round")->capture_default_str();
   cmd->add_option("--attribute", o->attribute, "gender, a shipped attribute name, or a FILE")
       ->capture_default_str();
-  cmd->add_option("--format", o->format, "lines, tsv (label = last field) or csv")
+  cmd->add_option("--input-format", o->format, "lines, tsv (label = last field) or csv")
       ->capture_default_str();
   cmd->add_option("--text-column", o->text_column, "CSV: the column holding the text");
   cmd->add_option("--kg", o->resources.kg, "wordnet or conceptnet:DUMP")->capture_default_str();

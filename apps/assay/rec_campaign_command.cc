@@ -162,7 +162,10 @@ int run(const RecCampaignOptions& o) {
 void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
   auto o = std::make_shared<RecCampaignOptions>();
   auto* cmd = rec.add_subcommand(
-      "campaign", "The stability study: algorithms × heuristics × sizes × trials, resumable");
+      "campaign",
+      "The stability study: algorithms × heuristics × sizes × trials, resumable. A study, not a "
+      "pass/fail test: exits 0 when it completes (the sets above δ are saved and counted in the "
+      "report); `rec fuzz` is the command that exits 1 on instability");
   cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
       ->required();
   cmd->add_option("--algorithms", o->algorithms,

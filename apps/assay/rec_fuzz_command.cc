@@ -140,7 +140,9 @@ int run(RecFuzzOptions o) {
 void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
   auto o = std::make_shared<RecFuzzOptions>();
   auto* cmd = rec.add_subcommand(
-      "fuzz", "Apply T modification sets from one heuristic, retrain, measure the oracles");
+      "fuzz",
+      "Apply T modification sets from one heuristic, retrain, measure the oracles; exits 1 when "
+      "some trial's instability exceeds δ");
   cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
       ->required();
   cmd->add_option("--algorithm", o->algorithm, "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value "

@@ -1,5 +1,5 @@
 // Perturbator speed, start-up, peak memory and perturbation statistics (MT-NLP Fig. 4).
-//   fairness_bench FILE [--format lines|tsv] [--repeats R] [--attribute A] [--fluency-ratio T]
+//   fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] [--fluency-ratio T]
 //                  [--choice C] [--vectors FILE] [--broad-persons 0|1]
 // One thread. Prints: start-up (parallel load, and each part alone), the parts (tagging and
 // trigram scoring of the originals) and the whole perturbator (first pass with cold per-noun
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   using namespace assay;
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: fairness_bench FILE [--format lines|tsv] [--repeats R] [--attribute A] "
+                 "usage: fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] "
                  "[--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1]\n");
     return 2;
   }
@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
   bool broad = false;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
-    if (k == "--format")
+    if (k == "--input-format")
       format = v;
     else if (k == "--repeats")
       repeats = std::strtoull(v.c_str(), nullptr, 10);

@@ -13,4 +13,4 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== rt-polarity (gender, defaults)"
 "$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --repeats 3
 echo "== IMDB sample (gender, defaults)"
-"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --format tsv --repeats 3
+"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv --repeats 3

@@ -18,6 +18,7 @@
 #include "aeon/syneval.h"
 #include "aeon/test_case.h"
 #include "lm/ngram_model.h"
+#include "lm/sphinx_model.h"
 #include "vectors/embedding_matrix.h"
 
 namespace assay::aeon {
@@ -32,7 +33,7 @@ struct TestCaseScorerOptions {
   SemEvalOptions semeval;
   SynEvalOptions syneval;
   // Offline backends (used when model_dir and embedding_dir are both empty).
-  std::string ngram_model = "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin";
+  std::string ngram_model = lm::kCmuTrigramPath;  // a file (lm::ngram_model_path)
   std::string vectors;                 // word-vector file; empty = WordNet only
   std::string vectors_format = "glove";  // see vectors::parse_vector_format
   std::string wordnet_dir = "/usr/share/wordnet";

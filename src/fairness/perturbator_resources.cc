@@ -3,42 +3,22 @@
 #include <future>
 
 #include "core/error.h"
-#include "knowledge/conceptnet_graph.h"
-#include "knowledge/wordnet_graph.h"
-#include "lm/arpa_model.h"
-#include "lm/sphinx_model.h"
+#include "knowledge/open_graph.h"
+#include "lm/model_spec.h"
 #include "vectors/vector_reader.h"
 
 namespace assay::fairness {
-namespace {
-
-std::unique_ptr<knowledge::KnowledgeGraph> open_graph(const ResourceOptions& o) {
-  if (o.kg == "wordnet") return knowledge::WordNetGraph::load(o.wordnet_dir);
-  const std::string prefix = "conceptnet:";
-  if (o.kg.rfind(prefix, 0) == 0 && o.kg.size() > prefix.size()) {
-    return knowledge::ConceptNetGraph::open(o.kg.substr(prefix.size()));
-  }
-  throw core::UsageError(
-      "--kg must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or "
-      ".csv.gz), got '" +
-      o.kg + "'");
-}
-
-std::unique_ptr<lm::NgramModel> open_lm(const std::string& path) {
-  if (path.empty()) return lm::SphinxModel::load();
-  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".arpa") == 0)
-    return lm::ArpaModel::load(path);
-  return lm::SphinxModel::load(path);
-}
-
-}  // namespace
 
 PerturbatorResources PerturbatorResources::load(const ResourceOptions& o) {
   // Parse the options that can fail before any thread starts.
   const auto format = o.vectors.empty() ? vectors::VectorFormat::kWord2vecText
                                         : vectors::parse_vector_format(o.vectors_format);
-  auto graph = std::async(std::launch::async, [&] { return open_graph(o); });
-  auto lm = std::async(std::launch::async, [&] { return open_lm(o.lm); });
+  auto graph = std::async(std::launch::async, [&] {
+    knowledge::GraphOptions g;
+    g.wordnet_dir = o.wordnet_dir;
+    return knowledge::open_graph(o.kg, g);
+  });
+  auto lm = std::async(std::launch::async, [&] { return lm::open_ngram_model(o.ngram_model); });
   auto lemmatizer = std::async(
       std::launch::async, [&] { return std::make_unique<text::WordNetLemmatizer>(o.wordnet_dir); });
   auto vecs = std::async(std::launch::async, [&]() -> std::unique_ptr<vectors::EmbeddingMatrix> {

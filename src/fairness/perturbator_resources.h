@@ -25,11 +25,11 @@ namespace assay::fairness {
 struct ResourceOptions {
   std::string tagger_dir = text::LinguaTables::kDefaultDir;
   std::string wordnet_dir = text::WordNetLemmatizer::kDefaultDir;
-  // "wordnet" or "conceptnet:DUMP" (assertions .csv / .csv.gz, cached beside the dump).
+  // knowledge::open_graph: "wordnet" or "conceptnet:DUMP" (assertions .csv / .csv.gz,
+  // cached beside the dump).
   std::string kg = "wordnet";
-  // CMU trigram by default; a path ending in ".arpa" is read as ARPA text, anything else by
-  // sphinxbase.
-  std::string lm;
+  // lm::open_ngram_model: "cmu" (the CMU trigram), "arpa:FILE" or "sphinx:FILE".
+  std::string ngram_model = "cmu";
   std::string vectors;                      // empty: no analogy by vectors
   std::string vectors_format = "word2vec";  // vectors::parse_vector_format
   std::size_t vectors_limit = 0;            // read only the first N vectors (0 = all)

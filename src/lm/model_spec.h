@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
 
 #include "lm/ngram_model.h"
@@ -14,5 +15,10 @@
 namespace assay::lm {
 
 std::unique_ptr<NgramModel> open_ngram_model(std::string_view spec);
+
+// The file a specification names ("cmu" names kCmuTrigramPath), for readers that take a path
+// (aeon's lock-free trie reader reads sphinx binaries and ARPA text alike). Throws
+// core::UsageError for an unknown specification.
+std::string ngram_model_path(std::string_view spec);
 
 }  // namespace assay::lm

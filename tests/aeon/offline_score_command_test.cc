@@ -54,10 +54,14 @@ TEST(AeonScoreOffline, BadInputs) {
                               " --vectors-format word2vec");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("vec.txt:3"), std::string::npos) << r.err;
-  r = run_assay(dir, "aeon score --original " + ori + " --generated " + ori + " --ngram-model " +
+  r = run_assay(dir, "aeon score --original " + ori + " --generated " + ori + " --ngram-model sphinx:" +
                          dir.file("missing.lm.bin"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("pocketsphinx-en-us"), std::string::npos) << r.err;
+  r = run_assay(dir, "aeon score --original " + ori + " --generated " + ori + " --ngram-model " +
+                         dir.file("missing.lm.bin"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("expected cmu, arpa:FILE or sphinx:FILE"), std::string::npos) << r.err;
   r = run_assay(dir, "aeon score --original " + ori + " --generated " + ori + " --model-dir x --vectors " + bad);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("--vectors selects the offline SemEval"), std::string::npos) << r.err;
