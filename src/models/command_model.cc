@@ -100,7 +100,10 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
     const std::string path = i == 0 ? program : words_[i];
     std::error_code ec;
     if (!path.empty() && std::filesystem::is_regular_file(path, ec)) {
-      identity_ += " " + std::to_string(i) + ":sha256:" + file_sha256_hex(path);
+      identity_.append(" ")
+          .append(std::to_string(i))
+          .append(":sha256:")
+          .append(file_sha256_hex(path));
     }
   }
   prefix_ = options_.command.stderr_prefix;
@@ -111,7 +114,7 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
       shown = std::filesystem::path(words_[i]).filename().string();
       break;
     }
-    prefix_ = "[" + shown + "] ";
+    prefix_.append("[").append(shown).append("] ");  // not "[" + shown: GCC 12 -Wrestrict
   }
   labels_ = options_.labels;
   labels_from_options_ = !labels_.empty();
