@@ -156,6 +156,7 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
     c->client->set_read_timeout(sec, usec);
     c->client->set_write_timeout(sec, usec);
     c->client->set_keep_alive(true);
+    c->client->set_tcp_nodelay(true);  // headers and body go in separate writes
     if (scheme_host_port_.rfind("https://", 0) == 0) {
       c->client->enable_server_certificate_verification(true);
       if (!http.ca_file.empty()) c->client->set_ca_cert_path(http.ca_file);

@@ -40,7 +40,9 @@ std::vector<TextRecord> read_text_records(const std::string& path,
     return out;
   }
   core::CsvOptions csv;
-  csv.delimiter = ends_with(path, ".csv") ? ',' : '\t';
+  const bool is_csv = ends_with(path, ".csv");
+  csv.delimiter = is_csv ? ',' : '\t';
+  csv.quoting = is_csv;  // TSV fields hold quotes as they are (no tab or newline inside)
   csv.encoding = options.latin1 ? core::TextEncoding::kLatin1 : core::TextEncoding::kUtf8;
   core::CsvReader reader(path, csv);
   const std::size_t text_index = reader.column(options.text_column);

@@ -1,9 +1,10 @@
 // Reading the texts a model is asked about, and labelled texts to train on.
 //
 // Plain text: one text per line, every line (an empty line is an empty text), LF or CRLF.
-// Delimited: CSV (',') when the file name ends in .csv, otherwise TSV (tab), RFC 4180 quoting, a
-// header row naming the columns; the text comes from `text_column` (and the label from
-// `label_column`). Input is UTF-8 (checked; the error names file, line and column) or, with
+// Delimited: a header row naming the columns, then CSV (',', RFC 4180 quoting) when the file
+// name ends in .csv, otherwise TSV (tab-separated, no quoting: a '"' is an ordinary character
+// and a field cannot hold a tab or a newline); the text comes from `text_column` (and the label
+// from `label_column`). Input is UTF-8 (checked; the error names file, line and column) or, with
 // `latin1`, ISO-8859-1 decoded to UTF-8.
 #pragma once
 

@@ -24,7 +24,7 @@ std::vector<nlohmann::json> parse_lines(const std::string& text) {
 
 const char* kTrain =
     "label\ttext\n"
-    "pos\ta good fun film\n"
+    "pos\ta \"good\" fun film\n"  // TSV: quotes are ordinary characters
     "neg\ta bad dull film\n"
     "pos\tgreat fun , great cast\n"
     "neg\tdull mess , bad cast\n";
@@ -78,6 +78,21 @@ TEST(ModelCommands, TsvInputCacheAndBudget) {
   r = run_assay(
       dir, "model predict --model lr:" + model + " --input " + input + " --text-column sentence");
   EXPECT_EQ(parse_lines(r.out), rows);
+}
+
+TEST(ModelCommands, CsvInputWithQuotedFields) {
+  TempDir dir;
+  const auto model = train(dir);
+  const auto input =
+      dir.write("in.csv", "id,review\n1,\"great fun, great cast\"\n2,\"a \"\"dull\"\" mess\"\n");
+  const auto r = run_assay(
+      dir, "model predict --model lr:" + model + " --input " + input + " --text-column review");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = parse_lines(r.out);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["text"], "great fun, great cast");
+  EXPECT_EQ(rows[1]["text"], "a \"dull\" mess");
+  EXPECT_EQ(rows[1]["label"], "neg");
 }
 
 TEST(ModelCommands, BadInputsExitTwoNamingThePlace) {
