@@ -75,17 +75,12 @@ int run(const FairTestOptions& o) {
   po.all_occurrences = o.all_occurrences;
   auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
   const auto inputs = fairness::read_inputs(o.input, in);
-  std::unique_ptr<models::Model> model = models::open_model(o.model);
+  models::CachedModelOptions co;
+  co.budget = o.budget;
+  co.batch_size = o.batch;
   models::CachedModel* cached = nullptr;
-  if (!o.cache.empty()) {
-    models::CachedModelOptions co;
-    co.budget = o.budget;
-    co.batch_size = o.batch;
-    auto wrapper = std::make_unique<models::CachedModel>(
-        std::move(model), std::make_shared<models::AnswerCache>(o.cache), co);
-    cached = wrapper.get();
-    model = std::move(wrapper);
-  }
+  std::unique_ptr<models::Model> model =
+      models::open_model_with_cache(o.model, {}, o.cache, co, &cached);
   const auto resources = fairness::PerturbatorResources::load(o.resources);
   const fairness::Perturbator perturbator(resources, std::move(attribute), po);
 

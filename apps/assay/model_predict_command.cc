@@ -87,17 +87,12 @@ int run(const ModelPredictOptions& o) {
   input.text_column = o.text_column;
   input.latin1 = o.latin1;
   const auto records = models::read_text_records(o.input, input);
-  std::unique_ptr<models::Model> model = models::open_model(o.model, o.model_options);
+  models::CachedModelOptions cache_options;
+  cache_options.budget = o.budget;
+  cache_options.batch_size = o.batch;
   models::CachedModel* cached = nullptr;
-  if (!o.cache.empty()) {
-    models::CachedModelOptions cache_options;
-    cache_options.budget = o.budget;
-    cache_options.batch_size = o.batch;
-    auto wrapper = std::make_unique<models::CachedModel>(
-        std::move(model), std::make_shared<models::AnswerCache>(o.cache), cache_options);
-    cached = wrapper.get();
-    model = std::move(wrapper);
-  }
+  std::unique_ptr<models::Model> model =
+      models::open_model_with_cache(o.model, o.model_options, o.cache, cache_options, &cached);
   if (o.out.empty()) {
     predict_all(o, records, *model, std::cout);
     std::cout.flush();

@@ -71,4 +71,17 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
   return out;
 }
 
+std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const ModelOptions& options,
+                                             const std::string& cache_path,
+                                             const CachedModelOptions& cache_options,
+                                             CachedModel** cached) {
+  std::unique_ptr<Model> model = open_model(spec, options);
+  if (cached) *cached = nullptr;
+  if (cache_path.empty()) return model;
+  auto wrapper = std::make_unique<CachedModel>(std::move(model),
+                                               std::make_shared<AnswerCache>(cache_path), cache_options);
+  if (cached) *cached = wrapper.get();
+  return wrapper;
+}
+
 }  // namespace assay::models

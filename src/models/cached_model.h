@@ -16,6 +16,7 @@
 
 #include "models/answer_cache.h"
 #include "models/model.h"
+#include "models/model_spec.h"
 
 namespace assay::models {
 
@@ -45,5 +46,13 @@ class CachedModel : public Model {
   std::uint64_t n_hits_ = 0;
   std::uint64_t n_queries_ = 0;
 };
+
+// The model `spec` names (open_model), behind the answer cache in `cache_path` unless that is
+// empty. `cached`, when given, receives the cache layer (for its hit and query counts) or
+// nullptr without a cache. The one way commands open the model under test.
+std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const ModelOptions& options,
+                                             const std::string& cache_path,
+                                             const CachedModelOptions& cache_options,
+                                             CachedModel** cached = nullptr);
 
 }  // namespace assay::models
