@@ -8,11 +8,11 @@
 // written atomically. Exit 0 (a study), 2 for bad input.
 #include <algorithm>
 #include <chrono>
-#include <nlohmann/json.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -57,7 +57,8 @@ Remaining count_remaining(const std::vector<AnsweredSet>& sets, Smooth smooth) {
   for (const auto& set : sets) {
     const auto s = smooth(set.scores);
     std::size_t here = 0;
-    for (std::size_t i = 1; i < s.scores.size(); ++i) here += models::argmax(s.scores[i]) != s.label;
+    for (std::size_t i = 1; i < s.scores.size(); ++i)
+      here += models::argmax(s.scores[i]) != s.label;
     r.violations += here;
     r.inputs += here > 0;
     r.labels_changed += s.label != models::argmax(set.scores[0]);
@@ -118,7 +119,8 @@ int run(const FairMitigateOptions& o) {
   for (const auto& set : sets) {
     const std::size_t label = models::argmax(set.scores[0]);
     std::size_t here = 0;
-    for (std::size_t i = 1; i < set.scores.size(); ++i) here += models::argmax(set.scores[i]) != label;
+    for (std::size_t i = 1; i < set.scores.size(); ++i)
+      here += models::argmax(set.scores[i]) != label;
     before.violations += here;
     before.inputs += here > 0;
     before.correct += set.gold && *set.gold == label;
@@ -144,10 +146,10 @@ int run(const FairMitigateOptions& o) {
   cost["queries_per_mutable_input"] =
       n_mutable ? static_cast<double>(n_mutable + n_perturbations) / static_cast<double>(n_mutable)
                 : 0.0;
-  cost["queries_per_input"] =
-      fr.inputs.empty() ? 0.0
-                        : static_cast<double>(fr.inputs.size() + n_perturbations) /
-                              static_cast<double>(fr.inputs.size());
+  cost["queries_per_input"] = fr.inputs.empty()
+                                  ? 0.0
+                                  : static_cast<double>(fr.inputs.size() + n_perturbations) /
+                                        static_cast<double>(fr.inputs.size());
   cost["max_k"] = max_k;
   cost["seconds_perturbing_and_asking"] = seconds_asking;
   if (fr.cached) {
@@ -164,12 +166,12 @@ int run(const FairMitigateOptions& o) {
   double seconds_smoothing = 0;
   for (double eps : o.epsilons) {
     const auto t = Clock::now();
-    const auto ours = count_remaining(
-        sets, [eps](const auto& s) { return fairness::neutral_smooth(s, eps); });
+    const auto ours =
+        count_remaining(sets, [eps](const auto& s) { return fairness::neutral_smooth(s, eps); });
     const double seconds = seconds_since(t);
     seconds_smoothing += seconds;
-    const auto ref = count_remaining(
-        sets, [eps](const auto& s) { return fairness::reference_smooth(s, eps); });
+    const auto ref =
+        count_remaining(sets, [eps](const auto& s) { return fairness::reference_smooth(s, eps); });
     const double ref_certified = eps + std::log1p(std::exp(-eps));  // ln(1 + e^ε)
     nlohmann::ordered_json row;
     row["epsilon"] = eps;
@@ -225,8 +227,7 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
       "The neutral layer: violations that remain after (epsilon, k)-fair smoothing, per epsilon, "
       "as a percentage of those before (MT-NLP Fig. 5), and its cost");
   add_fair_run_options(cmd, *o);
-  cmd->add_option("--out", o->out, "Directory for mitigation.json and mitigation.csv")
-      ->required();
+  cmd->add_option("--out", o->out, "Directory for mitigation.json and mitigation.csv")->required();
   cmd->add_option("--epsilon", o->epsilons, "Comma-separated epsilons (default 0.1,0.5,1,1.8,5,10)")
       ->delimiter(',');
   cmd->callback([o, &result] { result.exit_code = run(*o); });

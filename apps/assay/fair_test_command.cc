@@ -11,11 +11,11 @@
 #include <string>
 
 #include "command.h"
-#include "fair_run_options.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "core/progress.h"
+#include "fair_run_options.h"
 #include "fairness/fairness_input.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/perturbation_json.h"
