@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "core/progress.h"
+#include "fair_run_options.h"
 #include "fairness/fairness_input.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/perturbation_json.h"
@@ -26,20 +27,8 @@
 namespace assay::cli {
 namespace {
 
-struct FairTestOptions {
-  std::string model, input, out, cache;
-  std::optional<std::uint64_t> budget;
-  std::size_t batch = 64;
-  std::size_t chunk = 64;
-  std::string attribute = "gender";
-  std::string format = "lines";
-  std::string text_column;
-  fairness::ResourceOptions resources;
-  std::string choice = "mutual";
-  double fluency_ratio = 0.0;
-  std::size_t max_per_input = 0;
-  bool all_occurrences = false;
-  bool quiet = false;
+struct FairTestOptions : FairRunOptions {
+  std::string out;
 };
 
 nlohmann::ordered_json scores_json(const std::vector<double>& s) {
@@ -62,27 +51,11 @@ nlohmann::ordered_json shift_stats(std::vector<double> v) {
 }
 
 int run(const FairTestOptions& o) {
-  if (o.budget && o.cache.empty())
-    throw core::UsageError("--budget needs --cache FILE (where answered texts are kept)");
-  fairness::InputOptions in;
-  in.format =
-      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
-  in.text_column = o.text_column;
-  fairness::PerturbatorOptions po;
-  po.choice = fairness::parse_counterpart_choice(o.choice);
-  po.fluency_ratio = o.fluency_ratio;
-  po.max_per_input = o.max_per_input;
-  po.all_occurrences = o.all_occurrences;
-  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
-  const auto inputs = fairness::read_inputs(o.input, in);
-  models::CachedModelOptions co;
-  co.budget = o.budget;
-  co.batch_size = o.batch;
-  models::CachedModel* cached = nullptr;
-  std::unique_ptr<models::Model> model =
-      models::open_model_with_cache(o.model, {}, o.cache, co, &cached);
-  const auto resources = fairness::PerturbatorResources::load(o.resources);
-  const fairness::Perturbator perturbator(resources, std::move(attribute), po);
+  auto fr = open_fair_run(o);
+  const auto& inputs = fr.inputs;
+  auto& model = fr.model;
+  models::CachedModel* cached = fr.cached;
+  const fairness::Perturbator& perturbator = *fr.perturbator;
 
   std::filesystem::create_directories(o.out);
   core::AtomicFileWriter violations(o.out + "/violations.jsonl");
@@ -165,30 +138,8 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
       "test",
       "Metamorphic fairness test of a model: labels must not change under perturbation; exits 1 "
       "when some perturbation changes the label");
-  cmd->add_option("--model", o->model, "Model spec (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
-      ->required();
-  cmd->add_option("--input", o->input, "Inputs (see --input-format)")->required();
+  add_fair_run_options(cmd, *o);
   cmd->add_option("--out", o->out, "Directory for violations.jsonl and summary.json")->required();
-  cmd->add_option("--cache", o->cache, "SQLite answer cache (a rerun asks nothing twice)");
-  cmd->add_option("--budget", o->budget, "Texts the model may be asked (needs --cache)");
-  cmd->add_option("--batch", o->batch, "Texts per call to the model")->capture_default_str();
-  cmd->add_option("--chunk", o->chunk, "Inputs perturbed per model round")->capture_default_str();
-  cmd->add_option("--attribute", o->attribute, "gender, a shipped attribute name, or a FILE")
-      ->capture_default_str();
-  cmd->add_option("--input-format", o->format, "lines, tsv (label = last field) or csv")
-      ->capture_default_str();
-  cmd->add_option("--text-column", o->text_column, "CSV: the column holding the text");
-  cmd->add_option("--kg", o->resources.kg, "wordnet or conceptnet:DUMP")->capture_default_str();
-  cmd->add_option("--vectors", o->resources.vectors, "Word vectors for AnalogyMutate");
-  cmd->add_option("--vectors-format", o->resources.vectors_format, "Their format")
-      ->capture_default_str();
-  cmd->add_option("--choice", o->choice, "Counterpart choice: mutual, rank, frequency, context")
-      ->capture_default_str();
-  cmd->add_option("--fluency-ratio", o->fluency_ratio, "Fluency filter ratio τ (0 = off)")
-      ->capture_default_str();
-  cmd->add_option("--max-per-input", o->max_per_input, "Most fluent K per input (0 = all)");
-  cmd->add_flag("--all-occurrences", o->all_occurrences, "Replace every occurrence at once");
-  cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

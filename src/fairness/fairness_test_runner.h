@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,18 @@ struct FairnessTestSummary {
 struct FairnessTestOptions {
   std::size_t chunk_inputs = 64;  // inputs whose texts go to the model in one predict() call
 };
+
+// The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every
+// input and asks the model for each mutable one's original and perturbations (one predict()
+// per chunk). `on_answered` sees every input in order with its perturbations and the scores
+// of the original (scores[0]) and of each perturbation (scores[1 + p]); an input that is not
+// mutable is not asked and gets no scores. `on_progress` the number of inputs done. Perturbator
+// errors name the input line; model errors propagate after the earlier chunks were delivered.
+void answer_inputs(const Perturbator& perturbator, models::Model& model,
+                   const std::vector<InputRecord>& inputs, const FairnessTestOptions& options,
+                   const std::function<void(const InputRecord&, const PerturbationSet&,
+                                            std::span<const std::vector<double>>)>& on_answered,
+                   const std::function<void(std::size_t)>& on_progress = {});
 
 // Runs Algorithm 1. `on_violation` sees each violation as found (the pointers are valid during
 // the call); `on_progress` the number of inputs done. Model errors propagate after the answers

@@ -1,0 +1,62 @@
+#include "fair_run_options.h"
+
+#include "core/error.h"
+#include "fairness/sensitive_attribute.h"
+#include "models/answer_cache.h"
+#include "models/model_spec.h"
+
+namespace assay::cli {
+
+void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
+  cmd->add_option("--model", o.model, "Model spec (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
+      ->required();
+  cmd->add_option("--input", o.input, "Inputs (see --input-format)")->required();
+  cmd->add_option("--cache", o.cache, "SQLite answer cache (a rerun asks nothing twice)");
+  cmd->add_option("--budget", o.budget, "Texts the model may be asked (needs --cache)");
+  cmd->add_option("--batch", o.batch, "Texts per call to the model")->capture_default_str();
+  cmd->add_option("--chunk", o.chunk, "Inputs perturbed per model round")->capture_default_str();
+  cmd->add_option("--attribute", o.attribute, "gender, a shipped attribute name, or a FILE")
+      ->capture_default_str();
+  cmd->add_option("--input-format", o.format, "lines, tsv (label = last field) or csv")
+      ->capture_default_str();
+  cmd->add_option("--text-column", o.text_column, "CSV: the column holding the text");
+  cmd->add_option("--kg", o.resources.kg, "wordnet or conceptnet:DUMP")->capture_default_str();
+  cmd->add_option("--vectors", o.resources.vectors, "Word vectors for AnalogyMutate");
+  cmd->add_option("--vectors-format", o.resources.vectors_format, "Their format")
+      ->capture_default_str();
+  cmd->add_option("--choice", o.choice, "Counterpart choice: mutual, rank, frequency, context")
+      ->capture_default_str();
+  cmd->add_option("--fluency-ratio", o.fluency_ratio, "Fluency filter ratio τ (0 = off)")
+      ->capture_default_str();
+  cmd->add_option("--max-per-input", o.max_per_input, "Most fluent K per input (0 = all)");
+  cmd->add_flag("--all-occurrences", o.all_occurrences, "Replace every occurrence at once");
+  cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
+}
+
+FairRun open_fair_run(const FairRunOptions& o) {
+  if (o.budget && o.cache.empty())
+    throw core::UsageError("--budget needs --cache FILE (where answered texts are kept)");
+  fairness::InputOptions in;
+  in.format =
+      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
+  in.text_column = o.text_column;
+  fairness::PerturbatorOptions po;
+  po.choice = fairness::parse_counterpart_choice(o.choice);
+  po.fluency_ratio = o.fluency_ratio;
+  po.max_per_input = o.max_per_input;
+  po.all_occurrences = o.all_occurrences;
+  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
+  FairRun run;
+  run.inputs = fairness::read_inputs(o.input, in);
+  models::CachedModelOptions co;
+  co.budget = o.budget;
+  co.batch_size = o.batch;
+  run.model = models::open_model_with_cache(o.model, {}, o.cache, co, &run.cached);
+  run.resources = std::make_unique<fairness::PerturbatorResources>(
+      fairness::PerturbatorResources::load(o.resources));
+  run.perturbator =
+      std::make_unique<fairness::Perturbator>(*run.resources, std::move(attribute), po);
+  return run;
+}
+
+}  // namespace assay::cli

@@ -1,0 +1,55 @@
+// What `fair test` and `fair mitigate` share: the model (through the answer cache with
+// --cache), the inputs and the perturbator, with their options registered once so both
+// commands accept the same flags and, given the same ones, ask the model the same texts.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fairness/fairness_input.h"
+#include "fairness/perturbator.h"
+#include "fairness/perturbator_resources.h"
+#include "models/cached_model.h"
+#include "models/model.h"
+
+namespace assay::cli {
+
+struct FairRunOptions {
+  std::string model, input, cache;
+  std::optional<std::uint64_t> budget;
+  std::size_t batch = 64;
+  std::size_t chunk = 64;
+  std::string attribute = "gender";
+  std::string format = "lines";
+  std::string text_column;
+  fairness::ResourceOptions resources;
+  std::string choice = "mutual";
+  double fluency_ratio = 0.0;
+  std::size_t max_per_input = 0;
+  bool all_occurrences = false;
+  bool quiet = false;
+};
+
+// Registers --model, --input, --cache, --budget, --batch, --chunk and the perturbator's
+// options (not --out) on `cmd`.
+void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
+
+// Everything opened: the model (a CachedModel when --cache is given; `cached` points at it),
+// the inputs and the perturbator (which refers to `resources`; all stay put when moved).
+struct FairRun {
+  std::vector<fairness::InputRecord> inputs;
+  std::unique_ptr<models::Model> model;
+  models::CachedModel* cached = nullptr;
+  std::unique_ptr<fairness::PerturbatorResources> resources;
+  std::unique_ptr<fairness::Perturbator> perturbator;
+};
+
+// Throws core::UsageError for --budget without --cache, and the errors of the inputs, the
+// attribute, the model and the resources.
+FairRun open_fair_run(const FairRunOptions& o);
+
+}  // namespace assay::cli

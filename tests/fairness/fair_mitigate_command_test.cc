@@ -1,0 +1,97 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "support/temp_dir.h"
+
+namespace assay::fairness {
+namespace {
+
+using assay::testing::read_file;
+using assay::testing::run_assay;
+using assay::testing::TempDir;
+using ::testing::HasSubstr;
+
+// The LR of fair_test_command_test ("actress" and "female" only in negative texts): `fair
+// test` finds violations; `fair mitigate` through the same cache asks nothing new, counts the
+// same violations before smoothing, none left at ε = 0.1 (the outputs are nearly averaged)
+// and all at ε = 10 (nearly M itself).
+TEST(FairMitigateCommand, Fig5ThroughTheCache) {
+  TempDir dir;
+  std::string train = "text\tlabel\n";
+  for (int i = 0; i < 6; ++i) {
+    train += "the actor was wonderful\tpos\n";
+    train += "a great actor and a great film\tpos\n";
+    train += "the actress was awful\tneg\n";
+    train += "a female lead and a dull film\tneg\n";
+  }
+  const auto tsv = dir.write("train.tsv", train);
+  auto r = run_assay(dir, "model train-lr --quiet --train " + tsv + " --out " + dir.file("m.lr"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto in = dir.write("in.txt", "the actor was wonderful\n\nthe film was wonderful\n");
+  const std::string common = " --model lr:" + dir.file("m.lr") + " --input " + in + " --cache " +
+                             dir.file("cache.sqlite") + " --out ";
+  r = run_assay(dir, "fair test" + common + dir.file("ft"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto ft = nlohmann::json::parse(read_file(dir.file("ft/summary.json")));
+
+  r = run_assay(dir, "fair mitigate" + common + dir.file("fm"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("answers: 4 from"));
+  EXPECT_THAT(r.err, HasSubstr("0 asked of the model"));
+  const auto m = nlohmann::json::parse(read_file(dir.file("fm/mitigation.json")));
+  EXPECT_EQ(m["inputs"], 3);
+  EXPECT_EQ(m["mutable"], 1);
+  EXPECT_EQ(m["perturbations"], 3);
+  EXPECT_EQ(m["violations_before"], ft["violations"]);
+  EXPECT_EQ(m["cost"]["answers_asked"], 0);
+  EXPECT_EQ(m["cost"]["answers_from_cache"], 4);
+  EXPECT_EQ(m["cost"]["queries_per_mutable_input"], 4.0);
+  EXPECT_NEAR(m["cost"]["queries_per_input"].get<double>(), 6.0 / 3.0, 1e-12);
+  EXPECT_EQ(m["cost"]["max_k"], 3);
+  const auto& rows = m["epsilons"];
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0]["epsilon"], 0.1);
+  EXPECT_EQ(rows[0]["certificate"]["k_max"], 3);
+  EXPECT_EQ(rows[0]["violations"], 0);
+  EXPECT_EQ(rows[0]["remaining_percent"], 0.0);
+  EXPECT_EQ(rows[5]["epsilon"], 10.0);
+  EXPECT_EQ(rows[5]["violations"], ft["violations"]);
+  EXPECT_EQ(rows[5]["remaining_percent"], 100.0);
+  for (const auto& row : rows) {
+    const double eps = row["epsilon"];
+    EXPECT_LE(row["max_realised_epsilon"].get<double>(), eps + 1e-9);
+    EXPECT_NEAR(row["reference"]["certified_epsilon"].get<double>(), std::log1p(std::exp(eps)),
+                1e-9);
+    EXPECT_LE(row["reference"]["max_realised_epsilon"].get<double>(),
+              std::log1p(std::exp(eps)) + 1e-9);
+  }
+  std::istringstream csv(read_file(dir.file("fm/mitigation.csv")));
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(csv, line)) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 7u);
+  EXPECT_THAT(lines[0], HasSubstr("epsilon,violations_before,violations_after,remaining_percent"));
+  EXPECT_THAT(lines[1], HasSubstr("0.1,"));
+
+  // Without a cache, one ε: the same counts.
+  r = run_assay(dir, "fair mitigate --quiet --model lr:" + dir.file("m.lr") + " --input " + in +
+                         " --epsilon 10 --out " + dir.file("fm2"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto m2 = nlohmann::json::parse(read_file(dir.file("fm2/mitigation.json")));
+  ASSERT_EQ(m2["epsilons"].size(), 1u);
+  EXPECT_EQ(m2["epsilons"][0]["violations"], rows[5]["violations"]);
+  EXPECT_FALSE(m2["cost"].contains("answers_asked"));
+
+  r = run_assay(dir, "fair mitigate" + common + dir.file("bad") + " --epsilon 0.1,-1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--epsilon"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("bad/mitigation.json")));
+}
+
+}  // namespace
+}  // namespace assay::fairness

@@ -1,0 +1,145 @@
+#include "fairness/neutral_layer.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "core/error.h"
+
+namespace assay::fairness {
+namespace {
+
+using Outputs = std::vector<std::vector<double>>;
+using ::testing::HasSubstr;
+
+Outputs random_outputs(std::mt19937_64& rng, std::size_t k, std::size_t n) {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  Outputs o(k + 1, std::vector<double>(n));
+  for (auto& v : o) {
+    double sum = 0;
+    for (double& x : v) sum += x = u(rng) < 0.1 ? 0.0 : u(rng);  // some exact zeros
+    if (sum > 0)
+      for (double& x : v) x /= sum;
+  }
+  return o;
+}
+
+// Theorem 1 on seeded random outputs: every pair of smoothed outputs within a factor e^ε.
+TEST(NeutralLayer, PropertyPairwiseBoundOnRandomOutputs) {
+  std::mt19937_64 rng(20200717);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::size_t k = rng() % 17, n = 2 + rng() % 4;
+    const double eps = std::vector<double>{0, 0.1, 0.5, 1, 1.8, 5, 10, 40}[rng() % 8];
+    const auto o = random_outputs(rng, k, n);
+    const auto s = neutral_smooth(o, eps);
+    ASSERT_EQ(s.scores.size(), k + 1);
+    EXPECT_EQ(s.certificate.k, k);
+    EXPECT_EQ(s.certificate.epsilon, eps);
+    const double bound = std::exp(eps) * (1 + 1e-12);
+    for (const auto& fi : s.scores)
+      for (const auto& fj : s.scores)
+        for (std::size_t c = 0; c < n; ++c) ASSERT_LE(fi[c], bound * fj[c] + 1e-300) << trial;
+    EXPECT_LE(realised_epsilon(s.scores), eps + 1e-9);
+  }
+}
+
+TEST(NeutralLayer, EpsilonZeroGivesTheMeanLargeEpsilonGivesM) {
+  const Outputs o = {{0.9, 0.1}, {0.2, 0.8}, {0.4, 0.6}};
+  const auto mean = neutral_smooth(o, 0.0);
+  for (const auto& f : mean.scores) {
+    EXPECT_NEAR(f[0], 0.5, 1e-15);
+    EXPECT_NEAR(f[1], 0.5, 1e-15);
+  }
+  EXPECT_EQ(realised_epsilon(mean.scores), 0.0);
+  const auto tiny = neutral_smooth(o, 1e-9);
+  EXPECT_NEAR(tiny.scores[0][0], 0.5, 1e-9);
+  for (double eps : {50.0, 800.0, 1e6}) {  // e^800 overflows a double: must not matter
+    const auto m = neutral_smooth(o, eps);
+    for (std::size_t i = 0; i < o.size(); ++i)
+      for (std::size_t c = 0; c < 2; ++c) EXPECT_NEAR(m.scores[i][c], o[i][c], 1e-15) << eps;
+    EXPECT_EQ(m.label, 0u);
+  }
+  // In between: the formula itself, at ε = 1 with k = 2.
+  const auto one = neutral_smooth(o, 1.0);
+  const double e = std::exp(1.0);
+  EXPECT_NEAR(one.scores[1][1], (e * 0.8 + 0.1 + 0.6) / (e + 2), 1e-15);
+  // Smoothing moves the label of x0 to the majority at small ε.
+  const Outputs flip = {{0.6, 0.4}, {0.1, 0.9}, {0.1, 0.9}};
+  EXPECT_EQ(neutral_smooth(flip, 0.1).label, 1u);
+  EXPECT_EQ(neutral_smooth(flip, 10).label, 0u);
+}
+
+TEST(NeutralLayer, EdgeCases) {
+  // k = 0: f = M, certificate (ε, 0).
+  const auto alone = neutral_smooth({{0.3, 0.7}}, 0.5);
+  EXPECT_EQ(alone.scores, Outputs({{0.3, 0.7}}));
+  EXPECT_EQ(alone.certificate.k, 0u);
+  EXPECT_EQ(alone.label, 1u);
+  // All-zero outputs stay zero (0 ≤ e^ε · 0); the label is the first.
+  const auto zero = neutral_smooth({{0, 0}, {0, 0}}, 1);
+  EXPECT_EQ(zero.scores, Outputs({{0, 0}, {0, 0}}));
+  EXPECT_EQ(zero.label, 0u);
+  EXPECT_EQ(realised_epsilon(zero.scores), 0.0);
+  // A zero beside a positive score: ε = 0 still equalises, the realised bound is finite.
+  EXPECT_EQ(realised_epsilon(neutral_smooth({{1, 0}, {0, 1}}, 2).scores), 2.0);
+  EXPECT_EQ(realised_epsilon({{1, 0}, {0, 1}}), std::numeric_limits<double>::infinity());
+
+  auto message = [](const Outputs& o, double eps) {
+    try {
+      neutral_smooth(o, eps);
+    } catch (const core::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THAT(message({{0.5, 0.5}, {0.5, nan}}, 1),
+              HasSubstr("output 1, score 1 is NaN; the neutral layer needs finite non-negative"));
+  EXPECT_THAT(message({{0.5, -0.25}}, 1), HasSubstr("output 0, score 1 is -0.25"));
+  EXPECT_THAT(message({{0.5, std::numeric_limits<double>::infinity()}}, 1),
+              HasSubstr("score 1 is inf"));
+  EXPECT_THAT(message({{0.5, 0.5}, {1.0}}, 1), HasSubstr("output 1 has 1 scores, output 0 has 2"));
+  EXPECT_THAT(message({}, 1), HasSubstr("no outputs"));
+  EXPECT_THAT(message({{}}, 1), HasSubstr("no scores"));
+  EXPECT_THROW(neutral_smooth({{1, 0}}, -0.1), core::UsageError);
+  EXPECT_THROW(neutral_smooth({{1, 0}}, nan), core::UsageError);
+  EXPECT_THROW(reference_smooth({{-1, 0}}, 1), core::Error);
+}
+
+// The reference code's weighting certifies ln(1 + e^ε), not ε: on random outputs it never
+// exceeds that, on the worst case (one member all on class 0, the other all on class 1) it
+// reaches it exactly, and ours reaches ε there.
+TEST(NeutralLayer, ReferenceWeightingCertifiesLnOnePlusExpEpsilon) {
+  std::mt19937_64 rng(7);
+  for (double eps : {0.1, 0.5, 1.0, 1.8, 5.0, 10.0}) {
+    const double certified = std::log1p(std::exp(eps));
+    for (std::size_t k : {1u, 3u, 16u}) {
+      Outputs worst(k + 1, {0.0, 1.0});
+      worst[0] = {1.0, 0.0};
+      const auto ref = reference_smooth(worst, eps);
+      EXPECT_NEAR(ref.certificate.epsilon, certified, 1e-12);
+      EXPECT_NEAR(realised_epsilon(ref.scores), certified, 1e-9) << eps << " " << k;
+      EXPECT_NEAR(realised_epsilon(neutral_smooth(worst, eps).scores), eps, 1e-9);
+      for (int t = 0; t < 200; ++t) {
+        const auto o = random_outputs(rng, k, 3);
+        EXPECT_LE(realised_epsilon(reference_smooth(o, eps).scores), certified + 1e-9);
+      }
+    }
+  }
+  // Centred: p - 1/n, the sign of a binary score decides, same label as uncentred.
+  const Outputs o = {{0.7, 0.3}, {0.2, 0.8}};
+  const auto c = reference_smooth(o, 1.0, true);
+  const auto u = reference_smooth(o, 1.0, false);
+  EXPECT_NEAR(c.scores[0][0], u.scores[0][0] - 0.5, 1e-15);
+  EXPECT_EQ(c.label, u.label);
+  EXPECT_LT(c.scores[0][1], 0.0);  // signed: no multiplicative bound applies
+  // Its weights: (e^ε + 1)/(e^ε + k + 1) for x_i.
+  const double e = std::exp(1.0);
+  EXPECT_NEAR(u.scores[0][0], ((e + 1) * 0.7 + 0.2) / (e + 2), 1e-15);
+}
+
+}  // namespace
+}  // namespace assay::fairness
