@@ -22,6 +22,7 @@ Linear(128 → 64) + ReLU → dropout 0.5 → Linear(64 → 2).
 """
 import argparse
 import csv
+import io
 import json
 import os
 import random
@@ -139,8 +140,13 @@ def train(args):
         print(line, file=sys.stderr, flush=True)
     state = {"labels": labels, "words": words, "min_count": args.min_count,
              "state_dict": model.state_dict()}
+    # Saved through memory so the archive does not embed the file's name: the same training
+    # gives the same bytes wherever it is saved (and so the same model identity in assay).
+    buffer = io.BytesIO()
+    torch.save(state, buffer)
     tmp = args.out + ".tmp"
-    torch.save(state, tmp)
+    with open(tmp, "wb") as f:
+        f.write(buffer.getvalue())
     os.replace(tmp, args.out)
     print("saved %s (%d words)" % (args.out, len(vocab)), file=sys.stderr, flush=True)
 

@@ -49,6 +49,9 @@ def train(args):
         TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True),
         LogisticRegression(C=args.c, solver="liblinear"))
     model.fit(texts, labels)
+    # stop_words_ (the terms min_df cut) is a set, pickled in hash order, which changes from
+    # run to run; it is for introspection only, so dropping it makes the file reproducible.
+    model.steps[0][1].stop_words_ = None
     line = "trained on %d rows in %.1f s" % (len(texts), time.time() - begun)
     if args.dev:
         dev_texts, dev_labels = read_tsv(args.dev, args.text_column, args.label_column)
