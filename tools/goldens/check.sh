@@ -2,10 +2,10 @@
 # Re-runs the golden scripts whose oracles are Debian packages installed by
 # `scripts/setup.sh --test` (Perl Lingua::EN::Tagger, NLTK's WordNet reader, gensim,
 # sphinx_lm_eval, scipy/scikit-learn) in a scratch copy of the repository and fails if any
-# committed golden under tests/data differs (numbers within a relative 1e-6, words and ranks
-# exactly; see compare_goldens.py): the C++ checks then agree with the live oracles, not only
-# with files written once. tiny_bert.py and models_bert_classifier.py (PyTorch, not installed
-# for tests) are left out.
+# committed golden under tests/data differs (numbers within 1e-6 absolute or relative, words
+# and ranks exactly; see compare_goldens.py): the C++ checks then agree with the live oracles,
+# not only with files written once. tiny_bert.py and models_bert_classifier.py (PyTorch, not
+# installed for tests) are left out.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 tmp=$(mktemp -d)
