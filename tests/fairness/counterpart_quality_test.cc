@@ -8,6 +8,7 @@
 #include "fairness/perturbator.h"
 #include "fairness_test_support.h"
 #include "knowledge/knowledge_evaluation.h"
+#include "support/shared_data.h"
 
 namespace assay::fairness {
 namespace {
@@ -50,6 +51,9 @@ Score evaluate(const Perturbator& p, const std::vector<knowledge::GenderPair>& p
 }
 
 TEST(CounterpartQuality, GenderWordListsBothDirections) {
+  ASSAY_REQUIRE_FILE(testing::kShared + "/mt-nlp-word-pairs/word_pairs.txt");
+  ASSAY_REQUIRE_FILE(testing::kShared + "/debiaswe-gender-lists/definitional_pairs.json");
+  ASSAY_REQUIRE_FILE(testing::kShared + "/debiaswe-gender-lists/equalize_pairs.json");
   const auto& r = testing::default_resources();
   const std::string labels = std::string(ASSAY_TEST_DATA_DIR) + "/knowledge/person_labels.tsv";
   const auto mt = knowledge::read_tab_pairs(testing::kShared + "/mt-nlp-word-pairs/word_pairs.txt");

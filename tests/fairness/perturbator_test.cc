@@ -12,6 +12,7 @@
 #include "fairness/perturbation_json.h"
 #include "fairness_test_support.h"
 #include "vectors/vector_reader.h"
+#include "support/shared_data.h"
 
 namespace assay::fairness {
 namespace {
@@ -188,6 +189,7 @@ TEST(Perturbator, FileAttributesAndVectors) {
 
   // Analogies by vectors (Algorithm 3) on the GloVe Twitter 25d subset, KG-validated: for
   // actor the nearest answer is "singer", the first the graph confirms "actress".
+  ASSAY_REQUIRE_FILE(testing::kShared + "/word-vectors/glove.twitter.27B.25d.subset.txt");
   auto m = std::make_unique<vectors::EmbeddingMatrix>(
       vectors::read_vectors(testing::kShared + "/word-vectors/glove.twitter.27B.25d.subset.txt",
                             vectors::VectorFormat::kWord2vecText));
