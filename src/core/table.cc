@@ -36,8 +36,10 @@ std::string Table::markdown() const {
   for (const auto& row : rows_) {
     out += '|';
     for (const auto& cell : row) {
-      out += ' ';
-      out += shown(cell);
+      if (!cell.empty()) {
+        out += ' ';
+        out += shown(cell);
+      }
       out += " |";
     }
     out += '\n';

@@ -30,7 +30,8 @@ class Table {
   const std::vector<std::vector<std::string>>& rows() const { return rows_; }
   const std::string& caption() const { return caption_; }
 
-  // "| a | b |", "|---|---:|", one line per row, then the caption (if any) on its own line.
+  // "| a | b |", "|---|---:|", one line per row (an empty cell as "| |"), then the caption
+  // (if any) on its own line.
   std::string markdown() const;
   // Header line and rows, fields quoted where needed; the caption is not part of CSV.
   std::string csv() const;

@@ -8,11 +8,11 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/svg_chart.h"
+#include "core/table.h"
 #include "recsys/recommender_spec.h"
 
 namespace assay::stability {
@@ -24,14 +24,6 @@ std::string num(double v, const char* nan_text = "n/a") {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
-}
-
-// " text |": a markdown table cell (built by append: GCC 12 warns falsely on " " + string&&).
-std::string cell(const std::string& text) {
-  std::string out = " ";
-  out += text;
-  out += " |";
-  return out;
 }
 
 nlohmann::ordered_json number_or_null(double v) {
@@ -61,35 +53,6 @@ double top_out_mean(const CampaignSummary& summary, const std::string& algorithm
                     std::size_t n) {
   const auto* c = find_cell(summary, algorithm, h, n, Oracle::kTopOut);
   return c ? c->mean : std::numeric_limits<double>::quiet_NaN();
-}
-
-std::string html_escape_table(const std::string& markdown) {
-  // Markdown tables to HTML: header | sep | rows.
-  std::istringstream in(markdown);
-  std::string line, out = "<table>\n";
-  int row = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] != '|') {
-      if (!line.empty()) out += "<caption>" + core::xml_escape(line) + "</caption>\n";
-      continue;
-    }
-    ++row;
-    if (row == 2) continue;  // the |---| separator
-    out += "<tr>";
-    std::size_t start = 1;
-    while (start < line.size()) {
-      const std::size_t end = line.find('|', start);
-      if (end == std::string::npos) break;
-      std::string cell = line.substr(start, end - start);
-      const auto b = cell.find_first_not_of(' '), e = cell.find_last_not_of(' ');
-      cell = b == std::string::npos ? "" : cell.substr(b, e - b + 1);
-      out += row == 1 ? "<th>" + core::xml_escape(cell) + "</th>"
-                      : "<td>" + core::xml_escape(cell) + "</td>";
-      start = end + 1;
-    }
-    out += "</tr>\n";
-  }
-  return out + "</table>\n";
 }
 
 }  // namespace
@@ -218,28 +181,39 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
   return core::render_svg(chart);
 }
 
-std::string table3_markdown(const CampaignSummary& summary) {
+namespace {
+
+core::Table table3_table(const CampaignSummary& summary) {
   std::vector<std::size_t> sizes;
   std::vector<Heuristic> heuristics;
   for (const auto& t : summary.timing) {
     if (std::find(sizes.begin(), sizes.end(), t.size) == sizes.end()) sizes.push_back(t.size);
     if (!contains(heuristics, t.heuristic)) heuristics.push_back(t.heuristic);
   }
-  std::string out = "| heuristic |";
-  for (const auto n : sizes) out += " n = " + std::to_string(n) + " (ms) |";
-  out += "\n|---|";
-  for (std::size_t s = 0; s < sizes.size(); ++s) out += "---:|";
-  out += "\n";
-  for (const auto h : heuristics) {
-    out += "| " + std::string(to_string(h)) + " |";
-    for (const auto n : sizes) {
-      for (const auto& t : summary.timing) {
-        if (t.heuristic == h && t.size == n) out += cell(num(t.mean_seconds * 1e3));
-      }
-    }
-    out += "\n";
+  std::vector<core::Table::Column> columns{{"heuristic", core::Align::kLeft}};
+  for (const auto n : sizes) {
+    columns.push_back({"n = " + std::to_string(n) + " (ms)", core::Align::kRight});
   }
-  return out + "Table 3: mean time to generate a modification set (influence precomputed).\n";
+  core::Table table(std::move(columns),
+                    "Table 3: mean time to generate a modification set (influence precomputed).");
+  for (const auto h : heuristics) {
+    std::vector<std::string> row{std::string(to_string(h))};
+    for (const auto n : sizes) {
+      std::string text = "n/a";
+      for (const auto& t : summary.timing) {
+        if (t.heuristic == h && t.size == n) text = num(t.mean_seconds * 1e3);
+      }
+      row.push_back(std::move(text));
+    }
+    table.add_row(std::move(row));
+  }
+  return table;
+}
+
+}  // namespace
+
+std::string table3_markdown(const CampaignSummary& summary) {
+  return table3_table(summary).markdown();
 }
 
 std::string table3_csv(const CampaignSummary& summary) {
@@ -273,18 +247,29 @@ std::vector<Table4Row> table4_rows(const CampaignConfig& config, const CampaignS
 }
 }  // namespace
 
-std::string table4_markdown(const CampaignConfig& config, const CampaignSummary& summary) {
-  std::string out =
-      "| algorithm | n | APORTFOLIO Top Out | ARAND Top Out | ratio | Welch p |\n"
-      "|---|---:|---:|---:|---:|---:|\n";
+namespace {
+
+core::Table table4_table(const CampaignConfig& config, const CampaignSummary& summary) {
+  core::Table table({{"algorithm", core::Align::kLeft},
+                     {"n", core::Align::kRight},
+                     {"APORTFOLIO Top Out", core::Align::kRight},
+                     {"ARAND Top Out", core::Align::kRight},
+                     {"ratio", core::Align::kRight},
+                     {"Welch p", core::Align::kRight}},
+                    "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out).");
   for (const auto& r : table4_rows(config, summary)) {
-    out += "| " + r.algorithm + " | " + std::to_string(r.size) + " | " +
-           (r.portfolio ? num(r.portfolio->mean) : "n/a") + " | " +
-           (r.random ? num(r.random->mean) : "n/a") + " | " +
-           (r.portfolio ? ratio_text(*r.portfolio) : "n/a") + " | " +
-           (r.portfolio ? num(r.portfolio->p) : "n/a") + " |\n";
+    table.add_row({r.algorithm, std::to_string(r.size), r.portfolio ? num(r.portfolio->mean) : "n/a",
+                   r.random ? num(r.random->mean) : "n/a",
+                   r.portfolio ? ratio_text(*r.portfolio) : "n/a",
+                   r.portfolio ? num(r.portfolio->p) : "n/a"});
   }
-  return out + "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out).\n";
+  return table;
+}
+
+}  // namespace
+
+std::string table4_markdown(const CampaignConfig& config, const CampaignSummary& summary) {
+  return table4_table(config, summary).markdown();
 }
 
 std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summary) {
@@ -300,7 +285,9 @@ std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summ
   return out;
 }
 
-std::string configurations_markdown(const CampaignSummary& summary) {
+namespace {
+
+core::Table configurations_table(const CampaignSummary& summary) {
   std::vector<double> values;
   for (const auto& c : summary.configurations) {
     for (const double v : c.rating_values) {
@@ -308,25 +295,35 @@ std::string configurations_markdown(const CampaignSummary& summary) {
     }
   }
   std::sort(values.begin(), values.end());
-  std::string out = "| configuration | full spec |";
-  for (const double v : values) out += std::string(" I_R(") + num(v) + ") |";
-  out += " RMSE | MAE |\n|---|---|";
-  for (std::size_t k = 0; k < values.size() + 2; ++k) out += "---:|";
-  out += "\n";
+  std::vector<core::Table::Column> columns{{"configuration", core::Align::kLeft},
+                                           {"full spec", core::Align::kLeft}};
+  for (const double v : values) columns.push_back({"I_R(" + num(v) + ")", core::Align::kRight});
+  columns.push_back({"RMSE", core::Align::kRight});
+  columns.push_back({"MAE", core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Configurations: I_R(r) = number of (user, recommended item) pairs whose "
+                    "item's mean rating lies within 0.05 of r; RMSE/MAE by cross-validation where "
+                    "measured.");
   for (const auto& c : summary.configurations) {
-    out += "|" + cell(c.algorithm) + cell(c.spec);
+    std::vector<std::string> row{c.algorithm, c.spec};
     for (const double v : values) {
       std::string text = "n/a";
       for (std::size_t k = 0; k < c.rating_values.size(); ++k) {
         if (c.rating_values[k] == v) text = std::to_string(c.rating_influence[k]);
       }
-      out += " " + text + " |";
+      row.push_back(std::move(text));
     }
-    out += c.has_accuracy ? cell(num(c.rmse)) + cell(num(c.mae)) + "\n" : std::string(" | |\n");
+    row.push_back(c.has_accuracy ? num(c.rmse) : "");
+    row.push_back(c.has_accuracy ? num(c.mae) : "");
+    table.add_row(std::move(row));
   }
-  return out +
-         "Configurations: I_R(r) = number of (user, recommended item) pairs whose item's mean "
-         "rating lies within 0.05 of r; RMSE/MAE by cross-validation where measured.\n";
+  return table;
+}
+
+}  // namespace
+
+std::string configurations_markdown(const CampaignSummary& summary) {
+  return configurations_table(summary).markdown();
 }
 
 std::vector<Sweep> find_sweeps(const CampaignSummary& summary) {
@@ -374,22 +371,37 @@ std::vector<Sweep> find_sweeps(const CampaignSummary& summary) {
   return sweeps;
 }
 
-std::string sweep_markdown(const CampaignSummary& summary, const Sweep& sweep) {
-  std::string out = "| " + sweep.key + " | configuration | APORTFOLIO n=10 | APORTFOLIO n=100 | "
-                    "ARAND n=10 | ARAND n=100 | RMSE | MAE |\n|---:|---|---:|---:|---:|---:|---:|---:|\n";
+namespace {
+
+core::Table sweep_table(const CampaignSummary& summary, const Sweep& sweep) {
+  core::Table table({{sweep.key, core::Align::kRight},
+                     {"configuration", core::Align::kLeft},
+                     {"APORTFOLIO n=10", core::Align::kRight},
+                     {"APORTFOLIO n=100", core::Align::kRight},
+                     {"ARAND n=10", core::Align::kRight},
+                     {"ARAND n=100", core::Align::kRight},
+                     {"RMSE", core::Align::kRight},
+                     {"MAE", core::Align::kRight}},
+                    "Sweep of " + sweep.name + " over " + sweep.key +
+                        ": mean Top Out (instability) and cross-validated accuracy.");
   for (std::size_t k = 0; k < sweep.values.size(); ++k) {
     const std::string& a = sweep.algorithms[k];
     const auto* c = find_configuration(summary, a);
-    out += "|" + cell(num(sweep.values[k])) + cell(a) +
-           cell(num(top_out_mean(summary, a, Heuristic::kAportfolio, 10))) +
-           cell(num(top_out_mean(summary, a, Heuristic::kAportfolio, 100))) +
-           cell(num(top_out_mean(summary, a, Heuristic::kArand, 10))) +
-           cell(num(top_out_mean(summary, a, Heuristic::kArand, 100))) +
-           (c && c->has_accuracy ? cell(num(c->rmse)) + cell(num(c->mae)) : cell("n/a") + cell("n/a")) +
-           "\n";
+    const bool accuracy = c && c->has_accuracy;
+    table.add_row({num(sweep.values[k]), a,
+                   num(top_out_mean(summary, a, Heuristic::kAportfolio, 10)),
+                   num(top_out_mean(summary, a, Heuristic::kAportfolio, 100)),
+                   num(top_out_mean(summary, a, Heuristic::kArand, 10)),
+                   num(top_out_mean(summary, a, Heuristic::kArand, 100)),
+                   accuracy ? num(c->rmse) : "n/a", accuracy ? num(c->mae) : "n/a"});
   }
-  return out + "Sweep of " + sweep.name + " over " + sweep.key +
-         ": mean Top Out (instability) and cross-validated accuracy.\n";
+  return table;
+}
+
+}  // namespace
+
+std::string sweep_markdown(const CampaignSummary& summary, const Sweep& sweep) {
+  return sweep_table(summary, sweep).markdown();
 }
 
 SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep) {
@@ -451,36 +463,38 @@ std::string cells_csv(const CampaignSummary& summary) {
 
 namespace {
 
-std::string top_out_table_markdown(const CampaignConfig& config, const CampaignSummary& summary) {
-  std::string out = "| algorithm | heuristic |";
-  for (const auto n : config.sizes) out += " n = " + std::to_string(n) + " |";
-  out += "\n|---|---|";
-  for (std::size_t s = 0; s < config.sizes.size(); ++s) out += "---:|";
-  out += "\n";
+core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& summary) {
+  std::vector<core::Table::Column> columns{{"algorithm", core::Align::kLeft},
+                                           {"heuristic", core::Align::kLeft}};
+  for (const auto n : config.sizes) {
+    columns.push_back({"n = " + std::to_string(n), core::Align::kRight});
+  }
+  core::Table table(std::move(columns),
+                    "Mean Top Out per cell (ratio to the same-type random baseline, Welch p).");
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
-      out += "| " + a + " | " + std::string(to_string(h)) + " |";
+      std::vector<std::string> row{a, std::string(to_string(h))};
       for (const auto n : config.sizes) {
         const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
-        out += c ? cell(num(c->mean) + " (" + ratio_text(*c) + ", p " + num(c->p) + ")")
-                 : cell("n/a");
+        row.push_back(c ? num(c->mean) + " (" + ratio_text(*c) + ", p " + num(c->p) + ")" : "n/a");
       }
-      out += "\n";
+      table.add_row(std::move(row));
     }
   }
-  return out + "Mean Top Out per cell (ratio to the same-type random baseline, Welch p).\n";
+  return table;
 }
 
-std::string noise_markdown(const CampaignSummary& summary) {
-  std::string out = "| algorithm | retrainings |";
-  for (const auto o : kAllOracles) out += " " + std::string(to_string(o)) + " |";
-  out += "\n|---|---:|---:|---:|---:|---:|\n";
+core::Table noise_table(const CampaignSummary& summary) {
+  std::vector<core::Table::Column> columns{{"algorithm", core::Align::kLeft},
+                                           {"retrainings", core::Align::kRight}};
+  for (const auto o : kAllOracles) columns.push_back({std::string(to_string(o)), core::Align::kRight});
+  core::Table table(std::move(columns), "Noise floor: the same data retrained with another seed.");
   for (const auto& f : summary.noise_floor) {
-    out += "| " + f.algorithm + " | " + std::to_string(f.trials) + " |";
-    for (std::size_t o = 0; o < kNumOracles; ++o) out += cell(num(f.mean[o]));
-    out += "\n";
+    std::vector<std::string> row{f.algorithm, std::to_string(f.trials)};
+    for (std::size_t o = 0; o < kNumOracles; ++o) row.push_back(num(f.mean[o]));
+    table.add_row(std::move(row));
   }
-  return out + "Noise floor: the same data retrained with another seed.\n";
+  return table;
 }
 
 }  // namespace
@@ -513,24 +527,25 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
   put("summary.json", summary_json(config, summary, options, mod_files));
   put("cells.csv", cells_csv(summary));
   put("figure2.svg", svg);
-  put("table3.md", table3_markdown(summary));
+  const core::Table table3 = table3_table(summary);
+  const core::Table table4 = table4_table(config, summary);
+  const core::Table configurations = configurations_table(summary);
+  put("table3.md", table3.markdown());
   put("table3.csv", table3_csv(summary));
-  put("table4.md", table4_markdown(config, summary));
+  put("table4.md", table4.markdown());
   put("table4.csv", table4_csv(config, summary));
-  const std::string configurations = configurations_markdown(summary);
-  put("configurations.md", configurations);
+  put("configurations.md", configurations.markdown());
   std::string sweep_html;
   std::string sweep_md;
   for (const auto& sw : find_sweeps(summary)) {
-    const std::string md = sweep_markdown(summary, sw);
+    const core::Table table = sweep_table(summary, sw);
     const SweepCharts charts = sweep_svgs(summary, sw);
-    sweep_md += md + "\n";
+    sweep_md += table.markdown() + "\n";
     const std::string stem = "sweep-" + sw.name + "-" + sw.key;
     if (!charts.instability.empty()) put(stem + "-instability.svg", charts.instability);
     if (!charts.accuracy.empty()) put(stem + "-accuracy.svg", charts.accuracy);
     sweep_html += std::string("<h3>") + core::xml_escape(sw.name + " over " + sw.key) +
-                  "</h3>\n" + charts.instability + charts.accuracy + "\n" +
-                  html_escape_table(md);
+                  "</h3>\n" + charts.instability + charts.accuracy + "\n" + table.html();
   }
   if (!sweep_md.empty()) put("sweep.md", sweep_md);
 
@@ -538,18 +553,18 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:right}caption{caption-side:bottom;text-align:left;color:#555}</style>"
+      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#555}</style>"
       "</head><body>\n<h1>Recommender stability campaign</h1>\n<p>Data: " +
       core::xml_escape(config.data_description) + "; seed " + std::to_string(config.seed) +
       "; top-" + std::to_string(config.k) + "; " + std::to_string(summary.n_runs) + " runs" +
       (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Configurations</h2>\n" +
-      html_escape_table(configurations) +
+      configurations.html() +
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
       "<h2>Figure 2</h2>\n" + svg +
-      "\n<h2>Top Out per cell</h2>\n" + html_escape_table(top_out_table_markdown(config, summary)) +
-      "<h2>Noise floor</h2>\n" + html_escape_table(noise_markdown(summary)) +
-      "<h2>Table 3</h2>\n" + html_escape_table(table3_markdown(summary)) + "<h2>Table 4</h2>\n" +
-      html_escape_table(table4_markdown(config, summary)) + "<h2>Sets exceeding δ = " +
+      "\n<h2>Top Out per cell</h2>\n" + top_out_table(config, summary).html() +
+      "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
+      "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" +
+      table4.html() + "<h2>Sets exceeding δ = " +
       num(options.delta) + " (" + std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
       std::to_string(mod_files.size()) + " saved under mods/; replay one with <code>assay rec "
       "replay --data SPEC --mods FILE --algorithm NAME</code>.</p>\n</body></html>\n";

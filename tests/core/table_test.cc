@@ -20,6 +20,12 @@ TEST(Table, MarkdownKeepsTheReportLayout) {
             "Table 3: mean time.\n");
 }
 
+TEST(Table, MarkdownWritesAnEmptyCellAsOneSpace) {
+  Table t({{"a"}, {"b", Align::kRight}});
+  t.add_row({"x", ""});
+  EXPECT_EQ(t.markdown(), "| a | b |\n|---|---:|\n| x | |\n");
+}
+
 TEST(Table, CsvQuotesWhatNeedsItAndLeavesMissingEmpty) {
   EXPECT_EQ(example().csv(), "heuristic,n = 10 (ms)\nAMR,1.5\n\"A<B>, \"\"q\"\"\",\n");
   EXPECT_EQ(csv_field(" padded"), "\" padded\"");
