@@ -13,6 +13,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -104,8 +105,8 @@ void add_aeon_eval_command(CLI::App& aeon, CommandResult& result) {
   cmd->add_option("--dataset", opts->dataset,
                   "Dataset whose threshold binarises the human score: rtmr, yelp, snli, mnli, "
                   "qqp");
-  cmd->add_option("--threshold", opts->threshold,
-                  "Explicit threshold: human score >= T is positive");
+  add_finite(cmd, "--threshold", opts->threshold,
+             "Explicit threshold: human score >= T is positive");
   cmd->add_option("--format", opts->format, "table, or jsonl: one JSON object per metric")
       ->check(CLI::IsMember({"table", "jsonl"}))
       ->capture_default_str();

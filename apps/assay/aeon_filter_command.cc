@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -69,8 +70,8 @@ void add_aeon_filter_command(CLI::App& aeon, CommandResult& result) {
   cmd->add_option("--task", opts->task,
                   "sa (SemEval >= 0.87), nli (0.90) or se (0.91); SynEval >= 0.21")
       ->required();
-  cmd->add_option("--sim-threshold", opts->sim_threshold, "Override the SemEval threshold");
-  cmd->add_option("--nat-threshold", opts->nat_threshold, "Override the SynEval threshold");
+  add_finite(cmd, "--sim-threshold", opts->sim_threshold, "Override the SemEval threshold");
+  add_finite(cmd, "--nat-threshold", opts->nat_threshold, "Override the SynEval threshold");
   cmd->add_option("--kept", opts->kept, "Output JSON lines of kept cases")->required();
   cmd->add_option("--dropped", opts->dropped, "Output JSON lines of dropped cases, with \"reason\"")
       ->required();

@@ -16,6 +16,7 @@
 #include "lm/bert_model.h"
 #include "lm/model_spec.h"
 #include "lm/sphinx_model.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -176,9 +177,10 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--pooling", opts->pooling, "Sentence vector: auto, pooler or cls")
       ->capture_default_str();
-  cmd->add_option("--threads", opts->threads,
-                  "Threads: offline backends score pairs in parallel (same output for any "
-                  "count); checkpoints use them for BLAS")
+  add_count(cmd, "--threads", opts->threads,
+            "Threads: offline backends score pairs in parallel (same output for any "
+            "count); checkpoints use them for BLAS",
+            {.min = 1, .max = 4'096})
       ->capture_default_str();
   cmd->add_option("--ngram-normaliser", opts->ngram_normaliser,
                   "Offline SynEval normaliser: backoff (exact back-off sums, lock-free model) or "

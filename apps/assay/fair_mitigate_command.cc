@@ -26,6 +26,7 @@
 #include "fair_run_options.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/neutral_layer.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -228,7 +229,8 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
       "as a percentage of those before (MT-NLP Fig. 5), and its cost");
   add_fair_run_options(cmd, *o);
   cmd->add_option("--out", o->out, "Directory for mitigation.json and mitigation.csv")->required();
-  cmd->add_option("--epsilon", o->epsilons, "Comma-separated epsilons (default 0.1,0.5,1,1.8,5,10)")
+  add_finite(cmd, "--epsilon", o->epsilons, "Comma-separated epsilons (default 0.1,0.5,1,1.8,5,10)",
+             {.min = 0})
       ->delimiter(',');
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

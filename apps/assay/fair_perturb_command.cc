@@ -18,6 +18,7 @@
 #include "fairness/fairness_input.h"
 #include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -200,7 +201,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--text-column", o->text_column, "CSV: the column holding the text");
   cmd->add_option("--label-column", o->label_column, "CSV: a label column to carry along");
-  cmd->add_option("--max-line-bytes", o->max_line_bytes, "Longest text accepted")
+  add_count(cmd, "--max-line-bytes", o->max_line_bytes, "Longest text accepted",
+            {.min = 1, .max = 1'000'000'000'000})
       ->capture_default_str();
   cmd->add_option("--kg", o->resources.kg, "wordnet or conceptnet:DUMP (.csv / .csv.gz)")
       ->capture_default_str();
@@ -209,11 +211,12 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   cmd->add_option("--vectors-format", o->resources.vectors_format,
                   "word2vec, word2vec-bin, glove or fasttext")
       ->capture_default_str();
-  cmd->add_option("--vectors-limit", o->resources.vectors_limit,
-                  "Read only the first N vectors (0 = all)");
+  add_count(cmd, "--vectors-limit", o->resources.vectors_limit,
+            "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000});
   cmd->add_option("--vectors-restrict", o->vectors_restrict,
                   "Search analogies among the first N vectors (0 = all)");
-  cmd->add_option("--min-cosine", o->min_cosine, "Analogy acceptance threshold")
+  add_finite(cmd, "--min-cosine", o->min_cosine, "Analogy acceptance threshold",
+             {.min = -1, .max = 1})
       ->capture_default_str();
   cmd->add_flag("--no-strict", o->no_strict,
                 "Keep vector analogies the knowledge graph does not confirm");
@@ -223,11 +226,13 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   cmd->add_option("--ngram-model", o->resources.ngram_model,
                   "Language model for fluency: cmu (the CMU trigram), arpa:FILE or sphinx:FILE")
       ->capture_default_str();
-  cmd->add_option("--fluency-ratio", o->fluency_ratio,
-                  "Keep a perturbation when its fluency >= T x the original's (0 = keep all)")
+  add_finite(cmd, "--fluency-ratio", o->fluency_ratio,
+             "Keep a perturbation when its fluency >= T x the original's (0 = keep all)",
+             {.min = 0})
       ->capture_default_str();
-  cmd->add_option("--max-per-input", o->max_per_input,
-                  "Keep at most K perturbations per input, the most fluent (0 = all)");
+  add_count(cmd, "--max-per-input", o->max_per_input,
+            "Keep at most K perturbations per input, the most fluent (0 = all)",
+            {.min = 0, .max = 1'000'000'000});
   cmd->add_flag("--all-occurrences", o->all_occurrences,
                 "Replace every occurrence of the noun in one perturbation");
   cmd->add_flag("--broad-persons", o->broad_persons,
@@ -248,8 +253,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--gate-task", o->gate_task, "AEON thresholds of the task: sa, nli or se")
       ->capture_default_str();
-  cmd->add_option("--gate-sim", o->gate_sim, "Override the SemEval threshold");
-  cmd->add_option("--gate-nat", o->gate_nat, "Override the SynEval threshold");
+  add_finite(cmd, "--gate-sim", o->gate_sim, "Override the SemEval threshold");
+  add_finite(cmd, "--gate-nat", o->gate_nat, "Override the SynEval threshold");
   cmd->add_option("--gate-model-dir", o->gate_model_dir,
                   "A BERT-family folder for AEON (default: offline trigram + WordNet backends)");
   cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval");

@@ -4,6 +4,7 @@
 #include "fairness/sensitive_attribute.h"
 #include "models/answer_cache.h"
 #include "models/model_spec.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 
@@ -12,9 +13,13 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
       ->required();
   cmd->add_option("--input", o.input, "Inputs (see --input-format)")->required();
   cmd->add_option("--cache", o.cache, "SQLite answer cache (a rerun asks nothing twice)");
-  cmd->add_option("--budget", o.budget, "Texts the model may be asked (needs --cache)");
-  cmd->add_option("--batch", o.batch, "Texts per call to the model")->capture_default_str();
-  cmd->add_option("--chunk", o.chunk, "Inputs perturbed per model round")->capture_default_str();
+  add_count(cmd, "--budget", o.budget, "Texts the model may be asked (needs --cache)",
+            {.min = 0, .max = 1'000'000'000'000});
+  add_count(cmd, "--batch", o.batch, "Texts per call to the model", {.min = 1, .max = 1'000'000})
+      ->capture_default_str();
+  add_count(cmd, "--chunk", o.chunk, "Inputs perturbed per model round",
+            {.min = 1, .max = 100'000'000})
+      ->capture_default_str();
   cmd->add_option("--attribute", o.attribute, "gender, a shipped attribute name, or a FILE")
       ->capture_default_str();
   cmd->add_option("--input-format", o.format, "lines, tsv (label = last field) or csv")
@@ -26,9 +31,11 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
       ->capture_default_str();
   cmd->add_option("--choice", o.choice, "Counterpart choice: mutual, rank, frequency, context")
       ->capture_default_str();
-  cmd->add_option("--fluency-ratio", o.fluency_ratio, "Fluency filter ratio τ (0 = off)")
+  add_finite(cmd, "--fluency-ratio", o.fluency_ratio, "Fluency filter ratio τ (0 = off)",
+             {.min = 0})
       ->capture_default_str();
-  cmd->add_option("--max-per-input", o.max_per_input, "Most fluent K per input (0 = all)");
+  add_count(cmd, "--max-per-input", o.max_per_input, "Most fluent K per input (0 = all)",
+            {.min = 0, .max = 1'000'000'000});
   cmd->add_flag("--all-occurrences", o.all_occurrences, "Replace every occurrence at once");
   cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
 }

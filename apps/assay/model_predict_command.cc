@@ -15,6 +15,7 @@
 #include "models/model_error.h"
 #include "models/model_spec.h"
 #include "models/text_input.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -137,13 +138,16 @@ void add_model_predict_command(CLI::App& group, CommandResult& result) {
   cmd->add_flag("--latin1", opts->latin1, "The input is ISO-8859-1, not UTF-8");
   cmd->add_option("--cache", opts->cache,
                   "SQLite answer cache keyed by (model identity, exact text)");
-  cmd->add_option("--budget", opts->budget,
-                  "Ask the model about at most N texts (needs --cache); rerun to continue");
-  cmd->add_option("--batch", opts->batch, "Texts per predict call")->capture_default_str();
+  add_count(cmd, "--budget", opts->budget,
+            "Ask the model about at most N texts (needs --cache); rerun to continue",
+            {.min = 0, .max = 1'000'000'000'000});
+  add_count(cmd, "--batch", opts->batch, "Texts per predict call", {.min = 1, .max = 1'000'000})
+      ->capture_default_str();
   cmd->add_option("--out", opts->out, "Write the JSON lines to FILE (atomically)");
   cmd->add_option("--labels", *labels,
                   "Comma-separated label names (cmd: children that do not send their own)");
-  cmd->add_option("--timeout", opts->model_options.timeout_seconds, "Seconds an answer may take")
+  add_finite(cmd, "--timeout", opts->model_options.timeout_seconds, "Seconds an answer may take",
+             {.min = 0, .min_exclusive = true})
       ->capture_default_str();
   cmd->add_option("--header", opts->model_options.http.headers,
                   "http: 'Name: value' with ${VAR} from the environment (repeatable)");
@@ -154,16 +158,16 @@ void add_model_predict_command(CLI::App& group, CommandResult& result) {
                   "http: JSON pointer to the scores in the response");
   cmd->add_option("--label-map", opts->model_options.http.label_map,
                   "http: ANSWER=label,... for answers given as {label, score} objects");
-  cmd->add_option("--concurrency", opts->model_options.http.concurrency,
-                  "http: requests in parallel")
+  add_count(cmd, "--concurrency", opts->model_options.http.concurrency,
+            "http: requests in parallel", {.min = 1, .max = 1'024})
       ->capture_default_str();
-  cmd->add_option("--retries", opts->model_options.http.max_retries,
-                  "http: retries per request on 429, 5xx and connection errors")
+  add_count(cmd, "--retries", opts->model_options.http.max_retries,
+            "http: retries per request on 429, 5xx and connection errors", {.min = 0, .max = 1'000})
       ->capture_default_str();
   cmd->add_option("--ca-file", opts->model_options.http.ca_file,
                   "http: extra CA certificate file for HTTPS");
-  cmd->add_option("--restarts", opts->model_options.command.max_restarts,
-                  "cmd: restarts of a child that dies")
+  add_count(cmd, "--restarts", opts->model_options.command.max_restarts,
+            "cmd: restarts of a child that dies", {.min = 0, .max = 1'000})
       ->capture_default_str();
   cmd->add_flag("--quiet", opts->quiet, "No progress or summary on stderr");
   cmd->callback([opts, labels, &result] {

@@ -11,6 +11,7 @@
 #include "core/progress.h"
 #include "models/lr_model.h"
 #include "models/text_input.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -77,7 +78,8 @@ void add_model_train_lr_command(CLI::App& group, CommandResult& result) {
   cmd->add_option("--label-column", opts->label_column, "Column holding the label")
       ->capture_default_str();
   cmd->add_flag("--latin1", opts->latin1, "The file is ISO-8859-1, not UTF-8");
-  cmd->add_option("--c", opts->c, "Inverse L2 regularisation strength (scikit-learn's C)")
+  add_finite(cmd, "--c", opts->c, "Inverse L2 regularisation strength (scikit-learn's C)",
+             {.min = 0, .min_exclusive = true})
       ->capture_default_str();
   cmd->add_flag("--quiet", opts->quiet, "No summary on stderr");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });

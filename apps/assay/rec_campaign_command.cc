@@ -9,6 +9,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "option_checks.h"
 #include "recsys/accuracy.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
@@ -175,25 +176,33 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                   "Comma separated (default all ten: AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND "
                   "APORTFOLIO)")
       ->delimiter(',');
-  cmd->add_option("--sizes", o->sizes, "Set sizes (default 1,10,100)")->delimiter(',');
-  cmd->add_option("--trials", o->trials, "Trials per cell")->capture_default_str();
+  add_count(cmd, "--sizes", o->sizes, "Set sizes (default 1,10,100)",
+            {.min = 0, .max = 1'000'000'000})
+      ->delimiter(',');
+  add_count(cmd, "--trials", o->trials, "Trials per cell", {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Campaign seed")->capture_default_str();
-  cmd->add_option("--threads", o->threads, "Runs in parallel")->capture_default_str();
-  cmd->add_option("--top-k", o->k, "Length of the recommendation lists")->capture_default_str();
-  cmd->add_option("--noise-trials", o->noise_trials,
-                  "Retrainings with other seeds per algorithm (noise floor)")
+  add_count(cmd, "--threads", o->threads, "Runs in parallel", {.min = 1, .max = 4'096})
+      ->capture_default_str();
+  add_count(cmd, "--top-k", o->k, "Length of the recommendation lists",
+            {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
+  add_count(cmd, "--noise-trials", o->noise_trials,
+            "Retrainings with other seeds per algorithm (noise floor)",
+            {.min = 0, .max = 1'000'000})
       ->capture_default_str();
   cmd->add_option("--portfolio", o->portfolio, "APORTFOLIO's heuristics (default AMU,ALI,AMR,AMA)")
       ->delimiter(',');
-  cmd->add_option("--delta", o->delta, "Save every set whose instability exceeds this")
+  add_finite(cmd, "--delta", o->delta, "Save every set whose instability exceeds this")
       ->capture_default_str();
   cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
       ->capture_default_str();
   cmd->add_option("--store", o->store, "SQLite store of finished runs (resumes from it)")
       ->required();
   cmd->add_option("--out", o->out, "Report directory")->required();
-  cmd->add_option("--stop-after", o->stop_after,
-                  "Stop after N runs (simulates an interruption; 0 = no limit)");
+  add_count(cmd, "--stop-after", o->stop_after,
+            "Stop after N runs (simulates an interruption; 0 = no limit)",
+            {.min = 0, .max = 1'000'000'000'000});
   cmd->add_option("--shard", o->shard,
                   "Run only shard I of N (I/N, or auto: the MPI/Slurm rank), into this --store");
   cmd->add_option("--merge", o->merge,
@@ -203,7 +212,8 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                   "KEY=V1,V2,...: run every --algorithms spec once per value of KEY");
   cmd->add_flag("--accuracy", o->accuracy,
                 "Cross-validated RMSE/MAE per configuration (automatic for sweeps)");
-  cmd->add_option("--folds", o->folds, "Folds of the accuracy check")->capture_default_str();
+  add_count(cmd, "--folds", o->folds, "Folds of the accuracy check", {.min = 0, .max = 1'000'000})
+      ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

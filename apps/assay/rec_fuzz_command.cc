@@ -15,6 +15,7 @@
 #include "core/jsonl.h"
 #include "core/summary_stats.h"
 #include "core/thread_pool.h"
+#include "option_checks.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
 #include "stability/algorithm_baseline.h"
@@ -151,15 +152,20 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--heuristic", o->heuristic,
                   "AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND APORTFOLIO")
       ->required();
-  cmd->add_option("--size", o->size, "Modifications per set")->capture_default_str();
-  cmd->add_option("--trials", o->trials, "Sets to try")->capture_default_str();
+  add_count(cmd, "--size", o->size, "Modifications per set", {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
+  add_count(cmd, "--trials", o->trials, "Sets to try", {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
   cmd->add_option("--seed", o->seed, "Campaign seed (run seeds derive from it)")
       ->capture_default_str();
-  cmd->add_option("--threads", o->threads, "Trials in parallel")->capture_default_str();
-  cmd->add_option("--top-k", o->k, "Length of the recommendation lists")->capture_default_str();
+  add_count(cmd, "--threads", o->threads, "Trials in parallel", {.min = 1, .max = 4'096})
+      ->capture_default_str();
+  add_count(cmd, "--top-k", o->k, "Length of the recommendation lists",
+            {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
   cmd->add_option("--portfolio", o->portfolio, "APORTFOLIO's heuristics (comma separated)")
       ->delimiter(',');
-  cmd->add_option("--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this");
+  add_finite(cmd, "--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this");
   cmd->add_option("--save-dir", o->save_dir, "Save the sets exceeding --delta here");
   cmd->add_option("--out", o->out, "Write the JSON lines to FILE (atomically)");
   cmd->callback([o, &result] { result.exit_code = run(*o); });

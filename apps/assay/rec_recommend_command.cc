@@ -12,6 +12,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
+#include "option_checks.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender.h"
 #include "recsys/recommender_spec.h"
@@ -98,9 +99,11 @@ void add_rec_recommend_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--algorithm", opts->algorithm, "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value "
                   "parameters (docs/recsys.md)")
       ->required();
-  cmd->add_option("--top-k", opts->k, "Items per user")->capture_default_str();
+  add_count(cmd, "--top-k", opts->k, "Items per user", {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
   cmd->add_option("--seed", opts->seed, "Training seed")->capture_default_str();
-  cmd->add_option("--threads", opts->threads, "Worker threads (results do not depend on it)")
+  add_count(cmd, "--threads", opts->threads, "Worker threads (results do not depend on it)",
+            {.min = 1, .max = 4'096})
       ->capture_default_str();
   cmd->add_option("--out", opts->out, "Output JSON lines file (written atomically); stdout if absent");
   cmd->add_flag("--quiet", opts->quiet, "No progress on stderr");

@@ -11,6 +11,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
+#include "option_checks.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
 #include "stability/modification_set_file.h"
@@ -102,7 +103,8 @@ void add_rec_replay_command(CLI::App& rec, CommandResult& result) {
       ->required();
   cmd->add_option("--algorithm", o->algorithm, "Algorithm spec to retrain (default: the set's)");
   cmd->add_option("--model-seed", o->model_seed, "Training seed (default: the set's)");
-  cmd->add_option("--threads", o->threads, "Threads for ranking")->capture_default_str();
+  add_count(cmd, "--threads", o->threads, "Threads for ranking", {.min = 1, .max = 4'096})
+      ->capture_default_str();
   cmd->add_option("--out", o->out, "Write the JSON lines to FILE (atomically)");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

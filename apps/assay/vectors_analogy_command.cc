@@ -8,6 +8,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
+#include "option_checks.h"
 #include "vectors/similarity_search.h"
 #include "vectors/vector_reader.h"
 
@@ -65,9 +66,11 @@ void add_common(CLI::App* cmd, VectorsQueryOptions& o) {
   cmd->add_option("--vectors", o.vectors, "Word-vector file")->required();
   cmd->add_option("--vectors-format", o.vectors_format, "glove, word2vec (text), word2vec-bin or fasttext (.vec)")
       ->capture_default_str();
-  cmd->add_option("--top-k", o.top_k, "Number of results")->capture_default_str();
-  cmd->add_option("--restrict", o.restrict_to,
-                  "Search only the first N words of the file (the N most frequent); 0 = all")
+  add_count(cmd, "--top-k", o.top_k, "Number of results", {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
+  add_count(cmd, "--restrict", o.restrict_to,
+            "Search only the first N words of the file (the N most frequent); 0 = all",
+            {.min = 0, .max = 1'000'000'000'000})
       ->capture_default_str();
   cmd->add_option("--out", o.out, "Write the JSON lines to FILE (atomically)");
 }

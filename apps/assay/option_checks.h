@@ -1,0 +1,46 @@
+// Checked numeric options for the commands: every count and threshold option is added through
+// these helpers, so a bad value is a usage error (exit 2) that names the option and the bound,
+// before any file is read. Without them CLI11 parses "-2" into an unsigned count as a huge
+// number and accepts "nan" as a threshold.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace assay::cli {
+
+// Inclusive bounds of a count. Use min = 0 only where 0 has a meaning ("all", "off", "none").
+struct CountBounds {
+  std::uint64_t min = 1;
+  std::uint64_t max = 1'000'000'000;
+};
+
+// Inclusive bounds of a real-valued option; NaN and infinities are always rejected.
+struct FiniteBounds {
+  double min = -std::numeric_limits<double>::max();
+  double max = std::numeric_limits<double>::max();
+  bool min_exclusive = false;  // true: the value must be > min
+};
+
+// Accepts only plain decimal digits (no sign, no fraction, no exponent) in [b.min, b.max].
+CLI::Validator count_check(CountBounds b);
+// Accepts a finite number in the bounds.
+CLI::Validator finite_check(FiniteBounds b);
+
+// Adds a count option (integral, std::optional of one, or a vector of them with a delimiter).
+template <typename T>
+CLI::Option* add_count(CLI::App* cmd, const std::string& name, T& var, const std::string& desc,
+                       CountBounds b) {
+  return cmd->add_option(name, var, desc)->check(count_check(b));
+}
+
+// Adds a real-valued option (double, std::optional<double> or a vector of them).
+template <typename T>
+CLI::Option* add_finite(CLI::App* cmd, const std::string& name, T& var, const std::string& desc,
+                        FiniteBounds b = {}) {
+  return cmd->add_option(name, var, desc)->check(finite_check(b));
+}
+
+}  // namespace assay::cli

@@ -1,0 +1,120 @@
+// End-to-end tests of the checked numeric options (apps/assay/option_checks.h) through the real
+// binary: a negative, zero (where zero means nothing), huge, fractional or non-finite value of a
+// count or threshold option is a usage error (exit 2) naming the option, before any file is read.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/temp_dir.h"
+
+namespace {
+
+using assay::testing::run_assay;
+using assay::testing::TempDir;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+struct Case {
+  std::string command;  // everything the command requires, with dummy paths
+  std::string option;
+  std::vector<std::string> bad;
+};
+
+std::vector<Case> cases(const TempDir& dir) {
+  const std::string x = dir.file("missing");
+  return {
+      {"rec recommend --data csv:" + x + " --algorithm user-user",
+       "--threads",
+       {"-2", "0", "5000", "nan", "1.5", "99999999999999999999999"}},
+      {"rec recommend --data csv:" + x + " --algorithm user-user", "--top-k", {"-1", "0"}},
+      {"rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU",
+       "--size",
+       {"-1", "nan"}},
+      {"rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU",
+       "--trials",
+       {"-1", "0", "99999999999"}},
+      {"rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU",
+       "--delta",
+       {"nan", "inf", "abc"}},
+      {"rec campaign --data csv:" + x + " --store " + x + " --out " + x,
+       "--noise-trials",
+       {"-1", "nan"}},
+      {"rec campaign --data csv:" + x + " --store " + x + " --out " + x,
+       "--sizes",
+       {"1,-2", "1,nan"}},
+      {"rec campaign --data csv:" + x + " --store " + x + " --out " + x, "--delta", {"nan"}},
+      {"rec replay --data csv:" + x + " --mods " + x, "--threads", {"-2", "0"}},
+      {"vectors analogy --vectors " + x + " --a a --b b --c c", "--top-k", {"-1", "0"}},
+      {"vectors analogy --vectors " + x + " --a a --b b --c c", "--restrict", {"-1"}},
+      {"model predict --model lr:" + x + " --input " + x, "--budget", {"-1"}},
+      {"model predict --model lr:" + x + " --input " + x, "--batch", {"-1", "0"}},
+      {"model predict --model lr:" + x + " --input " + x, "--concurrency", {"0", "100000"}},
+      {"model predict --model lr:" + x + " --input " + x, "--timeout", {"nan", "0", "-1"}},
+      {"model train-lr --train " + x + " --out " + x, "--c", {"nan", "0", "inf"}},
+      {"aeon eval --annotations " + x + " --metric semeval", "--threshold", {"nan", "inf"}},
+      {"aeon score --pairs " + x, "--threads", {"-1", "0", "5000"}},
+      {"fair perturb --input " + x, "--min-cosine", {"nan", "2"}},
+      {"fair perturb --input " + x, "--max-per-input", {"-1"}},
+      {"fair test --model lr:" + x + " --input " + x + " --out " + x, "--batch", {"-1", "0"}},
+      {"fair test --model lr:" + x + " --input " + x + " --out " + x,
+       "--fluency-ratio",
+       {"nan", "-1"}},
+      {"fair mitigate --model lr:" + x + " --input " + x + " --out " + x,
+       "--epsilon",
+       {"0.1,nan", "-1"}},
+  };
+}
+
+TEST(OptionChecksCommand, BadValuesAreUsageErrorsNamingTheOption) {
+  TempDir dir;
+  for (const Case& c : cases(dir)) {
+    for (const std::string& v : c.bad) {
+      SCOPED_TRACE(c.command + " " + c.option + " " + v);
+      // "--opt=VALUE" so that CLI11 never takes a leading '-' for another option.
+      const auto r = run_assay(dir, c.command + " " + c.option + "=" + v);
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(c.option)) << r.err;
+      EXPECT_THAT(r.err, HasSubstr("must be")) << r.err;
+      // The message quotes the rejected element (the last one of a list here).
+      EXPECT_THAT(r.err, HasSubstr("'" + v.substr(v.rfind(',') + 1) + "'")) << r.err;
+    }
+  }
+}
+
+TEST(OptionChecksCommand, NegativeValueAsSeparateArgumentIsRejected) {
+  TempDir dir;
+  const auto r = run_assay(dir, "rec recommend --data csv:" + dir.file("missing") +
+                                    " --algorithm user-user --threads -2");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--threads"));
+}
+
+TEST(OptionChecksCommand, ErrorStatesTheBound) {
+  TempDir dir;
+  const auto r = run_assay(dir, "rec recommend --data csv:" + dir.file("missing") +
+                                    " --algorithm user-user --threads 5000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("[1, 4096]"));
+}
+
+TEST(OptionChecksCommand, GoodValuesPassTheCheck) {
+  // In-range values get past option parsing: the command then fails on the missing file, with
+  // a message that is not about the option.
+  TempDir dir;
+  const std::string x = dir.file("missing");
+  for (const std::string& args :
+       {"rec recommend --data csv:" + x + " --algorithm user-user --threads 4096 --top-k 1",
+        "rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU --delta -1 --size 1",
+        "vectors analogy --vectors " + x + " --a a --b b --c c --top-k 3 --restrict 0",
+        "fair perturb --input " + x + " --min-cosine -0.5 --max-per-input 0 --fluency-ratio 0",
+        "model train-lr --train " + x + " --out " + x + " --c 1e-3"}) {
+    SCOPED_TRACE(args);
+    const auto r = run_assay(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_THAT(r.err, Not(HasSubstr("must be"))) << r.err;
+  }
+}
+
+}  // namespace
