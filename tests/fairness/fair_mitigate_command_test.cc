@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "biased_lr.h"
 #include "support/temp_dir.h"
 
 namespace assay::fairness {
@@ -22,18 +23,11 @@ using ::testing::HasSubstr;
 // and all at ε = 10 (nearly M itself).
 TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   TempDir dir;
-  std::string train = "text\tlabel\n";
-  for (int i = 0; i < 6; ++i) {
-    train += "the actor was wonderful\tpos\n";
-    train += "a great actor and a great film\tpos\n";
-    train += "the actress was awful\tneg\n";
-    train += "a female lead and a dull film\tneg\n";
-  }
-  const auto tsv = dir.write("train.tsv", train);
-  auto r = run_assay(dir, "model train-lr --quiet --train " + tsv + " --out " + dir.file("m.lr"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  assay::testing::RunResult r;
   const auto in = dir.write("in.txt", "the actor was wonderful\n\nthe film was wonderful\n");
-  const std::string common = " --model lr:" + dir.file("m.lr") + " --input " + in + " --cache " +
+  const std::string common = " --model lr:" + lr + " --input " + in + " --cache " +
                              dir.file("cache.sqlite") + " --out ";
   r = run_assay(dir, "fair test" + common + dir.file("ft"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
@@ -79,7 +73,7 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   EXPECT_THAT(lines[1], HasSubstr("0.1,"));
 
   // Without a cache, one ε: the same counts.
-  r = run_assay(dir, "fair mitigate --quiet --model lr:" + dir.file("m.lr") + " --input " + in +
+  r = run_assay(dir, "fair mitigate --quiet --model lr:" + lr + " --input " + in +
                          " --epsilon 10 --out " + dir.file("fm2"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto m2 = nlohmann::json::parse(read_file(dir.file("fm2/mitigation.json")));

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "biased_lr.h"
 #include "support/temp_dir.h"
 
 namespace assay::fairness {
@@ -19,18 +20,11 @@ using ::testing::HasSubstr;
 // must report; the rerun answers everything from the cache.
 TEST(FairTestCommand, ViolationsSummaryAndCache) {
   TempDir dir;
-  std::string train = "text\tlabel\n";
-  for (int i = 0; i < 6; ++i) {
-    train += "the actor was wonderful\tpos\n";
-    train += "a great actor and a great film\tpos\n";
-    train += "the actress was awful\tneg\n";
-    train += "a female lead and a dull film\tneg\n";
-  }
-  const auto tsv = dir.write("train.tsv", train);
-  auto r = run_assay(dir, "model train-lr --quiet --train " + tsv + " --out " + dir.file("m.lr"));
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  assay::testing::RunResult r;
   const auto in = dir.write("in.txt", "the actor was wonderful\n\nthe film was wonderful\n");
-  const std::string args = "fair test --model lr:" + dir.file("m.lr") + " --input " + in +
+  const std::string args = "fair test --model lr:" + lr + " --input " + in +
                            " --cache " + dir.file("cache.sqlite") + " --out ";
   r = run_assay(dir, args + dir.file("out1"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
@@ -57,7 +51,7 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   EXPECT_EQ(again["answers_asked"], 0);
   EXPECT_EQ(read_file(dir.file("out1/violations.jsonl")),
             read_file(dir.file("out2/violations.jsonl")));
-  r = run_assay(dir, "fair test --model lr:" + dir.file("m.lr") + " --input " + in +
+  r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in +
                          " --budget 3 --out " + dir.file("o3"));
   EXPECT_EQ(r.exit_code, 2);
 }
