@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "models/model_error.h"
+#include "adapter_test_support.h"
 #include "rt_polarity.h"
 #include "support/temp_dir.h"
 
@@ -17,6 +18,8 @@ namespace {
 
 using assay::models::CommandModel;
 using assay::models::ModelError;
+using assay::models::numbered;
+using assay::models::predict_error;
 using assay::models::ModelOptions;
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
@@ -28,27 +31,10 @@ bool have_sklearn() {
   return std::system("/usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1") == 0;
 }
 
-std::vector<std::string> numbered(std::size_t n) {
-  std::vector<std::string> texts;
-  for (std::size_t i = 0; i < n; ++i) texts.push_back("text " + std::to_string(i));
-  return texts;
-}
-
 ModelOptions quick(double timeout = 20) {
   ModelOptions o;
   o.timeout_seconds = timeout;
   return o;
-}
-
-// Runs predict and returns the ModelError it throws.
-ModelError predict_error(CommandModel& model, const std::vector<std::string>& texts) {
-  try {
-    model.predict(texts);
-  } catch (const ModelError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "predict did not throw";
-  return ModelError("none");
 }
 
 TEST(CommandModel, ScikitLearnPipelineGivesScikitLearnsAnswers) {

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "models/model_error.h"
+#include "adapter_test_support.h"
 #include "rt_polarity.h"
 #include "server_process.h"
 #include "support/temp_dir.h"
@@ -17,6 +18,8 @@ namespace {
 
 using assay::models::HttpModel;
 using assay::models::ModelError;
+using assay::models::numbered;
+using assay::models::predict_error;
 using assay::models::ModelOptions;
 using assay::testing::ServerProcess;
 using assay::testing::TempDir;
@@ -38,22 +41,6 @@ ModelOptions options(double timeout = 10) {
   o.http.scores_pointer = "/scores";
   o.http.backoff_seconds = 0.05;
   return o;
-}
-
-std::vector<std::string> numbered(std::size_t n) {
-  std::vector<std::string> texts;
-  for (std::size_t i = 0; i < n; ++i) texts.push_back("text " + std::to_string(i));
-  return texts;
-}
-
-ModelError predict_error(HttpModel& model, const std::vector<std::string>& texts) {
-  try {
-    model.predict(texts);
-  } catch (const ModelError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "predict did not throw";
-  return ModelError("none");
 }
 
 TEST(HttpModel, ScikitLearnPipelineOverHttpOneAndBatchedRequests) {
