@@ -20,11 +20,15 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
   add_count(cmd, "--chunk", o.chunk, "Inputs perturbed per model round",
             {.min = 1, .max = 100'000'000})
       ->capture_default_str();
-  cmd->add_option("--attribute", o.attribute, "gender, a shipped attribute name, or a FILE")
-      ->capture_default_str();
   cmd->add_option("--input-format", o.format, "lines, tsv (label = last field) or csv")
       ->capture_default_str();
   cmd->add_option("--text-column", o.text_column, "CSV: the column holding the text");
+  add_perturbation_options(cmd, o);
+}
+
+void add_perturbation_options(CLI::App* cmd, FairRunOptions& o) {
+  cmd->add_option("--attribute", o.attribute, "gender, a shipped attribute name, or a FILE")
+      ->capture_default_str();
   cmd->add_option("--kg", o.resources.kg, "wordnet or conceptnet:DUMP")->capture_default_str();
   cmd->add_option("--vectors", o.resources.vectors, "Word vectors for AnalogyMutate");
   cmd->add_option("--vectors-format", o.resources.vectors_format, "Their format")
@@ -40,6 +44,27 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
   cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
 }
 
+void add_model_adapter_options(CLI::App* cmd, models::ModelOptions& o, std::string& labels) {
+  cmd->add_option("--labels", labels,
+                  "Comma-separated label names (cmd: children that do not send their own, http:)");
+  cmd->add_option("--header", o.http.headers,
+                  "http: 'Name: value' with ${VAR} from the environment (repeatable)");
+  cmd->add_option("--body-template", o.http.body_template,
+                  "http: request body with {text} or {texts}")
+      ->capture_default_str();
+  cmd->add_option("--scores-pointer", o.http.scores_pointer,
+                  "http: JSON pointer to the scores in the response");
+  cmd->add_option("--label-map", o.http.label_map,
+                  "http: ANSWER=label,... for answers given as {label, score} objects");
+  add_count(cmd, "--retries", o.http.max_retries,
+            "http: retries per request on 429, 5xx and connection errors", {.min = 0, .max = 1'000})
+      ->capture_default_str();
+  cmd->add_option("--ca-file", o.http.ca_file, "http: extra CA certificate file for HTTPS");
+  add_count(cmd, "--restarts", o.command.max_restarts, "cmd: restarts of a child that dies",
+            {.min = 0, .max = 1'000})
+      ->capture_default_str();
+}
+
 FairRun open_fair_run(const FairRunOptions& o) {
   if (o.budget && o.cache.empty())
     throw core::UsageError("--budget needs --cache FILE (where answered texts are kept)");
@@ -47,23 +72,30 @@ FairRun open_fair_run(const FairRunOptions& o) {
   in.format =
       o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
   in.text_column = o.text_column;
-  fairness::PerturbatorOptions po;
-  po.choice = fairness::parse_counterpart_choice(o.choice);
-  po.fluency_ratio = o.fluency_ratio;
-  po.max_per_input = o.max_per_input;
-  po.all_occurrences = o.all_occurrences;
-  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
+  // Bad perturbator options fail before the inputs and the model are opened.
+  (void)fairness::parse_counterpart_choice(o.choice);
+  (void)fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
   FairRun run;
   run.inputs = fairness::read_inputs(o.input, in);
   models::CachedModelOptions co;
   co.budget = o.budget;
   co.batch_size = o.batch;
   run.model = models::open_model_with_cache(o.model, {}, o.cache, co, &run.cached);
+  open_perturbator(o, run);
+  return run;
+}
+
+void open_perturbator(const FairRunOptions& o, FairRun& run) {
+  fairness::PerturbatorOptions po;
+  po.choice = fairness::parse_counterpart_choice(o.choice);
+  po.fluency_ratio = o.fluency_ratio;
+  po.max_per_input = o.max_per_input;
+  po.all_occurrences = o.all_occurrences;
+  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
   run.resources = std::make_unique<fairness::PerturbatorResources>(
       fairness::PerturbatorResources::load(o.resources));
   run.perturbator =
       std::make_unique<fairness::Perturbator>(*run.resources, std::move(attribute), po);
-  return run;
 }
 
 }  // namespace assay::cli

@@ -15,6 +15,7 @@
 #include "fairness/perturbator_resources.h"
 #include "models/cached_model.h"
 #include "models/model.h"
+#include "models/model_spec.h"
 
 namespace assay::cli {
 
@@ -38,6 +39,16 @@ struct FairRunOptions {
 // options (not --out) on `cmd`.
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
 
+// Registers only the perturbator's options (--attribute, --kg, --vectors, --vectors-format,
+// --choice, --fluency-ratio, --max-per-input, --all-occurrences) and --quiet: what a command
+// that perturbs texts it did not read from --input (fair serve) shares with the others.
+void add_perturbation_options(CLI::App* cmd, FairRunOptions& o);
+
+// Registers the adapter options of `model predict` that a long-running command needs for an
+// http: or cmd: model: --labels (comma-separated, into `labels`), --header, --body-template,
+// --scores-pointer, --label-map, --retries, --ca-file, --restarts.
+void add_model_adapter_options(CLI::App* cmd, models::ModelOptions& o, std::string& labels);
+
 // Everything opened: the model (a CachedModel when --cache is given; `cached` points at it),
 // the inputs and the perturbator (which refers to `resources`; all stay put when moved).
 struct FairRun {
@@ -51,5 +62,9 @@ struct FairRun {
 // Throws core::UsageError for --budget without --cache, and the errors of the inputs, the
 // attribute, the model and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
+
+// The perturbator of the options (resources loaded, attribute read) into `run`, nothing else.
+// Throws the errors of the attribute, the choice and the resources.
+void open_perturbator(const FairRunOptions& o, FairRun& run);
 
 }  // namespace assay::cli

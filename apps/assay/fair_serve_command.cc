@@ -1,0 +1,212 @@
+// `assay fair serve`: the neutral layer as an HTTP proxy in front of a model
+// (fairness::NeutralService): POST /predict {"text"} perturbs the text, asks the upstream for
+// it and its k ≤ --max-k perturbations, and answers the (ε, k)-fair smoothed scores; GET
+// /health, GET /metrics (Prometheus). Binds 127.0.0.1 unless --listen says otherwise; prints
+// "listening on http://HOST:PORT" on stdout once it accepts connections (port 0 picks a free
+// one). SIGTERM or SIGINT: stops accepting, answers the requests in flight, exits 0.
+//
+// Signals: SIGINT and SIGTERM are blocked before the command starts any thread (so every
+// thread it starts inherits the mask and none runs a handler) and taken by sigwait() on the
+// main thread, dedicated to it while the server runs on its own; it stops the service.
+// Process-wide handlers installed elsewhere are not run for them while the command serves.
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "command.h"
+#include "core/error.h"
+#include "fair_run_options.h"
+#include "fairness/neutral_service.h"
+#include "models/answer_cache.h"
+#include "models/cached_model.h"
+#include "models/model_spec.h"
+#include "option_checks.h"
+
+namespace assay::cli {
+namespace {
+
+struct FairServeOptions : FairRunOptions {
+  std::string listen = "127.0.0.1:8080";
+  double epsilon = 1;
+  std::size_t max_k = 16;
+  std::size_t max_body = 65536;
+  std::size_t deadline_ms = 10000;
+  std::size_t max_concurrent = 8;
+  std::string labels;
+  models::ModelOptions model_options;
+};
+
+struct HostPort {
+  std::string host;
+  int port = 0;
+};
+
+// "HOST:PORT" or "[IPv6]:PORT", PORT in 0..65535.
+HostPort parse_listen(const std::string& s) {
+  const auto bad = [&](const std::string& why) {
+    return core::UsageError("--listen '" + s + "': " + why +
+                            " (expected HOST:PORT, e.g. 127.0.0.1:8080; port 0 = any free port)");
+  };
+  const std::size_t colon = s.rfind(':');
+  if (colon == std::string::npos || colon == 0) throw bad("no host or no port");
+  std::string host = s.substr(0, colon);
+  const std::string port = s.substr(colon + 1);
+  if (host.front() == '[') {
+    if (host.back() != ']' || host.size() < 3) throw bad("unclosed [ in the IPv6 address");
+    host = host.substr(1, host.size() - 2);
+  }
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos)
+    throw bad("the port is not a number");
+  const int p = std::stoi(port);
+  if (p > 65535) throw bad("the port is above 65535");
+  return {host, p};
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    const std::size_t stop = std::min(s.find(',', start), s.size());
+    out.push_back(s.substr(start, stop - start));
+    start = stop + 1;
+  }
+  return out;
+}
+
+int run(FairServeOptions& o) {
+  // Before any thread exists (the resource loaders and the server start threads).
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  const HostPort listen = parse_listen(o.listen);
+  if (!o.labels.empty()) o.model_options.labels = split_commas(o.labels);
+  auto& mo = o.model_options;
+  mo.timeout_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
+  mo.http.concurrency = static_cast<int>(std::min<std::size_t>(o.max_k + 1, 64));
+  mo.http.backoff_seconds = 0.05;
+  std::shared_ptr<models::AnswerCache> cache;
+  if (!o.cache.empty()) cache = std::make_shared<models::AnswerCache>(o.cache);
+  auto factory = [spec = o.model, mo, cache, batch = o.max_k + 1] {
+    auto model = models::open_model(spec, mo);
+    if (!cache) return model;
+    models::CachedModelOptions co;
+    co.batch_size = batch;
+    return std::unique_ptr<models::Model>(
+        std::make_unique<models::CachedModel>(std::move(model), cache, co));
+  };
+  // The upstream spec is checked before the perturbator's resources load (seconds).
+  auto first = std::make_shared<std::unique_ptr<models::Model>>(factory());
+  FairRun run;
+  open_perturbator(o, run);
+
+  fairness::NeutralServiceOptions so;
+  so.epsilon = o.epsilon;
+  so.max_k = o.max_k;
+  so.max_body_bytes = o.max_body;
+  so.deadline_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
+  so.max_concurrent = o.max_concurrent;
+  fairness::NeutralService service(
+      *run.perturbator,
+      [first, factory]() -> std::unique_ptr<models::Model> {
+        if (*first) return std::move(*first);
+        return factory();
+      },
+      so);
+  const int port = service.bind(listen.host, listen.port);
+  const std::string host =
+      listen.host.find(':') != std::string::npos ? "[" + listen.host + "]" : listen.host;
+
+  // The server on its own thread; this thread waits for the signal. (Threads started before
+  // the command ran, such as OpenBLAS's, do not block the signals; a signal sent with kill()
+  // goes to the main thread when it is waiting for it, so sigwait() is done here.)
+  std::atomic<bool> server_ended{false};
+  const pthread_t main_thread = pthread_self();
+  std::thread server_thread([&] {
+    service.serve();
+    server_ended = true;
+    pthread_kill(main_thread, SIGTERM);  // wakes sigwait() below if no signal came
+  });
+  std::printf("listening on http://%s:%d\n", host.c_str(), port);
+  std::fflush(stdout);
+  if (!o.quiet) {
+    std::fprintf(stderr,
+                 "fair serve: %s, epsilon %g, max-k %zu, attribute %s; POST /predict, GET /health, "
+                 "GET /metrics on http://%s:%d (SIGTERM or Ctrl-C stops)\n",
+                 service.upstream_identity().c_str(), o.epsilon, o.max_k,
+                 run.perturbator->attribute().name.c_str(), host.c_str(), port);
+  }
+  // Signals that come while the requests in flight are answered are taken here too (a second
+  // SIGTERM does not cut the drain short).
+  int signalled = 0;
+  for (;;) {
+    int sig = 0;
+    if (sigwait(&signals, &sig) != 0) continue;
+    if (server_ended) break;
+    if (signalled == 0) {
+      signalled = sig;
+      service.stop();
+    }
+  }
+  server_thread.join();
+  const auto& m = service.metrics();
+  if (!o.quiet) {
+    std::fprintf(stderr,
+                 "fair serve: stopped (%s); %llu answers, %llu upstream errors, %llu cache hits\n",
+                 signalled == SIGINT    ? "SIGINT"
+                 : signalled == SIGTERM ? "SIGTERM"
+                                        : "no signal",
+                 static_cast<unsigned long long>(m.requests("/predict", 200)),
+                 static_cast<unsigned long long>(m.upstream_errors()),
+                 static_cast<unsigned long long>(m.cache_hits()));
+  }
+  if (signalled == 0) throw std::runtime_error("the server stopped without being asked to");
+  return kOk;
+}
+
+void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
+  auto o = std::make_shared<FairServeOptions>();
+  o->model_options.http.max_retries = 1;
+  auto* cmd = fair.add_subcommand(
+      "serve",
+      "The neutral layer as an HTTP proxy in front of a model: POST /predict answers "
+      "(epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
+  cmd->add_option("--upstream", o->model,
+                  "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
+      ->required();
+  add_finite(cmd, "--epsilon", o->epsilon, "The certified epsilon of every answer", {.min = 0})
+      ->required();
+  add_count(cmd, "--max-k", o->max_k, "Perturbations asked per request (the first K)",
+            {.min = 1, .max = 1024})
+      ->capture_default_str();
+  cmd->add_option("--listen", o->listen, "HOST:PORT to listen on (port 0: any free port)")
+      ->capture_default_str();
+  add_count(cmd, "--max-body", o->max_body, "Largest request body in bytes (larger: 413)",
+            {.min = 16, .max = 1'073'741'824})
+      ->capture_default_str();
+  add_count(cmd, "--deadline-ms", o->deadline_ms, "Per-request deadline (later: 504)",
+            {.min = 1, .max = 3'600'000})
+      ->capture_default_str();
+  add_count(cmd, "--max-concurrent", o->max_concurrent, "Requests worked on at once (more: 503)",
+            {.min = 1, .max = 1024})
+      ->capture_default_str();
+  cmd->add_option("--cache", o->cache, "SQLite answer cache of the upstream (shared, persistent)");
+  add_model_adapter_options(cmd, o->model_options, o->labels);
+  add_perturbation_options(cmd, *o);
+  cmd->callback([o, &result] { result.exit_code = run(*o); });
+}
+
+}  // namespace
+
+ASSAY_REGISTER_COMMAND("fair", "Fairness of NLP models (MT-NLP): perturb inputs, test models",
+                       "serve", add_fair_serve_command)
+
+}  // namespace assay::cli

@@ -1,0 +1,100 @@
+// NeutralService: the neutral layer (neutral_layer.h) deployed as an HTTP proxy in front of any
+// model (../shared/spec/fairness.md, "Serving"). For every request it perturbs the text,
+// asks the upstream model for x0 and its k perturbations in one predict() call (adapters ask
+// them concurrently: the http: adapter over parallel connections), smooths the k + 1 outputs
+// and answers with f(x0), its label and the certificate (ε, k) actually achieved.
+//
+//   POST /predict {"text": "..."}  → 200 {"label", "scores" (f(x0), in "labels" order),
+//                                        "labels", "certificate": {"epsilon", "k"},
+//                                        "upstream_label", "upstream_scores" (M(x0))}
+//   GET /health                    → 200 {"status": "ok", "upstream", "labels", "epsilon", "max_k"}
+//   GET /metrics                   → 200 Prometheus text (service_metrics.h)
+//
+// Errors answer {"error": "..."} and the service keeps serving: 400 malformed JSON, no "text"
+// string, invalid UTF-8; 413 a body over max_body_bytes; 503 max_concurrent requests already
+// worked on (Retry-After: 1) or shutting down; 504 no answer within the deadline (the work goes
+// on in the background and keeps its slot until it ends, so an overloaded upstream turns into
+// 503s rather than piling up); 502 the upstream failed (its reason in the message; a model that
+// failed is discarded and a fresh one made for the next request); 500 a bug.
+//
+// Upstream models come from `upstream` (called lazily, at most max_concurrent + 1 times; each
+// model is used by one request at a time, so adapters need not be thread-safe). When a model is
+// a models::CachedModel its cache hits are counted.
+//
+// Connections: each open connection holds one of the server's threads (2 · max_concurrent + 8)
+// while it is open (keep-alive, 2 s idle); connections beyond that wait to be accepted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fairness/neutral_layer.h"
+#include "fairness/perturbator.h"
+#include "fairness/service_metrics.h"
+#include "models/model.h"
+
+namespace assay::fairness {
+
+struct NeutralServiceOptions {
+  double epsilon = 1.0;                // finite, ≥ 0
+  std::size_t max_k = 16;              // perturbations asked per request: the first max_k of S
+  std::size_t max_body_bytes = 65536;  // larger request bodies: 413
+  double deadline_seconds = 10;        // a /predict not answered by then: 504
+  std::size_t max_concurrent = 8;      // /predict requests worked on at once; more: 503
+  double drain_seconds = 30;           // after stop(), how long background work may finish
+};
+
+// One smoothed answer.
+struct NeutralAnswer {
+  std::vector<double> scores;           // f(x0)
+  std::size_t label = 0;                // argmax f(x0)
+  std::vector<double> upstream_scores;  // M(x0)
+  NeutralCertificate certificate;       // (ε, k achieved)
+  std::vector<std::string> texts;       // x0, then the k perturbations asked
+  std::uint64_t cache_hits = 0;         // texts the answer cache answered (CachedModel only)
+};
+
+// Perturbs `text`, asks `model` for x0 and the first `max_k` perturbations in one predict()
+// call and smooths them (neutral_smooth). Throws core::ParseError for text that is not UTF-8,
+// the model's errors (models::ModelError, core::Error) and neutral_smooth's (scores the layer
+// cannot smooth, e.g. negative ones).
+NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
+                               std::string_view text, double epsilon, std::size_t max_k);
+
+using ModelFactory = std::function<std::unique_ptr<models::Model>()>;
+
+class NeutralService {
+ public:
+  // `perturbator` must outlive the service. Makes one upstream model at once (its labels and
+  // identity are the service's; its errors propagate). Throws core::UsageError for bad options.
+  NeutralService(const Perturbator& perturbator, ModelFactory upstream,
+                 NeutralServiceOptions options = {});
+  ~NeutralService();
+  NeutralService(const NeutralService&) = delete;
+  NeutralService& operator=(const NeutralService&) = delete;
+
+  // Binds `host` (an address or name; "127.0.0.1" for loopback only) and `port` (0: any free
+  // port); returns the port bound. Throws core::Error when it cannot bind.
+  int bind(const std::string& host, int port);
+  // Serves on the bound socket until stop(); then waits (at most drain_seconds) for work left
+  // in the background. Requests in flight when stop() is called are answered first.
+  void serve();
+  // Stops accepting connections; serve() returns once the requests in flight are answered.
+  // Thread-safe; may be called before serve() starts or more than once.
+  void stop();
+
+  const std::vector<std::string>& labels() const;
+  const std::string& upstream_identity() const;
+  const ServiceMetrics& metrics() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace assay::fairness
