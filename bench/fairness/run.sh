@@ -14,3 +14,4 @@ echo "== rt-polarity (gender, defaults)"
 "$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --repeats 3
 echo "== IMDB sample (gender, defaults)"
 "$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv --repeats 3
+bash "$here/serve.sh" "$build"
