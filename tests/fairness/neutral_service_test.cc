@@ -13,6 +13,8 @@
 #include "core/error.h"
 #include "fairness/neutral_layer.h"
 #include "fairness_test_support.h"
+#include "models/answer_cache.h"
+#include "models/cached_model.h"
 #include "models/lr_model.h"
 #include "support/temp_dir.h"
 
@@ -171,6 +173,43 @@ TEST(NeutralService, BadRequestsAreRefusedAndTheServiceKeepsServing) {
   EXPECT_THAT(t, HasSubstr("# TYPE assay_serve_predict_seconds histogram\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_upstream_errors_total 0\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_in_flight 0\n"));
+}
+
+// Behind the answer cache (shared by the upstream models of the service), a repeated text is
+// answered from the cache: hits counted, the same answer.
+TEST(NeutralService, CountsAnswerCacheHits) {
+  assay::testing::TempDir dir;
+  const std::string lr = save_biased_lr(dir);
+  Perturbator perturbator(testing::default_resources(), gender_attribute());
+  auto cache = std::make_shared<models::AnswerCache>(dir.file("cache.sqlite"));
+  NeutralService service(perturbator,
+                         [lr, cache]() -> std::unique_ptr<models::Model> {
+                           return std::make_unique<models::CachedModel>(models::LrModel::load(lr),
+                                                                        cache);
+                         },
+                         {});
+  const int port = service.bind("127.0.0.1", 0);
+  std::thread server([&] { service.serve(); });
+  httplib::Client c("127.0.0.1", port);
+  c.set_tcp_nodelay(true);
+  int status = 0;
+  const auto first = ask(c, "the actor was wonderful", &status);
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(service.metrics().cache_hits(), 0u);
+  const auto again = ask(c, "the actor was wonderful", &status);
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(again, first);
+  const std::uint64_t k = first["certificate"]["k"];
+  EXPECT_GT(k, 0u);
+  EXPECT_EQ(service.metrics().cache_hits(), k + 1);
+  const auto metrics = c.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_THAT(metrics->body,
+              HasSubstr("assay_serve_cache_hits_total " + std::to_string(k + 1) + "\n"));
+  EXPECT_THAT(metrics->body,
+              HasSubstr("assay_serve_upstream_texts_total " + std::to_string(2 * (k + 1)) + "\n"));
+  service.stop();
+  server.join();
 }
 
 TEST(NeutralService, RejectsBadOptions) {
