@@ -32,6 +32,7 @@ UnitRunReport run_units(const UnitPlan& plan, const std::unordered_set<std::stri
   std::vector<unsigned char> done(todo.size(), 0);
   ThreadPool pool(options.n_threads);
   pool.parallel_for(0, todo.size(), 1, [&](std::size_t j) {
+    if (options.stop_requested != nullptr && options.stop_requested->load()) return;
     if (claimed.fetch_add(1) >= limit) return;
     execute(plan[todo[j]]);
     done[j] = 1;

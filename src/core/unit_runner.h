@@ -19,6 +19,7 @@
 // are not started) and is rethrown; every unit recorded before it stays recorded.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -37,6 +38,10 @@ struct UnitRunOptions {
   // Execute at most this many units (0: no limit), then return as if interrupted; how tests
   // and demonstrations stop a run part way.
   std::size_t stop_after = 0;
+  // When set and it becomes true (e.g. from a SIGINT/SIGTERM handler), no further unit is
+  // started; units in flight finish and are recorded, the rest stay kPending, and run_units
+  // returns normally so the caller can say how to resume.
+  const std::atomic<bool>* stop_requested = nullptr;
   std::string label = "units";  // progress label
   ProgressOptions progress;
 };

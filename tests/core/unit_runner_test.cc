@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -168,6 +169,27 @@ TEST(UnitRunner, FirstFailureStopsTheRunAndKeepsWhatWasRecorded) {
   const auto report = engine.run(plan, {});
   EXPECT_EQ(report.n_finished, 4u);
   EXPECT_EQ(report.n_executed, 6u);
+}
+
+TEST(UnitRunner, StopRequestFinishesTheUnitInFlightAndStartsNoOther) {
+  TempDir dir;
+  Engine engine(dir.file("s.sqlite"));
+  const auto plan = plan_of(10);
+  std::atomic<bool> stop{false};
+  UnitRunOptions options;
+  options.progress.quiet = true;
+  options.stop_requested = &stop;
+  const auto report = run_units(
+      plan, engine.finished(),
+      [&](const PlannedUnit& u) {
+        if (u.key == "cell|2") stop = true;  // as a signal handler would, mid-unit
+        engine.record(u);
+      },
+      options);
+  EXPECT_EQ(report.n_executed, 3u);
+  EXPECT_EQ(report.n_pending, 7u);
+  EXPECT_EQ(engine.rows().size(), 3u);
+  EXPECT_EQ(engine.run(plan, {}).n_executed, 7u);
 }
 
 }  // namespace
