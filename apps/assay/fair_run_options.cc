@@ -20,6 +20,10 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
   add_count(cmd, "--chunk", o.chunk, "Inputs perturbed per model round",
             {.min = 1, .max = 100'000'000})
       ->capture_default_str();
+  add_count(cmd, "--threads", o.threads,
+            "Threads perturbing inputs (0 = every core); outputs do not depend on it",
+            {.min = 0, .max = 4'096})
+      ->capture_default_str();
   cmd->add_option("--input-format", o.format, "lines, tsv (label = last field) or csv")
       ->capture_default_str();
   cmd->add_option("--text-column", o.text_column, "CSV: the column holding the text");

@@ -24,6 +24,7 @@ struct FairRunOptions {
   std::optional<std::uint64_t> budget;
   std::size_t batch = 64;
   std::size_t chunk = 64;
+  std::size_t threads = 0;  // perturbing threads, 0 = every core
   std::string attribute = "gender";
   std::string format = "lines";
   std::string text_column;
@@ -35,7 +36,7 @@ struct FairRunOptions {
   bool quiet = false;
 };
 
-// Registers --model, --input, --cache, --budget, --batch, --chunk and the perturbator's
+// Registers --model, --input, --cache, --budget, --batch, --chunk, --threads and the perturbator's
 // options (not --out) on `cmd`.
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
 

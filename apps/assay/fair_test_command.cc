@@ -66,6 +66,7 @@ int run(const FairTestOptions& o) {
   std::size_t done = 0;
   fairness::FairnessTestOptions to;
   to.chunk_inputs = o.chunk;
+  to.threads = o.threads;
   const auto summary = fairness::run_fairness_test(
       perturbator, *model, inputs, to,
       [&](const fairness::Violation& v) {

@@ -107,7 +107,9 @@ int run(const RecCampaignOptions& o) {
   report.delta_oracle = stability::parse_oracle(o.delta_oracle);
   for (const auto& a : config.algorithms) (void)recsys::make_recommender(a);
 
-  const auto data = recsys::load_ratings(o.data);
+  const auto data_spec = recsys::parse_data_spec(o.data);
+  const auto data = recsys::load_ratings(data_spec);
+  config.input_files = recsys::data_spec_files(data_spec);
   if (!o.quiet) {
     std::fprintf(stderr, "rec campaign: %zu users, %zu items, %zu ratings; %zu runs planned\n",
                  data.n_users(), data.n_items(), data.n_ratings(),
@@ -197,7 +199,9 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
       ->capture_default_str();
-  cmd->add_option("--store", o->store, "SQLite store of finished runs (resumes from it)")
+  cmd->add_option("--store", o->store,
+                  "SQLite store of finished runs (resumes from it; one process at a time; "
+                  "bound to the content of the data files)")
       ->required();
   cmd->add_option("--out", o->out, "Report directory")->required();
   add_count(cmd, "--stop-after", o->stop_after,

@@ -40,6 +40,7 @@ struct Scratch {
 };
 
 thread_local Scratch tls_scratch;
+thread_local std::vector<std::pair<std::size_t, int>> tls_explicit;
 
 // The generic score of every word (no explicit n-gram with the neighbours): sphinxbase's
 // single-precision sums, truncated like its (int32) cast. N1 = history length of the first
@@ -71,6 +72,19 @@ BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie) : trie_(tri
   exp_hi_.resize(2 * kHiRange + 1);
   for (int k = -kHiRange; k <= kHiRange; ++k) {
     exp_hi_[static_cast<std::size_t>(k + kHiRange)] = std::exp(-c * static_cast<double>(k) * (1 << kLoBits));
+  }
+  // Σ 1.0001^P(w) and Σ 1.0001^(P(w) + Q(w)) over V ∖ {<s>, </s>} (separable_probability).
+  const std::vector<float>& P = trie.unigram_probs();
+  const std::vector<float>& Q = trie.unigram_backoffs();
+  exp_p_.resize(P.size());
+  exp_pq_.resize(P.size());
+  for (WordId w = 0; w < trie.vocabulary_size(); ++w) {
+    const auto i = static_cast<std::size_t>(w);
+    exp_p_[i] = std::exp(c * static_cast<double>(P[i]));
+    exp_pq_[i] = std::exp(c * (static_cast<double>(P[i]) + static_cast<double>(Q[i])));
+    if (w == trie.begin_sentence() || w == trie.end_sentence()) continue;
+    sum_p_ += exp_p_[i];
+    sum_pq_ += exp_pq_[i];
   }
 }
 
@@ -112,47 +126,70 @@ double BackoffWindowScorer::probability(const std::array<WordId, 5>& win) const 
   return 1.0 / z;
 }
 
-const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
-  const WordId u = win[0], v = win[1], x = win[3], y = win[4];
-  const auto V = static_cast<std::size_t>(trie_.vocabulary_size());
-  const int n1 = v == kNoWord ? 0 : (u == kNoWord ? 1 : 2);
-  const bool f2 = x != kNoWord, f3 = f2 && y != kNoWord;
+// The window's context constants (sphinxbase's factors that do not depend on the candidate).
+struct BackoffWindowScorer::Context {
+  WordId u = kNoWord, v = kNoWord, x = kNoWord, y = kNoWord;
+  int n1 = 0;  // history length of the first factor
+  bool f2 = false, f3 = false;
+  float b0 = 0, b1 = 0, px = 0, base3 = 0;
+  int k3 = 0;
+  const lm::SphinxTrie::Entry* xy = nullptr;
+};
+
+BackoffWindowScorer::Context BackoffWindowScorer::context(const std::array<WordId, 5>& win) const {
+  Context c;
+  c.u = win[0];
+  c.v = win[1];
+  c.x = win[3];
+  c.y = win[4];
+  c.n1 = c.v == kNoWord ? 0 : (c.u == kNoWord ? 1 : 2);
+  c.f2 = c.x != kNoWord;
+  c.f3 = c.f2 && c.y != kNoWord;
   const std::vector<float>& P = trie_.unigram_probs();
   const std::vector<float>& Q = trie_.unigram_backoffs();
-
-  // Context constants.
-  float b0 = 0, b1 = 0, px = 0;
-  if (n1 >= 1) b0 = Q[static_cast<std::size_t>(v)];
-  if (n1 == 2) {
-    if (const auto* uv = trie_.bigram(u, v)) b1 = uv->backoff;
+  if (c.n1 >= 1) c.b0 = Q[static_cast<std::size_t>(c.v)];
+  if (c.n1 == 2) {
+    if (const auto* uv = trie_.bigram(c.u, c.v)) c.b1 = uv->backoff;
   }
-  if (f2) px = P[static_cast<std::size_t>(x)];
-  const lm::SphinxTrie::Entry* xy = f3 ? trie_.bigram(x, y) : nullptr;
-  float base3 = 0;
-  int k3 = 0;
-  if (f3) {
-    if (xy) {
-      k3 = static_cast<int>(xy->prob + 0.0f);
+  if (c.f2) c.px = P[static_cast<std::size_t>(c.x)];
+  c.xy = c.f3 ? trie_.bigram(c.x, c.y) : nullptr;
+  if (c.f3) {
+    if (c.xy) {
+      c.k3 = static_cast<int>(c.xy->prob + 0.0f);
     } else {
-      base3 = P[static_cast<std::size_t>(y)] + Q[static_cast<std::size_t>(x)];
-      k3 = static_cast<int>(base3 + 0.0f);
+      c.base3 = P[static_cast<std::size_t>(c.y)] + Q[static_cast<std::size_t>(c.x)];
+      c.k3 = static_cast<int>(c.base3 + 0.0f);
     }
   }
+  return c;
+}
 
-  Scratch& s = tls_scratch;
-  s.fit(V);
-  int* T = s.total.data();
-  // 1. Generic scores for the whole vocabulary.
-  switch (n1 * 2 + (f2 ? 1 : 0)) {
-    case 0: generic_scores<0, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 1: generic_scores<0, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 2: generic_scores<1, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 3: generic_scores<1, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 4: generic_scores<2, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    default: generic_scores<2, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+int BackoffWindowScorer::generic_score(const Context& c, WordId w) const {
+  const auto i = static_cast<std::size_t>(w);
+  const std::vector<float>& P = trie_.unigram_probs();
+  const std::vector<float>& Q = trie_.unigram_backoffs();
+  float a = P[i];
+  if (c.n1 >= 1) a = a + c.b0;
+  if (c.n1 == 2) a = a + c.b1;
+  int s = static_cast<int>(a) + c.k3;
+  if (c.f2) {
+    const float b = c.px + Q[i];
+    s += static_cast<int>(b);
   }
+  return s;
+}
 
-  // 2. Candidates with explicit n-grams with the neighbours, enumerated from the model.
+template <typename Fn>
+void BackoffWindowScorer::explicit_scores(const Context& c, Fn&& emit) const {
+  const std::vector<float>& P = trie_.unigram_probs();
+  const std::vector<float>& Q = trie_.unigram_backoffs();
+  Scratch& s = tls_scratch;
+  s.fit(static_cast<std::size_t>(trie_.vocabulary_size()));
+  const WordId u = c.u, v = c.v, x = c.x, y = c.y;
+  const int n1 = c.n1;
+  const bool f2 = c.f2, f3 = c.f3;
+  const float b0 = c.b0, b1 = c.b1, px = c.px, base3 = c.base3;
+  const lm::SphinxTrie::Entry* xy = c.xy;
   s.touched.clear();
   auto touch = [&](WordId w, std::uint8_t bit) {
     const auto i = static_cast<std::size_t>(w);
@@ -227,10 +264,70 @@ const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
       else
         score += static_cast<int>(xy->prob + bc1);
     }
-    T[i] = score;
+    emit(i, score);
   }
+}
 
+const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
+  const Context c = context(win);
+  const auto V = static_cast<std::size_t>(trie_.vocabulary_size());
+  const std::vector<float>& P = trie_.unigram_probs();
+  const std::vector<float>& Q = trie_.unigram_backoffs();
+  Scratch& s = tls_scratch;
+  s.fit(V);
+  int* T = s.total.data();
+  const float b0 = c.b0, b1 = c.b1, px = c.px;
+  const int k3 = c.k3;
+  // 1. Generic scores for the whole vocabulary.
+  switch (c.n1 * 2 + (c.f2 ? 1 : 0)) {
+    case 0: generic_scores<0, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+    case 1: generic_scores<0, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+    case 2: generic_scores<1, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+    case 3: generic_scores<1, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+    case 4: generic_scores<2, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+    default: generic_scores<2, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+  }
+  // 2. Candidates with explicit n-grams with the neighbours, enumerated from the model.
+  explicit_scores(c, [&](std::size_t i, int score) { T[i] = score; });
   return T;
+}
+
+double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& win) const {
+  const WordId t = win[2];
+  ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
+  const Context c = context(win);
+  const double lb = lm::SphinxTrie::log_base();
+  // Everything relative to the target's exact integer score, so no term overflows.
+  int st = generic_score(c, t);
+  bool target_explicit = false;
+  std::vector<std::pair<std::size_t, int>>& ex = tls_explicit;
+  ex.clear();
+  explicit_scores(c, [&](std::size_t i, int score) {
+    ex.emplace_back(i, score);
+    if (i == static_cast<std::size_t>(t)) {
+      st = score;
+      target_explicit = true;
+    }
+  });
+  // The generic score without the truncations, each truncation (toward zero, of a negative
+  // sum) taken as +0.5 on average: G(w) = P(w) + f2·Q(w) + C.
+  double cst = static_cast<double>(c.k3) + 0.5;
+  if (c.n1 >= 1) cst += static_cast<double>(c.b0);
+  if (c.n1 == 2) cst += static_cast<double>(c.b1);
+  if (c.f2) cst += static_cast<double>(c.px) + 0.5;
+  const double shift = cst - static_cast<double>(st);
+  const double scale = std::exp(lb * shift);
+  const double* e = c.f2 ? exp_pq_.data() : exp_p_.data();
+  auto approx = [&](std::size_t i) { return scale * e[i]; };
+  double z = scale * (c.f2 ? sum_pq_ : sum_p_);
+  const auto bs = static_cast<std::size_t>(trie_.begin_sentence());
+  const auto es = static_cast<std::size_t>(trie_.end_sentence());
+  for (const auto& [i, score] : ex) {
+    if (i == bs || i == es) continue;
+    z += exp_units(st - score) - approx(i);
+  }
+  if (!target_explicit) z += 1.0 - approx(static_cast<std::size_t>(t));
+  return 1.0 / z;
 }
 
 }  // namespace assay::aeon

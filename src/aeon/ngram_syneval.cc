@@ -23,9 +23,10 @@ bool has_alnum(std::string_view w) {
 
 NgramSynEval::NgramSynEval(const lm::NgramModel& model, double phi, NgramNormaliser normaliser)
     : model_(model), phi_(phi) {
-  if (normaliser == NgramNormaliser::kBackoff) {
+  if (normaliser != NgramNormaliser::kEnumerate) {
     if (const auto* trie = dynamic_cast<const lm::SphinxTrie*>(&model); trie && trie->order() == 3) {
       backoff_ = std::make_unique<BackoffWindowScorer>(*trie);
+      separable_ = normaliser == NgramNormaliser::kSeparable;
     }
   }
   candidates_.reserve(static_cast<std::size_t>(model.vocabulary_size()));
@@ -113,7 +114,9 @@ std::vector<double> NgramSynEval::compute(const std::string& sentence) {
       }
     }
     const bool marker = s[p] == model_.begin_sentence() || s[p] == model_.end_sentence();
-    const double prob = backoff_ && !marker ? backoff_->probability(win) : window_probability(win, scratch);
+    const double prob = !backoff_ || marker   ? window_probability(win, scratch)
+                        : separable_          ? backoff_->separable_probability(win)
+                                              : backoff_->probability(win);
     probs.push_back(prob);
     const std::lock_guard lock(mutex_);
     window_cache_.emplace(win, prob);

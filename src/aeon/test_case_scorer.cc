@@ -18,7 +18,7 @@ namespace assay::aeon {
 
 TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
   if (o.model_dir.empty() && o.embedding_dir.empty()) {
-    if (o.ngram_normaliser == NgramNormaliser::kBackoff)
+    if (o.ngram_normaliser != NgramNormaliser::kEnumerate)
       ngram_ = lm::SphinxTrie::load(o.ngram_model);
     else
       ngram_ = lm::SphinxModel::load(o.ngram_model);

@@ -38,7 +38,9 @@ struct TestCaseScorerOptions {
   std::string vectors_format = "glove";  // see vectors::parse_vector_format
   std::string wordnet_dir = "/usr/share/wordnet";
   // Offline SynEval normaliser: kBackoff reads the model with lm::SphinxTrie (no lock, exact
-  // back-off sums); kEnumerate is the reference — sphinxbase look-ups for every candidate.
+  // back-off sums); kEnumerate is the reference — sphinxbase look-ups for every candidate;
+  // kSeparable is kBackoff with the generic candidates' sum in closed form (within 4e-6
+  // relative measured, about a third less time; the fairness engine's AEON gate uses it).
   NgramNormaliser ngram_normaliser = NgramNormaliser::kBackoff;
 };
 

@@ -45,6 +45,8 @@ SqliteStore::~SqliteStore() { sqlite3_close_v2(db_); }
 
 std::string SqliteStore::last_error() const { return db_ ? sqlite3_errmsg(db_) : "closed"; }
 
+std::int64_t SqliteStore::changes() const { return sqlite3_changes64(db_); }
+
 void SqliteStore::exec(const std::string& sql) {
   char* message = nullptr;
   const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message);

@@ -72,6 +72,8 @@ class SqliteStore {
 
   // The connection's last error message, for building exceptions.
   std::string last_error() const;
+  // Rows inserted, updated or deleted by the last finished statement (sqlite3_changes64).
+  std::int64_t changes() const;
 
  private:
   std::string path_;

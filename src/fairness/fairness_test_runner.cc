@@ -1,8 +1,10 @@
 #include "fairness/fairness_test_runner.h"
 
 #include <algorithm>
+#include <exception>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "text/unicode_props.h"
 
 namespace assay::fairness {
@@ -13,20 +15,35 @@ void answer_inputs(const Perturbator& perturbator, models::Model& model,
                                             std::span<const std::vector<double>>)>& on_answered,
                    const std::function<void(std::size_t)>& on_progress) {
   const std::size_t chunk = std::max<std::size_t>(1, options.chunk_inputs);
+  core::ThreadPool pool(options.threads);
   for (std::size_t begin = 0; begin < inputs.size(); begin += chunk) {
     const std::size_t end = std::min(inputs.size(), begin + chunk);
-    std::vector<PerturbationSet> sets;
-    std::vector<std::string> texts;
-    for (std::size_t i = begin; i < end; ++i) {
+    // Perturbed in parallel, each input into its own slot; the first failing input in input
+    // order decides the error, whatever the thread count.
+    std::vector<PerturbationSet> sets(end - begin);
+    std::vector<std::exception_ptr> errors(end - begin);
+    pool.parallel_for(begin, end, 1, [&](std::size_t i) {
       try {
-        sets.push_back(perturbator.perturb(inputs[i].text));
+        sets[i - begin] = perturbator.perturb(inputs[i].text);
+      } catch (...) {
+        errors[i - begin] = std::current_exception();
+      }
+    });
+    for (std::size_t i = begin; i < end; ++i) {
+      if (!errors[i - begin]) continue;
+      try {
+        std::rethrow_exception(errors[i - begin]);
       } catch (core::Error& e) {
         e.add_context("input at line " + std::to_string(inputs[i].line));
         throw;
       }
-      if (!sets.back().is_mutable()) continue;  // an input without perturbations is not asked
+    }
+    std::vector<std::string> texts;
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto& set = sets[i - begin];
+      if (!set.is_mutable()) continue;  // an input without perturbations is not asked
       texts.push_back(inputs[i].text);
-      for (const auto& p : sets.back().perturbations) texts.push_back(p.text);
+      for (const auto& p : set.perturbations) texts.push_back(p.text);
     }
     const auto scores = texts.empty() ? std::vector<std::vector<double>>{} : model.predict(texts);
     std::size_t at = 0;

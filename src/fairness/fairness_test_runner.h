@@ -35,6 +35,10 @@ struct FairnessTestSummary {
 
 struct FairnessTestOptions {
   std::size_t chunk_inputs = 64;  // inputs whose texts go to the model in one predict() call
+  // Threads perturbing the inputs of a chunk (0 = every core). The model is asked from the
+  // calling thread, in input order: answers, callbacks and outputs are the same for every
+  // thread count.
+  std::size_t threads = 1;
 };
 
 // The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every

@@ -1,5 +1,6 @@
 #include "recsys/data_spec.h"
 
+#include <filesystem>
 #include <limits>
 
 #include "core/error.h"
@@ -99,6 +100,23 @@ DataSpec parse_data_spec(std::string_view text) {
         throw core::UsageError("data spec '" + spec + "': key '" + key + "' given twice");
     }
     out.params.emplace_back(key, part.substr(eq + 1));
+  }
+  return out;
+}
+
+std::vector<std::string> data_spec_files(const DataSpec& spec) {
+  std::vector<std::pair<std::string, std::string>> names;
+  if (spec.kind == "movielens-100k") names = {{"u.data", "u.item"}};
+  if (spec.kind == "movielens-1m") names = {{"ratings.dat", "movies.dat"}};
+  if (spec.kind == "movielens-latest") names = {{"ratings.csv", "movies.csv"}};
+  std::vector<std::string> out;
+  if (spec.kind == "csv") out.push_back(spec.path);
+  for (const auto& [ratings, attributes] : names) {
+    for (const auto& name : {ratings, attributes}) {
+      const auto path = std::filesystem::path(spec.path) / name;
+      std::error_code ec;
+      if (std::filesystem::is_regular_file(path, ec)) out.push_back(path.string());
+    }
   }
   return out;
 }

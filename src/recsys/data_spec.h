@@ -29,6 +29,11 @@ struct DataSpec {
 // or malformed key=value parameter.
 DataSpec parse_data_spec(std::string_view spec);
 
+// The files load_ratings(spec) reads that exist now, in a fixed order (the ratings file, then
+// the attribute file when present); empty for synthetic data. Stores record their content
+// hashes so a campaign is never resumed on changed data.
+std::vector<std::string> data_spec_files(const DataSpec& spec);
+
 // Loads the ratings named by `spec` (parse errors of the files are core::ParseError with
 // file:line; a missing file is core::IoError).
 Ratings load_ratings(const DataSpec& spec);

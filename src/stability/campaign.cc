@@ -1,15 +1,16 @@
 #include "stability/campaign.h"
 
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>
+#include <unordered_set>
 
 #include "core/error.h"
-#include "core/thread_pool.h"
+#include "core/shard.h"
+#include "core/unit_plan.h"
+#include "core/unit_runner.h"
+#include "core/unit_store.h"
 #include "recsys/recommender_spec.h"
 
 namespace assay::stability {
@@ -62,51 +63,22 @@ std::map<std::string, std::string> identity_of(const recsys::Ratings& data,
       {"format", "assay-rec-campaign/1"}};
 }
 
-std::size_t parse_count(const std::string& text, const std::string& what) {
-  std::size_t used = 0;
-  unsigned long long v = 0;
-  try {
-    v = std::stoull(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
+// identity_of plus what can only be checked by reading: input contents, configurations.
+std::map<std::string, std::string> full_identity(const recsys::Ratings& data,
+                                                 const CampaignConfig& c) {
+  auto identity = identity_of(data, c);
+  core::add_input_files(identity, c.input_files);
+  for (const auto& a : c.algorithms) {
+    identity["algorithm:" + a] = recsys::parse_recommender_spec(a).full();
   }
-  if (used == 0 || used != text.size() || text[0] == '-') {
-    throw core::UsageError("--shard: expected a whole number for " + what + ", got '" + text + "'");
-  }
-  return static_cast<std::size_t>(v);
+  return identity;
 }
 
 }  // namespace
 
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
-  if (text == "auto") {
-    static const char* const kPairs[][2] = {{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-                                            {"PMI_RANK", "PMI_SIZE"},
-                                            {"SLURM_PROCID", "SLURM_NTASKS"}};
-    for (const auto& pair : kPairs) {
-      const char* rank = std::getenv(pair[0]);
-      const char* size = std::getenv(pair[1]);
-      if (rank != nullptr && size != nullptr) {
-        const std::size_t i = parse_count(rank, pair[0]), n = parse_count(size, pair[1]);
-        if (i >= n)
-          throw core::UsageError(std::string("--shard auto: ") + pair[0] + " >= " + pair[1]);
-        return {i, n};
-      }
-    }
-    throw core::UsageError(
-        "--shard auto: no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK or "
-        "SLURM_PROCID); give --shard I/N");
-  }
-  const auto slash = text.find('/');
-  if (slash == std::string::npos) {
-    throw core::UsageError("--shard: expected I/N (e.g. 0/4) or auto, got '" + text + "'");
-  }
-  const std::size_t i = parse_count(text.substr(0, slash), "I");
-  const std::size_t n = parse_count(text.substr(slash + 1), "N");
-  if (n == 0 || i >= n) {
-    throw core::UsageError("--shard " + text + ": need 0 <= I < N");
-  }
-  return {i, n};
+  const auto shard = core::parse_shard(text);
+  return {shard.index, shard.count};
 }
 
 std::vector<RunKey> campaign_keys(const CampaignConfig& c) {
@@ -125,107 +97,80 @@ std::vector<RunKey> campaign_keys(const CampaignConfig& c) {
 CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& config,
                              CampaignStore& store) {
   validate(config);
-  store.check_identity(identity_of(data, config));
+  const auto lock = store.lock();
+  const auto identity = full_identity(data, config);
+  store.check_identity(identity);
 
   CampaignResults results;
   // Merges first: they only add finished runs, never replace one (the key is the primary key).
-  {
-    std::set<KeyTuple> have;
-    for (const auto& r : store.runs()) have.insert(tuple_of(r.key));
-    std::set<std::pair<std::string, std::size_t>> have_noise;
-    for (const auto& n : store.noise()) have_noise.insert({n.algorithm, n.trial});
-    for (const auto& path : config.merge_from) {
-      if (!std::filesystem::exists(path)) {
-        throw core::IoError(core::SourceLocation(path), "no such campaign store to merge");
-      }
-      CampaignStore other(path);
-      other.check_identity(identity_of(data, config));
-      for (const auto& r : other.runs()) {
-        if (have.insert(tuple_of(r.key)).second) {
-          store.append(r);
-          ++results.n_merged;
-        }
-      }
-      for (const auto& n : other.noise()) {
-        if (have_noise.insert({n.algorithm, n.trial}).second) store.append(n);
-      }
-    }
-  }
+  for (const auto& path : config.merge_from) results.n_merged += store.merge(path, identity).first;
+
   // Baselines: one training per algorithm, using all threads inside recommend_all.
   for (const auto& algorithm : config.algorithms) {
     results.baselines.push_back(train_baseline(data, algorithm, model_seed(config.seed, algorithm),
                                                config.k, config.n_threads));
   }
 
-  std::map<KeyTuple, RunResult> done;
-  for (auto& r : store.runs()) done.emplace(tuple_of(r.key), std::move(r));
-  std::set<std::pair<std::string, std::size_t>> noise_done;
-  for (const auto& n : store.noise()) noise_done.insert({n.algorithm, n.trial});
-
+  // The plan: noise retrainings first (they are few), then the runs trial-major, so an
+  // interrupted campaign holds a few trials of every cell rather than all trials of the first
+  // algorithms. Each kind is dealt to shards by its position in config order.
   const auto keys = campaign_keys(config);
-  std::vector<std::size_t> pending;
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    if (k % config.n_shards == config.shard && done.count(tuple_of(keys[k])) == 0) {
-      pending.push_back(k);
-    }
-  }
-  struct NoiseJob {
-    std::size_t algorithm;
-    std::size_t trial;
-  };
-  std::vector<NoiseJob> noise_jobs;
+  core::UnitPlan plan(config.seed);
+  const std::size_t n_noise = config.algorithms.size() * config.noise_trials;
   for (std::size_t a = 0; a < config.algorithms.size(); ++a) {
     for (std::size_t t = 0; t < config.noise_trials; ++t) {
-      const std::size_t index = a * config.noise_trials + t;
-      if (index % config.n_shards == config.shard &&
-          noise_done.count({config.algorithms[a], t}) == 0) {
-        noise_jobs.push_back({a, t});
-      }
+      plan.add(noise_unit_key(config.algorithms[a], t), a * config.noise_trials + t);
     }
   }
-  // Trial-major order: an interrupted campaign holds a few trials of every cell rather than
-  // all trials of the first algorithms (results do not depend on the order).
-  std::stable_sort(pending.begin(), pending.end(),
+  std::vector<std::size_t> run_order(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) run_order[k] = k;
+  std::stable_sort(run_order.begin(), run_order.end(),
                    [&](std::size_t a, std::size_t b) { return keys[a].trial < keys[b].trial; });
-  std::size_t shard_runs = 0;
-  for (std::size_t k = 0; k < keys.size(); ++k) shard_runs += k % config.n_shards == config.shard;
-  results.n_resumed = shard_runs - pending.size();
+  for (const auto k : run_order) plan.add(run_unit_key(keys[k]), k);
 
-  const std::size_t n_jobs = noise_jobs.size() + pending.size();
-  core::Progress progress("stability runs", n_jobs, config.progress);
-  std::atomic<std::size_t> executed{0};
-  const std::size_t limit = config.stop_after == 0 ? n_jobs : config.stop_after;
-  core::ThreadPool pool(config.n_threads);
-  // Noise jobs first (they are few); a job index past the limit is skipped, which is how a
-  // test stops a campaign part way.
-  pool.parallel_for(0, n_jobs, 1, [&](std::size_t j) {
-    if (executed.fetch_add(1) >= limit) return;
-    if (j < noise_jobs.size()) {
-      const auto& job = noise_jobs[j];
-      const auto& baseline = results.baselines[job.algorithm];
-      NoiseResult n;
-      n.algorithm = baseline.algorithm;
-      n.trial = job.trial;
-      n.seed = noise_seed(config.seed, baseline.algorithm, job.trial);
-      const auto other = train_and_recommend(data, baseline.algorithm, n.seed, config.k, 1);
-      n.oracle = mean_distances(baseline.top, other);
-      store.append(n);
-    } else {
-      const RunKey& key = keys[pending[j - noise_jobs.size()]];
-      const auto a = static_cast<std::size_t>(
-          std::find(config.algorithms.begin(), config.algorithms.end(), key.algorithm) -
-          config.algorithms.begin());
-      store.append(execute_run(data, results.baselines[a], key, run_seed(config.seed, key),
-                               config.heuristic_options));
-    }
-    progress.add();
-  });
-  progress.finish();
-  // Jobs run in index order of claim; the first `limit` claimed are the noise jobs, then runs.
-  results.n_executed = std::min(limit, n_jobs) - std::min(limit, noise_jobs.size());
+  const auto finished_list = store.finished_keys();
+  const std::unordered_set<std::string> finished(finished_list.begin(), finished_list.end());
+  core::UnitRunOptions options;
+  options.shard = {config.shard, config.n_shards};
+  options.n_threads = config.n_threads;
+  options.stop_after = config.stop_after;
+  options.label = "stability runs";
+  options.progress = config.progress;
+  const auto algorithm_index = [&](const std::string& algorithm) {
+    return static_cast<std::size_t>(
+        std::find(config.algorithms.begin(), config.algorithms.end(), algorithm) -
+        config.algorithms.begin());
+  };
+  const auto report = core::run_units(
+      plan, finished,
+      [&](const core::PlannedUnit& unit) {
+        const std::size_t u = plan.find(unit.key);
+        if (u < n_noise) {
+          const std::size_t a = unit.slot / config.noise_trials;
+          const auto& baseline = results.baselines[a];
+          NoiseResult n;
+          n.algorithm = baseline.algorithm;
+          n.trial = unit.slot % config.noise_trials;
+          n.seed = unit.seed;
+          const auto other = train_and_recommend(data, baseline.algorithm, n.seed, config.k, 1);
+          n.oracle = mean_distances(baseline.top, other);
+          store.append(n);
+        } else {
+          const RunKey& key = keys[unit.slot];
+          store.append(execute_run(data, results.baselines[algorithm_index(key.algorithm)], key,
+                                   unit.seed, config.heuristic_options));
+        }
+      },
+      options);
+  for (std::size_t u = n_noise; u < plan.size(); ++u) {
+    results.n_executed += report.state[u] == core::UnitState::kExecuted;
+    results.n_resumed += report.state[u] == core::UnitState::kFinished;
+  }
+  results.shard_complete = report.shard_complete();
 
-  // Re-read the store so executed and resumed runs come back through the same path.
-  done.clear();
+  // Reassembly: re-read the store so executed, resumed and merged runs come back through the
+  // same path, in config order.
+  std::map<KeyTuple, RunResult> done;
   for (auto& r : store.runs()) done.emplace(tuple_of(r.key), std::move(r));
   for (const auto& key : keys) {
     const auto it = done.find(tuple_of(key));
@@ -239,22 +184,7 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
       if (it != noise.end()) results.noise.push_back(it->second);
     }
   }
-  results.complete = results.runs.size() == keys.size() &&
-                     results.noise.size() == config.algorithms.size() * config.noise_trials;
-  results.shard_complete = true;
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    if (k % config.n_shards == config.shard && done.count(tuple_of(keys[k])) == 0) {
-      results.shard_complete = false;
-    }
-  }
-  for (std::size_t a = 0; a < config.algorithms.size(); ++a) {
-    for (std::size_t t = 0; t < config.noise_trials; ++t) {
-      if ((a * config.noise_trials + t) % config.n_shards == config.shard &&
-          noise.count({config.algorithms[a], t}) == 0) {
-        results.shard_complete = false;
-      }
-    }
-  }
+  results.complete = results.runs.size() == keys.size() && results.noise.size() == n_noise;
   return results;
 }
 

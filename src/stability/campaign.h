@@ -1,5 +1,6 @@
-// The campaign runner: algorithms × heuristics × sizes × trials runs (the paper's study by
-// default), parallel across runs on a core::ThreadPool, every finished run appended to a
+// The stability campaign: algorithms × heuristics × sizes × trials runs (the paper's study by
+// default) plus the noise-floor retrainings, planned as keyed units and executed by the core
+// runner (core/unit_runner.h): parallel across runs, every finished run appended to a
 // CampaignStore at once. Runs already in the store are skipped, so re-running after an
 // interruption finishes the campaign without losing or repeating a run, and gives the same
 // numbers as an uninterrupted campaign (each run's seed depends only on its key).
@@ -32,6 +33,10 @@ struct CampaignConfig {
   HeuristicOptions heuristic_options;
   // Recorded in the store and checked on resume (e.g. the --data spec).
   std::string data_description;
+  // The files the data was read from (recsys::data_spec_files); their content hashes are
+  // recorded in the store and checked on resume and merge, so a changed file is an error
+  // naming it rather than a campaign mixing runs on two versions of the data.
+  std::vector<std::string> input_files;
   // Stop after this many newly executed runs (0: no limit); simulates an interruption.
   std::size_t stop_after = 0;
   // Many machines: this process executes only the runs (and noise retrainings) whose index in
@@ -56,17 +61,16 @@ struct CampaignResults {
   bool shard_complete = false;               // every run of this shard is in `runs`
 };
 
-// Parses a --shard value "I/N" (0 <= I < N), or "auto": the rank and size an MPI or Slurm
-// launcher puts in the environment (OMPI_COMM_WORLD_RANK/_SIZE, PMI_RANK/PMI_SIZE,
-// SLURM_PROCID/SLURM_NTASKS). Throws core::UsageError.
+// core::parse_shard (core/shard.h) as {shard, n_shards}.
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
 
 // Every run of the configuration, in config order.
 std::vector<RunKey> campaign_keys(const CampaignConfig& config);
 
-// Validates the configuration (throws core::UsageError), checks the store's identity, merges
-// the merge_from stores, trains the baselines, executes the missing runs of this shard and
-// returns everything the store holds for this configuration.
+// Validates the configuration (throws core::UsageError), takes the store's lock (a store in
+// use by another process is a core::UsageError), checks its identity, merges the merge_from
+// stores, trains the baselines, executes the missing runs of this shard and returns everything
+// the store holds for this configuration.
 CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& config,
                              CampaignStore& store);
 

@@ -2,44 +2,39 @@
 
 #include <chrono>
 
-#include "core/rng.h"
+#include "core/unit_plan.h"
 
 namespace assay::stability {
-namespace {
-
-std::uint64_t fnv1a(const std::string& text) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (const unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-}  // namespace
 
 std::string RunKey::to_string() const {
   return algorithm + "/" + std::string(stability::to_string(heuristic)) + "/n=" +
          std::to_string(size) + "/trial=" + std::to_string(trial);
 }
 
+std::string run_unit_key(const RunKey& key) {
+  return key.algorithm + "|" + std::string(to_string(key.heuristic)) + "|" +
+         std::to_string(key.size) + "|" + std::to_string(key.trial);
+}
+
+std::string noise_unit_key(const std::string& algorithm, std::size_t trial) {
+  return "noise|" + algorithm + "|" + std::to_string(trial);
+}
+
 std::uint64_t run_id(const RunKey& key) {
-  return fnv1a(key.algorithm + "|" + std::string(to_string(key.heuristic)) + "|" +
-               std::to_string(key.size) + "|" + std::to_string(key.trial));
+  return core::key_hash(run_unit_key(key));
 }
 
 std::uint64_t run_seed(std::uint64_t campaign_seed, const RunKey& key) {
-  return core::derive_seed(campaign_seed, run_id(key));
+  return core::unit_seed(campaign_seed, run_unit_key(key));
 }
 
 std::uint64_t model_seed(std::uint64_t campaign_seed, const std::string& algorithm) {
-  return core::derive_seed(campaign_seed, fnv1a("model|" + algorithm));
+  return core::unit_seed(campaign_seed, "model|" + algorithm);
 }
 
 std::uint64_t noise_seed(std::uint64_t campaign_seed, const std::string& algorithm,
                          std::size_t trial) {
-  return core::derive_seed(campaign_seed,
-                           fnv1a("noise|" + algorithm + "|" + std::to_string(trial)));
+  return core::unit_seed(campaign_seed, noise_unit_key(algorithm, trial));
 }
 
 std::vector<recsys::Modification> run_modifications(const recsys::Ratings& data,

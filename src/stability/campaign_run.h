@@ -33,10 +33,17 @@ struct RunResult {
   std::array<double, kNumOracles> oracle{};
 };
 
-// FNV-1a of "algorithm|HEURISTIC|size|trial": stable across runs, versions and orderings.
+// The campaign's units (core/unit_plan.h) are named "algorithm|HEURISTIC|size|trial" (a run)
+// and "noise|algorithm|trial" (a noise-floor retraining); seeds are core::unit_seed of the
+// campaign seed and these names, stable across runs, versions and orderings.
+std::string run_unit_key(const RunKey& key);
+std::string noise_unit_key(const std::string& algorithm, std::size_t trial);
+
+// core::key_hash(run_unit_key(key)).
 std::uint64_t run_id(const RunKey& key);
 std::uint64_t run_seed(std::uint64_t campaign_seed, const RunKey& key);
-// The training seed of an algorithm within a campaign (the same for original and retrains).
+// The training seed of an algorithm within a campaign (the same for original and retrains):
+// core::unit_seed(campaign seed, "model|algorithm").
 std::uint64_t model_seed(std::uint64_t campaign_seed, const std::string& algorithm);
 // The seed of the t-th noise-floor retraining (same data, other seed).
 std::uint64_t noise_seed(std::uint64_t campaign_seed, const std::string& algorithm,

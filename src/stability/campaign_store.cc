@@ -44,33 +44,46 @@ core::SqliteStore& with_schema(core::SqliteStore& db) {
 }  // namespace
 
 CampaignStore::CampaignStore(const std::string& path)
-    : db_(path),
+    : store_(path, "campaign"),
+      db_(store_.db()),
       insert_run_(with_schema(db_).prepare(
           "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
       insert_noise_(db_.prepare("INSERT INTO noise VALUES (?, ?, ?, ?, ?, ?, ?)")) {}
 
 void CampaignStore::check_identity(const std::map<std::string, std::string>& identity) {
   std::lock_guard lock(mutex_);
-  core::SqliteTransaction tx(db_);
-  auto select = db_.prepare("SELECT value FROM campaign WHERE key = ?");
-  auto insert = db_.prepare("INSERT INTO campaign VALUES (?, ?)");
-  for (const auto& [key, value] : identity) {
-    select.bind(1, std::string_view(key));
-    if (select.step()) {
-      const std::string stored = select.column_text(0);
-      if (stored != value) {
-        throw core::UsageError(core::SourceLocation(db_.path()),
-                               "this store belongs to another campaign: " + key + " is '" +
-                                   stored + "' there but '" + value +
-                                   "' now (use a new --store or the original settings)");
-      }
-    } else {
-      insert.bind(1, std::string_view(key)).bind(2, std::string_view(value));
-      insert.run();
+  store_.check_identity(identity);
+}
+
+std::pair<std::size_t, std::size_t> CampaignStore::merge(
+    const std::string& other_path, const std::map<std::string, std::string>& identity) {
+  std::lock_guard lock(mutex_);
+  const auto added = store_.merge(other_path, {"runs", "noise"}, identity);
+  return {added[0], added[1]};
+}
+
+std::vector<std::string> CampaignStore::finished_keys() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  auto q = db_.prepare("SELECT algorithm, heuristic, size, trial FROM runs");
+  while (q.step()) {
+    RunKey key;
+    key.algorithm = q.column_text(0);
+    try {
+      key.heuristic = parse_heuristic(q.column_text(1));
+    } catch (core::Error& e) {
+      e.set_location_if_missing(core::SourceLocation(db_.path()));
+      throw;
     }
-    select.reset();
+    key.size = static_cast<std::size_t>(q.column_int64(2));
+    key.trial = static_cast<std::size_t>(q.column_int64(3));
+    out.push_back(run_unit_key(key));
   }
-  tx.commit();
+  auto n = db_.prepare("SELECT algorithm, trial FROM noise");
+  while (n.step()) {
+    out.push_back(noise_unit_key(n.column_text(0), static_cast<std::size_t>(n.column_int64(1))));
+  }
+  return out;
 }
 
 void CampaignStore::append(const RunResult& r) {

@@ -1,19 +1,22 @@
-// The durable record of a campaign: one SQLite row per finished run and per noise-floor
-// retraining, each committed on its own as soon as the run ends (WAL, see core/sqlite_store.h),
-// so a campaign killed at any moment (kill -9) loses at most the runs in flight and never
-// records one twice (the key is the primary key).
+// The durable record of a campaign: a core::UnitStore with one SQLite row per finished run and
+// per noise-floor retraining, each committed on its own as soon as the run ends (WAL, see
+// core/sqlite_store.h), so a campaign killed at any moment (kill -9) loses at most the runs in
+// flight and never records one twice (the key is the primary key).
 //
-// The store also remembers what the campaign was measured on (data description, seed, k,
-// portfolio); reopening it for a different campaign is a core::UsageError naming the file.
-// Thread-safe: every method takes an internal mutex.
+// The store also remembers what the campaign was measured on (data description and the content
+// hash of every input file, seed, k, portfolio, the configurations' specs; table `campaign`);
+// reopening it for a different campaign is a core::UsageError naming the file, or the input
+// file that changed. Thread-safe: every method takes an internal mutex.
 #pragma once
 
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "core/sqlite_store.h"
+#include "core/file_lock.h"
+#include "core/unit_store.h"
 #include "stability/campaign_run.h"
 
 namespace assay::stability {
@@ -30,11 +33,22 @@ class CampaignStore {
   // Opens or creates the store; throws core::IoError naming the file on failure.
   explicit CampaignStore(const std::string& path);
 
-  const std::string& path() const { return db_.path(); }
+  const std::string& path() const { return store_.path(); }
+
+  // The writer's lock (core/file_lock.h): a second process gets a core::UsageError.
+  core::FileLock lock() const { return store_.lock(); }
 
   // Records the campaign's identity on first use; afterwards every key must match (throws
-  // core::UsageError naming the file, the key and both values).
+  // core::UsageError naming the file, the key and both values, or the changed input file).
   void check_identity(const std::map<std::string, std::string>& identity);
+
+  // Copies the runs and noise retrainings this store lacks from another store of the same
+  // campaign (core::UnitStore::merge). Returns {runs added, noise retrainings added}.
+  std::pair<std::size_t, std::size_t> merge(const std::string& other_path,
+                                            const std::map<std::string, std::string>& identity);
+
+  // The unit keys (run_unit_key, noise_unit_key) of everything recorded.
+  std::vector<std::string> finished_keys() const;
 
   void append(const RunResult& run);
   void append(const NoiseResult& noise);
@@ -44,7 +58,8 @@ class CampaignStore {
 
  private:
   mutable std::mutex mutex_;
-  core::SqliteStore db_;
+  core::UnitStore store_;
+  core::SqliteStore& db_;
   core::SqliteStatement insert_run_;
   core::SqliteStatement insert_noise_;
 };

@@ -87,5 +87,43 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("bad/mitigation.json")));
 }
 
+// The paper's "LR Base": the biased LR retrained on its training file plus that file's
+// perturbations (each with its original's label) balances "actress" and "female" between the
+// labels, so fewer violations remain; the saved retrained model, tested by `fair test`, has
+// exactly the violations the comparison reports. Only an lr: model can be retrained.
+TEST(FairMitigateCommand, AdversarialTrainingComparison) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const auto in = dir.write("in.txt",
+                            "the actor was wonderful\nthe actress was wonderful\na great actor\n"
+                            "the film was wonderful\nthe actor was awful\n");
+  auto r = run_assay(dir, "fair mitigate --model lr:" + lr + " --input " + in + " --threads 2 --out " +
+                              dir.file("fm") + " --adversarial-train " + dir.file("train.tsv") +
+                              " --adversarial-model-out " + dir.file("adv.lr"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("adversarial training (LR retrained on 24 texts + "));
+  const auto m = nlohmann::json::parse(read_file(dir.file("fm/mitigation.json")));
+  const auto& a = m["adversarial_training"];
+  EXPECT_EQ(a["train_texts"], 24);
+  EXPECT_EQ(a["train_mutable"], 18);  // every text but the six "a female lead and a dull film"?
+  EXPECT_GT(a["perturbations_added"].get<int>(), 24);
+  const int before = m["violations_before"];
+  ASSERT_GT(before, 0);
+  EXPECT_LT(a["violations"].get<int>(), before);
+  EXPECT_NEAR(a["remaining_percent"].get<double>(), 100.0 * a["violations"].get<int>() / before, 1e-9);
+  r = run_assay(dir, "fair test --model lr:" + dir.file("adv.lr") + " --input " + in + " --out " +
+                         dir.file("ft"));
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const auto ft = nlohmann::json::parse(read_file(dir.file("ft/summary.json")));
+  EXPECT_EQ(ft["violations"], a["violations"]);
+  EXPECT_EQ(ft["model"], a["model"]);
+  r = run_assay(dir, "fair mitigate --model 'cmd:/bin/cat' --input " + in + " --out " + dir.file("x") +
+                         " --adversarial-train " + dir.file("train.tsv"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--model must be lr:FILE"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("x/mitigation.json")));
+}
+
 }  // namespace
 }  // namespace assay::fairness

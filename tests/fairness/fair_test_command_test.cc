@@ -56,5 +56,46 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// Perturbation runs on --threads threads; the model is asked in input order, so violations.jsonl
+// and summary.json are byte-identical for 1, 2 and 4 threads (the 47 handwritten sentences
+// and their pluralised variants, chunks of 5 inputs, so that several chunks run).
+TEST(FairTestCommand, OutputsDoNotDependOnThreads) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  std::istringstream tsv(read_file(std::string(ASSAY_TEST_DATA_DIR) + "/fairness/expected_perturbations.tsv"));
+  std::string line, texts;
+  std::size_t n = 0;
+  while (std::getline(tsv, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto a = line.find('\t'), b = line.find('\t', a + 1);
+    texts += line.substr(a + 1, b - a - 1) + "\nthe " + line.substr(a + 1, b - a - 1) + " wonderful\n\n";
+    n += 3;
+  }
+  ASSERT_GT(n, 100u);
+  const auto in = dir.write("in.txt", texts);
+  std::string first_violations, first_summary;
+  for (const char* threads : {"1", "2", "4"}) {
+    const std::string out = dir.file(std::string("out") + threads);
+    const auto r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --chunk 5 --threads " +
+                                      threads + " --out " + out);
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    const auto violations = read_file(out + "/violations.jsonl");
+    const auto summary = read_file(out + "/summary.json");
+    if (first_violations.empty()) {
+      first_violations = violations;
+      first_summary = summary;
+      EXPECT_GE(nlohmann::json::parse(summary)["violations"].get<int>(), 10);
+      EXPECT_EQ(nlohmann::json::parse(summary)["inputs"].get<std::size_t>(), n);
+      continue;
+    }
+    EXPECT_EQ(violations, first_violations) << threads << " threads";
+    EXPECT_EQ(summary, first_summary) << threads << " threads";
+  }
+  EXPECT_EQ(run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --threads -1 --out " +
+                               dir.file("bad")).exit_code,
+            2);
+}
+
 }  // namespace
 }  // namespace assay::fairness

@@ -62,4 +62,21 @@ TEST(DataSpec, LoadsMovieLensTinyFixture) {
   EXPECT_EQ(r.n_ratings(), 10u);
 }
 
+// The files a store's identity hashes: those the loader reads, present ones only.
+TEST(DataSpec, FilesAreThoseTheLoaderReads) {
+  assay::testing::TempDir dir;
+  EXPECT_TRUE(data_spec_files(parse_data_spec("synthetic:users=5")).empty());
+  EXPECT_EQ(data_spec_files(parse_data_spec("csv:" + dir.file("r.csv") + ",user=u")),
+            std::vector<std::string>{dir.file("r.csv")});
+  dir.write("u.data", "1\t1\t5\t0\n");
+  const auto spec = parse_data_spec("movielens-100k:" + dir.path().string());
+  EXPECT_EQ(data_spec_files(spec), std::vector<std::string>{dir.file("u.data")});
+  dir.write("u.item", "1|x|||||0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0\n");
+  EXPECT_EQ(data_spec_files(spec),
+            (std::vector<std::string>{dir.file("u.data"), dir.file("u.item")}));
+  dir.write("ratings.csv", "userId,movieId,rating,timestamp\n");
+  EXPECT_EQ(data_spec_files(parse_data_spec("movielens-latest:" + dir.path().string())),
+            std::vector<std::string>{dir.file("ratings.csv")});
+}
+
 }  // namespace

@@ -350,5 +350,82 @@ TEST(RecCampaign, StoreThatIsNotADatabaseIsBadInput) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("out/summary.json")));
 }
 
+// A store is bound to the contents of its input files: resuming after the data changed is
+// bad input naming the changed file, and nothing of the new data is mixed into the store.
+TEST(RecCampaign, ResumeOnChangedDataFileIsRefusedNamingTheFile) {
+  TempDir dir;
+  std::string csv = "user,item,rating\n";
+  for (int u = 0; u < 40; ++u) {
+    for (int i = 0; i < 30; ++i) {
+      if ((u * 7 + i * 3) % 4 == 0) {
+        csv += std::to_string(u) + "," + std::to_string(i) + "," + std::to_string(1 + (u + i) % 5) +
+               "\n";
+      }
+    }
+  }
+  const std::string data = dir.write("ratings.csv", csv);
+  const std::string args = "rec campaign --data csv:" + data +
+                           " --algorithms user-user --heuristics ARAND --sizes 1 --trials 3 "
+                           "--noise-trials 0 --quiet --store " +
+                           dir.file("s.sqlite") + " --out " + dir.file("out");
+  const auto first = run_assay(dir, args + " --stop-after 1");
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  EXPECT_NE(first.out.find("INCOMPLETE"), std::string::npos) << first.out;
+
+  // One rating changes (same shape, same spec string): only the content hash can tell.
+  std::string changed = csv;
+  const auto last = changed.rfind(',');
+  changed[last + 1] = changed[last + 1] == '5' ? '4' : '5';
+  dir.write("ratings.csv", changed);
+  const auto resumed = run_assay(dir, args);
+  EXPECT_EQ(resumed.exit_code, 2) << resumed.err;
+  EXPECT_NE(resumed.err.find(data + ": this input file changed"), std::string::npos) << resumed.err;
+  EXPECT_EQ(CampaignStore(dir.file("s.sqlite")).runs().size(), 1u);
+
+  // Restored, the campaign resumes.
+  dir.write("ratings.csv", csv);
+  const auto restored = run_assay(dir, args);
+  ASSERT_EQ(restored.exit_code, 0) << restored.err;
+  EXPECT_NE(restored.out.find("3 runs (2 executed now, 1 from"), std::string::npos) << restored.out;
+}
+
+// Two campaigns on one store at once: the second is refused at once with a message naming the
+// store, and the first is not disturbed.
+TEST(RecCampaign, SecondProcessOnAStoreInUseIsRefused) {
+  TempDir dir;
+  const std::string store = dir.file("busy.sqlite");
+  const std::string args = "rec campaign --data " + kData +
+                           " --algorithms funk-svd --heuristics AMU,ARAND --sizes 1,8 "
+                           "--trials 200 --seed 9 --noise-trials 1 --threads 1 --quiet --store " +
+                           store + " --out " + dir.file("busy");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd = std::string("exec ") + ASSAY_BINARY + " " + args + " >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!std::filesystem::exists(store + ".lock") && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  const bool locked = std::filesystem::exists(store + ".lock");
+  const auto second = run_assay(dir, args);
+  // The first is still running (800 funk-svd retrainings take minutes); stop it.
+  int status = 0;
+  const bool first_still_running = waitpid(pid, &status, WNOHANG) == 0;
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(locked);
+  ASSERT_TRUE(first_still_running);
+  EXPECT_EQ(second.exit_code, 2) << second.err;
+  EXPECT_NE(second.err.find(store + ": this store is in use by another process"), std::string::npos)
+      << second.err;
+  // kill -9 released the lock: the campaign resumes in this store.
+  const auto resumed = run_assay(dir, args + " --stop-after 1");
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_FALSE(std::filesystem::exists(store + ".lock"));
+}
+
 }  // namespace
 }  // namespace assay::stability
