@@ -50,6 +50,8 @@ def vectors_text_seeds():
         "caf\u00e9 1 2 3\n".encode())
     put("vectors_text", "fasttext_dup", b"\x06" + b"4 2\r\n</s> 0 0\r\nword 1 1\r\nword 2 2\r\nz 3 3\r\n")
     put("vectors_text", "limit", b"\x08" + b"2 3\na 1 2 3 \nb 4 5 6\n")
+    # found by the fuzzer: a header declaring 3.3 million vectors of 93773 values
+    put("vectors_text", "huge_header", b"#3337777 93773")
 
 
 def vectors_binary_seeds():
