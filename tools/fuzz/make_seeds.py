@@ -179,6 +179,9 @@ def modification_set_seeds():
         {"kind": "remove", "user": "2", "item": "11"},
         {"kind": "change", "user": "u x", "item": "i-y", "value": 2.5}]))
     put("modification_set", "empty", mods([], heuristic="RRAND", k=1))
+    # found by the fuzzer: a value beyond float range (read as infinity, written as null)
+    put("modification_set", "huge_value", mods([{"kind": "add", "user": "1", "item": "10",
+                                                 "value": 1e39}]))
     put("modification_set", "unknown_user", mods([{"kind": "add", "user": "99", "item": "10",
                                                    "value": 1}]))
 
