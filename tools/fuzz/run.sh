@@ -27,7 +27,9 @@ while (( $# > 0 )); do
   case "$1" in
     --brief) brief=1; seconds=5 ;;
     --seconds) seconds=${2:?--seconds needs a value}; shift ;;
-    --minutes) seconds=$(( ${2:?--minutes needs a value} * 60 )); shift ;;
+    --minutes) minutes=${2:?--minutes needs a value}; shift
+               [[ $minutes =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: --minutes needs a positive whole number" >&2; exit 2; }
+               seconds=$(( minutes * 60 )) ;;
     --list) printf '%s\n' "${all[@]}"; exit 0 ;;
     -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1" >&2; exit 2 ;;
