@@ -37,8 +37,8 @@ struct BarChart {
   // a bar's tooltip reads "series / group category".
   std::vector<std::string> groups;
   // Category labels wider than their slot (estimated from the text) are rotated by 45° (90°
-  // when the slot is narrower still); the chart grows downwards to hold them, so the plot
-  // keeps its size and no two labels overlap.
+  // when the slot is narrower than 22 px); the chart grows downwards to hold them, so the plot
+  // keeps its size and labels do not overlap while a slot is at least a text line (14 px) wide.
   bool fit_labels = false;
 };
 

@@ -75,8 +75,8 @@ TEST(SvgChart, FitLabelsRotatesAndGroupsLabel) {
   EXPECT_NE(svg.find("<title>n = 1 / item-item CMU: 2</title>"), std::string::npos);
   EXPECT_EQ(count(svg, "stroke=\"#bbb\""), 1);  // one rule between the two groups
 
-  c.labels.width = 260;  // slots of 2.5 px: upright labels
-  EXPECT_EQ(count(render_svg(c), "rotate(-90"), 12);
+  c.labels.width = 440;  // slots of 17.5 px: upright labels
+  EXPECT_EQ(count(render_svg(c), "rotate(-90"), 12 + 1);  // and the y axis title
   c.labels.width = 3000;  // room for every label: nothing rotated
   EXPECT_EQ(count(render_svg(c), "rotate(-"), 1);  // only the y axis title
 }
