@@ -567,6 +567,11 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
   }
   const auto sentence = [&](const CellStats& c, bool bold) {
     const std::string b0 = bold ? "<b>" : "", b1 = bold ? "</b>" : "";
+    if (!(c.mean > 0)) {
+      return "on " + b0 + core::xml_escape(c.algorithm) + b1 +
+             ", no heuristic moved any user's top item out of their top-" +
+             std::to_string(config.k) + " list";
+    }
     std::string text = "on " + b0 + core::xml_escape(c.algorithm) + b1 + ", " + verb(c.heuristic) +
                        " " + std::to_string(c.size) + " rating" + (c.size == 1 ? "" : "s") +
                        " chosen by " + b0 + std::string(to_string(c.heuristic)) + b1 +
@@ -650,7 +655,7 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
 
   std::string html =
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
-      "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto}"
+      "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
       "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#555}"
       "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}</style>"
