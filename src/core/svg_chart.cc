@@ -219,8 +219,22 @@ std::string render_svg(const BarChart& chart) {
         s += "<line x1=\"" + num(x1) + "\" x2=\"" + num(x1) + "\" y1=\"" + num(kMarginTop) +
              "\" y2=\"" + num(base + label_depth + 4) + "\" stroke=\"#bbb\"/>\n";
       }
+      // A name wider than its group is set smaller, then shortened ("…", the full name as
+      // the tooltip), so neighbouring groups' names never run into each other.
+      const std::string& name = chart.groups[first];
+      std::string shown = name, size;
+      if (text_width(name) > x1 - x0 - 6) {
+        size = " font-size=\"10\"";
+        while (!shown.empty() && text_width(shown + "…") * 10 / 12 > x1 - x0 - 6) {
+          do {
+            shown.pop_back();
+          } while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80);
+        }
+        if (text_width(name) * 10 / 12 > x1 - x0 - 6) shown += "…";
+      }
       s += "<text x=\"" + num((x0 + x1) / 2) + "\" y=\"" + num(base + label_depth + 18) +
-           "\" text-anchor=\"middle\" font-weight=\"bold\">" + xml_escape(chart.groups[first]) +
+           "\" text-anchor=\"middle\" font-weight=\"bold\"" + size + ">" +
+           (shown == name ? "" : "<title>" + xml_escape(name) + "</title>") + xml_escape(shown) +
            "</text>\n";
       first = c;
     }

@@ -77,6 +77,12 @@ TEST(SvgChart, FitLabelsRotatesAndGroupsLabel) {
 
   c.labels.width = 440;  // slots of 17.5 px: upright labels
   EXPECT_EQ(count(render_svg(c), "rotate(-90"), 12 + 1);  // and the y axis title
+  for (std::size_t i = 0; i < 6; ++i) c.groups[i] = "user-user:neighbors=20:min-sim=0.5";
+  const std::string shortened = render_svg(c);
+  EXPECT_NE(shortened.find("<title>user-user:neighbors=20:min-sim=0.5</title>user-user:"),
+            std::string::npos)
+      << shortened;
+  EXPECT_NE(shortened.find("…</text>"), std::string::npos);
   c.labels.width = 3000;  // room for every label: nothing rotated
   EXPECT_EQ(count(render_svg(c), "rotate(-"), 1);  // only the y axis title
 }
