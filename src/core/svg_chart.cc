@@ -138,9 +138,7 @@ std::string render_svg(const BarChart& chart) {
   int angle = 0;
   if (chart.fit_labels && widest > slot0 - 4) angle = slot0 >= 22 ? 45 : 90;
   const bool grouped = !chart.groups.empty() && chart.groups.size() == chart.categories.size();
-  const double label_depth = angle == 0    ? 16.0
-                             : angle == 45 ? widest * 0.7072 + 14
-                                           : widest + 10;
+  const double label_depth = angle == 0 ? 16.0 : angle == 45 ? widest * 0.7072 + 14 : widest + 10;
   const double needed = label_depth + (grouped ? 22.0 : 0.0) + 30.0;
   const double extra = std::max(0.0, std::ceil(needed - kMarginBottom));
   ChartLabels grown = chart.labels;
@@ -203,9 +201,9 @@ std::string render_svg(const BarChart& chart) {
     } else {
       const double lx = gx + group_w / 2 + (angle == 45 ? 3.0 : 4.0);
       const double ly = base + (angle == 45 ? 10.0 : 6.0);
-      s += "<text x=\"" + num(lx) + "\" y=\"" + num(ly) + "\" text-anchor=\"end\" transform=\"rotate(-" +
-           std::to_string(angle) + " " + num(lx) + " " + num(ly) + ")\">" +
-           xml_escape(chart.categories[c]) + "</text>\n";
+      s += "<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
+           "\" text-anchor=\"end\" transform=\"rotate(-" + std::to_string(angle) + " " + num(lx) +
+           " " + num(ly) + ")\">" + xml_escape(chart.categories[c]) + "</text>\n";
     }
   }
   if (grouped) {

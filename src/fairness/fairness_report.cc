@@ -20,9 +20,9 @@ namespace assay::fairness {
 namespace {
 
 namespace fs = std::filesystem;
-using nlohmann::json;
 using core::ParseError;
 using core::SourceLocation;
+using nlohmann::json;
 
 // --- reading ---------------------------------------------------------------------------------
 
@@ -35,7 +35,8 @@ json parse_json_file(const std::string& path) {
   } catch (const json::parse_error& e) {
     const std::size_t byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
     const auto begin = text.begin();
-    const std::size_t line = 1 + static_cast<std::size_t>(std::count(begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(
+                                     begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
     const std::size_t line_start = text.rfind('\n', byte == 0 ? 0 : byte - 1);
     const std::size_t column =
         line_start == std::string::npos || line == 1 ? byte + 1 : byte - line_start;
@@ -103,7 +104,9 @@ std::vector<std::size_t> code_point_offsets(const std::string& text) {
   return at;
 }
 
-std::size_t code_points(const std::string& text) { return code_point_offsets(text).size() - 1; }
+std::size_t code_points(const std::string& text) {
+  return code_point_offsets(text).size() - 1;
+}
 
 std::string lower(std::string text) {
   for (char& c : text) {
@@ -136,7 +139,8 @@ void read_summary(ReportRun& run, const std::string& path) {
     for (const auto& [key, value] : h.items()) {
       if (key.empty() || key.size() > 9 ||
           !std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        throw ParseError(f.where, "'perturbations_per_input' keys must be counts, got '" + key + "'");
+        throw ParseError(f.where,
+                         "'perturbations_per_input' keys must be counts, got '" + key + "'");
       }
       const std::size_t n = std::stoul(key);
       if (run.perturbations_per_input.size() <= n) run.perturbations_per_input.resize(n + 1, 0);
@@ -220,7 +224,9 @@ void read_mitigation(ReportRun& run, const std::string& path) {
 
 // --- rendering helpers -----------------------------------------------------------------------
 
-std::string esc(const std::string& s) { return core::xml_escape(s); }
+std::string esc(const std::string& s) {
+  return core::xml_escape(s);
+}
 
 std::string fmt(const char* format, double v) {
   char buf[64];
@@ -263,7 +269,9 @@ std::string short_name(const std::string& name, std::size_t room = 18) {
   return name.substr(0, at[room - 1]) + "…";
 }
 
-std::string epsilon_text(double e) { return fmt("%g", e); }
+std::string epsilon_text(double e) {
+  return fmt("%g", e);
+}
 
 // Substitutions summed over the runs, most violations first.
 std::vector<std::pair<std::string, std::size_t>> flips_over(const std::vector<ReportRun>& runs) {
@@ -324,8 +332,9 @@ std::string histogram_section(const std::vector<ReportRun>& runs) {
   }
   if (series.empty()) {
     if (missing.empty()) {
-      out += "<p class=\"missing\">No <code>assay fair test</code> results given (summary.json): "
-             "nothing to draw.</p>\n";
+      out +=
+          "<p class=\"missing\">No <code>assay fair test</code> results given (summary.json): "
+          "nothing to draw.</p>\n";
     }
     return out;
   }
@@ -366,11 +375,13 @@ std::string histogram_section(const std::vector<ReportRun>& runs) {
 
 std::string table1_section(const std::vector<ReportRun>& runs) {
   std::string out = "<h2>Violations per model (Table 1)</h2>\n";
-  const bool any_test = std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
+  const bool any_test =
+      std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
   if (!any_test) {
-    return out + "<p class=\"missing\">No <code>assay fair test</code> results given "
-                 "(summary.json, violations.jsonl): run <code>assay fair test --out DIR</code> "
-                 "and pass DIR.</p>\n";
+    return out +
+           "<p class=\"missing\">No <code>assay fair test</code> results given "
+           "(summary.json, violations.jsonl): run <code>assay fair test --out DIR</code> "
+           "and pass DIR.</p>\n";
   }
   const bool any_mitigation =
       std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_mitigation; });
@@ -400,13 +411,13 @@ std::string table1_section(const std::vector<ReportRun>& runs) {
         grouped(r.violations) + " (" + grouped(r.violations_analogy) + " / " +
             grouped(r.violations_active) + ")",
         percent(r.violations, r.perturbations),
-        grouped(r.inputs_with_violations) + " (" + percent(r.inputs_with_violations, r.mutable_inputs) +
-            ")"};
+        grouped(r.inputs_with_violations) + " (" +
+            percent(r.inputs_with_violations, r.mutable_inputs) + ")"};
     if (any_mitigation) {
       if (r.has_mitigation && !r.epsilons.empty()) {
         const auto& e = r.epsilons.front();
-        row.push_back(grouped(e.violations) + " of " + grouped(r.violations_before) + " at ε = " +
-                      epsilon_text(e.epsilon));
+        row.push_back(grouped(e.violations) + " of " + grouped(r.violations_before) +
+                      " at ε = " + epsilon_text(e.epsilon));
       } else {
         row.push_back(std::string(core::Table::kMissing));
       }
@@ -422,7 +433,8 @@ std::string flips_section(const std::vector<ReportRun>& runs, std::size_t top) {
   for (const auto& r : runs) {
     if (r.has_test) tested.push_back(&r);
   }
-  if (tested.empty()) return out + "<p class=\"missing\">No <code>assay fair test</code> results given.</p>\n";
+  if (tested.empty())
+    return out + "<p class=\"missing\">No <code>assay fair test</code> results given.</p>\n";
   const auto flips = flips_over(runs);
   if (flips.empty()) return out + "<p>No substitution changed a label.</p>\n";
   std::vector<core::Table::Column> columns{{"substitution", core::Align::kLeft}};
@@ -485,7 +497,8 @@ std::string examples_section(const std::vector<ReportRun>& runs, std::size_t per
     }
   }
   if (!any) {
-    const bool tested = std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
+    const bool tested =
+        std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
     return out + (tested ? "<p>No violations: no perturbation changed a label.</p>\n"
                          : "<p class=\"missing\">No <code>assay fair test</code> results given "
                            "(violations.jsonl).</p>\n");
@@ -500,10 +513,11 @@ std::string mitigation_section(const std::vector<ReportRun>& runs) {
     if (r.has_mitigation) with.push_back(&r);
   }
   if (with.empty()) {
-    return out + "<p class=\"missing\">No mitigation results given (mitigation.json): run "
-                 "<code>assay fair mitigate --model SPEC --input FILE --out DIR</code> (after "
-                 "<code>fair test</code> with the same <code>--cache</code> it asks the model "
-                 "nothing) and pass DIR.</p>\n";
+    return out +
+           "<p class=\"missing\">No mitigation results given (mitigation.json): run "
+           "<code>assay fair mitigate --model SPEC --input FILE --out DIR</code> (after "
+           "<code>fair test</code> with the same <code>--cache</code> it asks the model "
+           "nothing) and pass DIR.</p>\n";
   }
   core::LineChart chart;
   chart.labels.title = "Figure 5: violations remaining after the neutral layer";
@@ -587,11 +601,13 @@ ReportRun read_report_run(const std::string& dir) {
   run.dir = dir;
   fs::path p(dir);
   run.name = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
-  if (run.name.empty() || run.name == ".") run.name = fs::absolute(p).lexically_normal().filename().string();
+  if (run.name.empty() || run.name == ".")
+    run.name = fs::absolute(p).lexically_normal().filename().string();
   std::error_code ec;
   if (!fs::is_directory(p, ec)) {
-    throw core::UsageError(SourceLocation(dir), "not a directory (pass what fair test / fair "
-                                                "mitigate wrote with --out)");
+    throw core::UsageError(SourceLocation(dir),
+                           "not a directory (pass what fair test / fair "
+                           "mitigate wrote with --out)");
   }
   const std::string summary = (p / "summary.json").string();
   const std::string violations = (p / "violations.jsonl").string();
@@ -629,8 +645,10 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
   std::string out = "<p class=\"headline\">";
   if (!tested.empty()) {
     std::sort(tested.begin(), tested.end(), [](const ReportRun* a, const ReportRun* b) {
-      const double pa = a->mutable_inputs ? double(a->inputs_with_violations) / double(a->mutable_inputs) : 0;
-      const double pb = b->mutable_inputs ? double(b->inputs_with_violations) / double(b->mutable_inputs) : 0;
+      const double pa =
+          a->mutable_inputs ? double(a->inputs_with_violations) / double(a->mutable_inputs) : 0;
+      const double pb =
+          b->mutable_inputs ? double(b->inputs_with_violations) / double(b->mutable_inputs) : 0;
       return pa < pb;
     });
     const auto share = [](const ReportRun& r) {
@@ -650,9 +668,10 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
              " changes";
     } else {
       out += "Between " + share(lo) + " (" + esc(lo.name) + ") and " + share(hi) + " (" +
-             esc(hi.name) + ") of the texts that mention a person change a model's label when the "
-             "person's " + attribute + " changes (" + std::to_string(tested.size()) +
-             " models)";
+             esc(hi.name) +
+             ") of the texts that mention a person change a model's label when the "
+             "person's " +
+             attribute + " changes (" + std::to_string(tested.size()) + " models)";
     }
     if (hi.mutable_inputs > 0) {
       const auto flips = flips_over(runs);
@@ -662,8 +681,8 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
         out += "; the substitutions that flip labels most are ";
         for (std::size_t i = 0; i < flips.size() && i < 3; ++i) {
           if (i > 0) out += i + 1 == std::min<std::size_t>(3, flips.size()) ? " and " : ", ";
-          out += "<i>" + esc(arrow(flips[i].first)) + "</i> (" + std::to_string(flips[i].second) +
-                 ")";
+          out +=
+              "<i>" + esc(arrow(flips[i].first)) + "</i> (" + std::to_string(flips[i].second) + ")";
         }
         out += ".";
       }
@@ -683,13 +702,15 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
     }
   }
   if (!mitigation.empty()) {
-    out += std::string(tested.empty() ? "" : " ") + "With the neutral layer in front of the model, " +
-           mitigation + ".";
+    out += std::string(tested.empty() ? "" : " ") +
+           "With the neutral layer in front of the model, " + mitigation + ".";
   }
-  out += "</p>\n<p class=\"explain\">A text <i>mentions a person</i> when the perturbator finds a "
-         "person noun it can rewrite (\"the actor\" → \"the actress\", \"the female actor\"); a "
-         "<i>violation</i> is a rewrite that changes the model's label although only the "
-         "person's " + attribute + " changed.</p>\n";
+  out +=
+      "</p>\n<p class=\"explain\">A text <i>mentions a person</i> when the perturbator finds a "
+      "person noun it can rewrite (\"the actor\" → \"the actress\", \"the female actor\"); a "
+      "<i>violation</i> is a rewrite that changes the model's label although only the "
+      "person's " +
+      attribute + " changed.</p>\n";
   return out;
 }
 
@@ -710,9 +731,11 @@ std::string fairness_report_html(const std::vector<ReportRun>& runs,
          "caption{caption-side:bottom;text-align:left;color:#555}svg{max-width:100%;height:auto}"
          "mark{background:#ffd966;padding:0 1px}.headline{font-size:1.3em;line-height:1.4}"
          ".missing{color:#8a4b00}</style>\n</head><body>\n<h1>Fairness report</h1>\n" +
-         fairness_headline_html(runs) + table1_section(runs) + flips_section(runs, options.top_substitutions) +
+         fairness_headline_html(runs) + table1_section(runs) +
+         flips_section(runs, options.top_substitutions) +
          examples_section(runs, options.examples_per_model) + histogram_section(runs) +
-         mitigation_section(runs) + "<h2>Sources</h2>\n<ul class=\"sources\">\n" + sources + "</ul>\n</body></html>\n";
+         mitigation_section(runs) + "<h2>Sources</h2>\n<ul class=\"sources\">\n" + sources +
+         "</ul>\n</body></html>\n";
 }
 
 }  // namespace assay::fairness

@@ -180,8 +180,7 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
   }
   // Fits the report page (1200 px at most): narrower slots rotate their labels instead.
   chart.fit_labels = true;
-  chart.labels.width =
-      std::clamp(static_cast<int>(chart.categories.size()) * 40 + 230, 800, 1200);
+  chart.labels.width = std::clamp(static_cast<int>(chart.categories.size()) * 40 + 230, 800, 1200);
   return core::render_svg(chart);
 }
 
@@ -551,9 +550,8 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
     }
     if (top) best.push_back(top);
   }
-  if (best.empty() || std::all_of(best.begin(), best.end(), [](const CellStats* c) {
-        return !(c->mean > 0);
-      })) {
+  if (best.empty() ||
+      std::all_of(best.begin(), best.end(), [](const CellStats* c) { return !(c->mean > 0); })) {
     if (!best.empty()) {
       return "<p class=\"headline\">No heuristic moved any user's top item out of their top-" +
              std::to_string(config.k) + " list.</p>\n";
@@ -575,8 +573,8 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
     std::string text = "on " + b0 + core::xml_escape(c.algorithm) + b1 + ", " + verb(c.heuristic) +
                        " " + std::to_string(c.size) + " rating" + (c.size == 1 ? "" : "s") +
                        " chosen by " + b0 + std::string(to_string(c.heuristic)) + b1 +
-                       " pushed the top recommendation of " + people(c.mean) + " out of their top-" +
-                       std::to_string(config.k) + " list";
+                       " pushed the top recommendation of " + people(c.mean) +
+                       " out of their top-" + std::to_string(config.k) + " list";
     if (c.baseline && c.baseline_zero) {
       text += ", where as many random " + std::string(random_kind(*c.baseline)) + " (" +
               std::string(to_string(*c.baseline)) + ") moved none";
@@ -657,22 +655,24 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#555}"
+      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#"
+      "555}"
       "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}</style>"
       "</head><body>\n<h1>Recommender stability campaign</h1>\n" +
-      campaign_headline_html(data, config, summary) + "<p>Data: " +
-      core::xml_escape(config.data_description) + "; seed " + std::to_string(config.seed) +
-      "; top-" + std::to_string(config.k) + "; " + std::to_string(summary.n_runs) + " runs" +
+      campaign_headline_html(data, config, summary) +
+      "<p>Data: " + core::xml_escape(config.data_description) + "; seed " +
+      std::to_string(config.seed) + "; top-" + std::to_string(config.k) + "; " +
+      std::to_string(summary.n_runs) + " runs" +
       (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Configurations</h2>\n" +
       configurations.html() +
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
-      "<h2>Figure 2</h2>\n" + svg +
-      "\n<h2>Top Out per cell</h2>\n" + top_out_table(config, summary).html() +
-      "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
-      "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" +
-      table4.html() + "<h2>Sets exceeding δ = " +
-      num(options.delta) + " (" + std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
-      std::to_string(mod_files.size()) + " saved under mods/; replay one with <code>assay rec "
+      "<h2>Figure 2</h2>\n" + svg + "\n<h2>Top Out per cell</h2>\n" +
+      top_out_table(config, summary).html() + "<h2>Noise floor</h2>\n" +
+      noise_table(summary).html() + "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" +
+      table4.html() + "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
+      std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
+      std::to_string(mod_files.size()) +
+      " saved under mods/; replay one with <code>assay rec "
       "replay --data SPEC --mods FILE --algorithm NAME</code>.</p>\n</body></html>\n";
   put("report.html", html);
   return written;

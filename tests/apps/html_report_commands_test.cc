@@ -4,10 +4,10 @@
 // and overlapping chart texts (axis and tick labels, legends, titles). The screenshots stay
 // under the build tree (ASSAY_SCREENSHOT_DIR) for a person to look at.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cstdlib>
 #include <string>
-#include <sys/wait.h>
 
 #include "fairness/biased_lr.h"
 #include "support/temp_dir.h"
@@ -27,8 +27,8 @@ void expect_renders_cleanly(const TempDir& dir, const std::string& report,
                             const std::string& screenshot) {
   const std::string log = dir.file("check.log");
   const std::string shot = std::string(ASSAY_SCREENSHOT_DIR) + "/" + screenshot;
-  const int status = std::system(("bash " + kChecker + " " + report + " " + shot + " >" + log +
-                                  " 2>&1 </dev/null").c_str());
+  const int status = std::system(
+      ("bash " + kChecker + " " + report + " " + shot + " >" + log + " 2>&1 </dev/null").c_str());
   ASSERT_TRUE(WIFEXITED(status)) << read_file(log);
   EXPECT_EQ(WEXITSTATUS(status), 0) << read_file(log);
   EXPECT_NE(read_file(log).find(" charts, "), std::string::npos) << read_file(log);
@@ -54,12 +54,13 @@ TEST(HtmlReports, CheckerFailsOnBrokenPages) {
         name, std::string("<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>") +
                   body + "</body></html>\n");
     const int status = std::system(("bash " + kChecker + " " + page + " " + dir.file("x.png") +
-                                    " >" + dir.file("log") + " 2>&1 </dev/null").c_str());
+                                    " >" + dir.file("log") + " 2>&1 </dev/null")
+                                       .c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 1) << name << ": " << read_file(dir.file("log"));
   }
-  const std::string good = dir.write(
-      "good.html", "<!DOCTYPE html><html><head></head><body>" + text + svg_head + "</svg></body></html>\n");
+  const std::string good = dir.write("good.html", "<!DOCTYPE html><html><head></head><body>" +
+                                                      text + svg_head + "</svg></body></html>\n");
   expect_renders_cleanly(dir, good, "checker-good.png");
 }
 
@@ -89,11 +90,12 @@ TEST(HtmlReports, FairReport) {
 // A campaign with three algorithms and every heuristic: 21 bars groups in Figure 2.
 TEST(HtmlReports, RecCampaignReport) {
   TempDir dir;
-  const auto r = run_assay(
-      dir, "rec campaign --data synthetic:users=60,items=80,ratings=1200,seed=5 --algorithms "
-           "user-user,item-item,funk-svd --sizes 1,4 --trials 2 --seed 9 --noise-trials 1 "
-           "--threads 2 --delta 0 --quiet --store " + dir.file("s.sqlite") + " --out " +
-           dir.file("c"));
+  const auto r =
+      run_assay(dir,
+                "rec campaign --data synthetic:users=60,items=80,ratings=1200,seed=5 --algorithms "
+                "user-user,item-item,funk-svd --sizes 1,4 --trials 2 --seed 9 --noise-trials 1 "
+                "--threads 2 --delta 0 --quiet --store " +
+                    dir.file("s.sqlite") + " --out " + dir.file("c"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_renders_cleanly(dir, dir.file("c/report.html"), "rec-campaign-report.png");
 }

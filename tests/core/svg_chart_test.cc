@@ -75,7 +75,7 @@ TEST(SvgChart, FitLabelsRotatesAndGroupsLabel) {
   EXPECT_NE(svg.find("<title>n = 1 / item-item CMU: 2</title>"), std::string::npos);
   EXPECT_EQ(count(svg, "stroke=\"#bbb\""), 1);  // one rule between the two groups
 
-  c.labels.width = 440;  // slots of 17.5 px: upright labels
+  c.labels.width = 440;                                   // slots of 17.5 px: upright labels
   EXPECT_EQ(count(render_svg(c), "rotate(-90"), 12 + 1);  // and the y axis title
   for (std::size_t i = 0; i < 6; ++i) c.groups[i] = "user-user:neighbors=20:min-sim=0.5";
   const std::string shortened = render_svg(c);
@@ -83,7 +83,7 @@ TEST(SvgChart, FitLabelsRotatesAndGroupsLabel) {
             std::string::npos)
       << shortened;
   EXPECT_NE(shortened.find("…</text>"), std::string::npos);
-  c.labels.width = 3000;  // room for every label: nothing rotated
+  c.labels.width = 3000;                           // room for every label: nothing rotated
   EXPECT_EQ(count(render_svg(c), "rotate(-"), 1);  // only the y axis title
 }
 

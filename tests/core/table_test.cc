@@ -48,8 +48,7 @@ TEST(Table, RowWidthIsChecked) {
 TEST(Table, HtmlColumnKeepsItsMarkup) {
   Table t({{"text", Align::kLeft, true}, {"plain"}});
   t.add_row({"the <mark>actress</mark>", "<b>"});
-  EXPECT_NE(t.html().find("<td>the <mark>actress</mark></td><td>&lt;b&gt;</td>"),
-            std::string::npos)
+  EXPECT_NE(t.html().find("<td>the <mark>actress</mark></td><td>&lt;b&gt;</td>"), std::string::npos)
       << t.html();
 }
 

@@ -48,8 +48,8 @@ class FairReportCommand : public ::testing::Test {
 TEST_F(FairReportCommand, PageFromTestAndMitigation) {
   const auto summary = nlohmann::json::parse(read_file(dir_.file("lr/summary.json")));
   EXPECT_EQ(summary["perturbations_per_input"]["0"], 1);  // "the film was wonderful"
-  const auto r = run_assay(dir_, "fair report --in " + dir_.file("lr") + " --out " +
-                                     dir_.file("r.html"));
+  const auto r =
+      run_assay(dir_, "fair report --in " + dir_.file("lr") + " --out " + dir_.file("r.html"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(dir_.file("r.html"));
   EXPECT_THAT(html, HasSubstr("of the texts that mention a person ("));
@@ -96,8 +96,8 @@ TEST_F(FairReportCommand, BadInputIsFileLineExit2AndNoPage) {
   const auto lines = std::count(v.begin(), v.end(), '\n');
   expect_error(dir_.file("broken"), "broken/violations.jsonl:" + std::to_string(lines + 1));
   dir_.write("broken/violations.jsonl", v + "{\"line\": 3}\n");
-  expect_error(dir_.file("broken"), "violations.jsonl:" + std::to_string(lines + 1) +
-                                        ": missing 'original'");
+  expect_error(dir_.file("broken"),
+               "violations.jsonl:" + std::to_string(lines + 1) + ": missing 'original'");
   dir_.write("broken/violations.jsonl", v);
   std::string s = read_file(dir_.file("lr-b/summary.json"));
   dir_.write("broken/summary.json", s.substr(0, s.size() / 2));
