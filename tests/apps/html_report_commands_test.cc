@@ -34,22 +34,34 @@ void expect_renders_cleanly(const TempDir& dir, const std::string& report,
   EXPECT_NE(read_file(log).find(" charts, "), std::string::npos) << read_file(log);
 }
 
-// The checker itself: a page with overlapping labels, one running off the page, one with a
-// script error and a blank one all fail.
+// The checker itself: a page with overlapping labels, one running off the page, one with text
+// outside its chart, one with a script error and a blank one all fail, each for its reason.
 TEST(HtmlReports, CheckerFailsOnBrokenPages) {
   TempDir dir;
   const std::string text = "<p>" + std::string(60, 'x') + "</p>";
   const std::string svg_head =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"100\"><text x=\"10\" "
       "y=\"50\">first label</text>";
-  const std::pair<const char*, std::string> pages[] = {
-      {"overlap.html", text + svg_head + "<text x=\"30\" y=\"52\">second label</text></svg>"},
-      {"wide.html", text + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"3000\" "
-                           "height=\"50\"><text x=\"10\" y=\"20\">a</text></svg>"},
-      {"error.html", text + "<script>undefined_function();</script>"},
-      {"blank.html", ""},
+  struct Page {
+    const char* name;
+    std::string body;
+    const char* problem;
   };
-  for (const auto& [name, body] : pages) {
+  const Page pages[] = {
+      {"overlap.html", text + svg_head + "<text x=\"30\" y=\"52\">second label</text></svg>",
+       "texts overlap: \"first label\" and \"second label\""},
+      {"wide.html",
+       text + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"3000\" "
+              "height=\"50\"><text x=\"10\" y=\"20\">a</text></svg>",
+       "runs off the page"},
+      {"outside.html",
+       text + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"50\" "
+              "overflow=\"visible\"><text x=\"60\" y=\"20\">a long label</text></svg>",
+       "lies outside the chart"},
+      {"error.html", text + "<script>undefined_function();</script>", "page error: "},
+      {"blank.html", "", "blank page"},
+  };
+  for (const auto& [name, body, problem] : pages) {
     const std::string page = dir.write(
         name, std::string("<!DOCTYPE html><html><head><meta charset=\"utf-8\"></head><body>") +
                   body + "</body></html>\n");
@@ -58,6 +70,8 @@ TEST(HtmlReports, CheckerFailsOnBrokenPages) {
                                        .c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 1) << name << ": " << read_file(dir.file("log"));
+    EXPECT_NE(read_file(dir.file("log")).find(problem), std::string::npos)
+        << name << ": " << read_file(dir.file("log"));
   }
   const std::string good = dir.write("good.html", "<!DOCTYPE html><html><head></head><body>" +
                                                       text + svg_head + "</svg></body></html>\n");
