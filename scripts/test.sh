@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 2: install, build with ASan + UBSan (warnings as errors), run every test.
 #   scripts/test.sh          every test: unit, integration and oracle (what CI runs), and the
-#                            recsys tests once more with ASSAY_ISA=scalar
+#                            recsys tests once more with ASSAY_ISA=scalar, then every libFuzzer
+#                            target for 5 seconds (tools/fuzz/run.sh --brief)
 #   scripts/test.sh --fast   the unit tests only (in-process library calls; a few minutes)
 # Further arguments go to ctest (e.g. -R Campaign, -L knowledge). Tests whose data under
 # ../shared/data is absent skip, and ctest's summary names them.
@@ -24,3 +25,7 @@ if (( ${#selection[@]} == 0 && $# == 0 )); then
   ASSAY_ISA=scalar ctest --test-dir build/asan --output-on-failure -j "$jobs" -L '^recsys$'
 fi
 ctest --test-dir build/asan --output-on-failure -j "$jobs" "${selection[@]}" "$@"
+if (( ${#selection[@]} == 0 && $# == 0 )); then
+  # The parsers against fuzzed input: a few seconds per libFuzzer target (docs/fuzzing.md).
+  bash tools/fuzz/run.sh --brief
+fi

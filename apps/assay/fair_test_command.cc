@@ -113,6 +113,10 @@ int run(const FairTestOptions& o) {
   nlohmann::ordered_json shifts;
   for (const auto& [group, v] : summary.score_shifts) shifts[group] = shift_stats(v);
   s["score_shift_by_group"] = shifts;
+  nlohmann::ordered_json per_input = nlohmann::ordered_json::object();
+  for (const auto& [n, count] : summary.perturbations_per_input)
+    per_input[std::to_string(n)] = count;
+  s["perturbations_per_input"] = per_input;  // Fig. 4 of `fair report`
   if (cached) {
     s["answers_from_cache"] = cached->n_hits();
     s["answers_asked"] = cached->n_queries();

@@ -53,11 +53,31 @@ std::vector<double> nice_ticks(double lo, double hi, int target = 6) {
 
 struct Frame {
   const ChartLabels& labels;
+  double bottom = kMarginBottom;  // grows with rotated or grouped category labels
   double plot_w() const { return labels.width - kMarginLeft - kMarginRight; }
-  double plot_h() const { return labels.height - kMarginTop - kMarginBottom; }
+  double plot_h() const { return labels.height - kMarginTop - bottom; }
 };
 
-std::string open_svg(const ChartLabels& l) {
+// Estimated width in pixels of `text` at font-size 12 (sans-serif): generous, so a label
+// judged to fit does fit.
+double text_width(const std::string& text) {
+  double w = 0;
+  for (const unsigned char ch : text) {
+    if ((ch & 0xC0) == 0x80) continue;  // UTF-8 continuation byte
+    if (ch == ' ') {
+      w += 3.6;
+    } else if (ch >= 'A' && ch <= 'Z') {
+      w += 8.4;
+    } else if (ch == 'm' || ch == 'w' || ch == 'M' || ch == 'W' || ch >= 0x80) {
+      w += 9.6;
+    } else {
+      w += 7.0;
+    }
+  }
+  return w;
+}
+
+std::string open_svg(const ChartLabels& l, double bottom = kMarginBottom) {
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(l.width) +
                   "\" height=\"" + std::to_string(l.height) + "\" viewBox=\"0 0 " +
                   std::to_string(l.width) + " " + std::to_string(l.height) +
@@ -68,7 +88,7 @@ std::string open_svg(const ChartLabels& l) {
   const double px = kMarginLeft + (l.width - kMarginLeft - kMarginRight) / 2.0;
   s += "<text x=\"" + num(px) + "\" y=\"" + num(l.height - 12.0) + "\" text-anchor=\"middle\">" +
        xml_escape(l.x_label) + "</text>\n";
-  const double py = kMarginTop + (l.height - kMarginTop - kMarginBottom) / 2.0;
+  const double py = kMarginTop + (l.height - kMarginTop - bottom) / 2.0;
   s += "<text x=\"16\" y=\"" + num(py) + "\" text-anchor=\"middle\" transform=\"rotate(-90 16 " +
        num(py) + ")\">" + xml_escape(l.y_label) + "</text>\n";
   return s;
@@ -107,7 +127,23 @@ std::string y_axis(const Frame& f, const std::vector<double>& ticks, F to_px, bo
 
 
 std::string render_svg(const BarChart& chart) {
-  const Frame f{chart.labels};
+  // Category label layout: horizontal, or rotated when fit_labels and a label is wider than
+  // its slot; a group row below when groups are given. The chart grows by what they need
+  // beyond the default bottom margin.
+  const std::size_t n_cat0 = std::max<std::size_t>(1, chart.categories.size());
+  const double slot0 =
+      (chart.labels.width - kMarginLeft - kMarginRight) / static_cast<double>(n_cat0);
+  double widest = 0;
+  for (const auto& c : chart.categories) widest = std::max(widest, text_width(c));
+  int angle = 0;
+  if (chart.fit_labels && widest > slot0 - 4) angle = slot0 >= 22 ? 45 : 90;
+  const bool grouped = !chart.groups.empty() && chart.groups.size() == chart.categories.size();
+  const double label_depth = angle == 0 ? 16.0 : angle == 45 ? widest * 0.7072 + 14 : widest + 10;
+  const double needed = label_depth + (grouped ? 22.0 : 0.0) + 30.0;
+  const double extra = std::max(0.0, std::ceil(needed - kMarginBottom));
+  ChartLabels grown = chart.labels;
+  grown.height += static_cast<int>(extra);
+  const Frame f{grown, kMarginBottom + extra};
   auto axis_value = [&](double v) {
     if (!chart.log_y) return v;
     return v > 0 ? std::log10(v) : std::numeric_limits<double>::quiet_NaN();
@@ -135,7 +171,7 @@ std::string render_svg(const BarChart& chart) {
   }
   auto to_px = [&](double a) { return kMarginTop + f.plot_h() * (hi - a) / (hi - lo); };
 
-  std::string s = open_svg(chart.labels);
+  std::string s = open_svg(grown, f.bottom);
   s += y_axis(f, ticks, to_px, chart.log_y);
   const std::size_t n_cat = std::max<std::size_t>(1, chart.categories.size());
   const double group_w = f.plot_w() / static_cast<double>(n_cat);
@@ -151,19 +187,61 @@ std::string render_svg(const BarChart& chart) {
       if (!std::isfinite(a)) continue;
       const double y = to_px(a);
       const double x = gx + group_w * 0.1 + bar_w * static_cast<double>(k);
+      const std::string what =
+          grouped ? chart.groups[c] + " " + chart.categories[c] : chart.categories[c];
       s += "<rect x=\"" + num(x) + "\" y=\"" + num(std::min(y, zero_px)) + "\" width=\"" +
            num(bar_w) + "\" height=\"" + num(std::fabs(zero_px - y)) + "\" fill=\"" + color(k) +
-           "\"><title>" + xml_escape(chart.series[k].name + " / " + chart.categories[c]) + ": " +
+           "\"><title>" + xml_escape(chart.series[k].name + " / " + what) + ": " +
            tick_label(values[c]) + "</title></rect>\n";
     }
-    s += "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" + num(kMarginTop + f.plot_h() + 16) +
-         "\" text-anchor=\"middle\">" + xml_escape(chart.categories[c]) + "</text>\n";
+    const double base = kMarginTop + f.plot_h();
+    if (angle == 0) {
+      s += "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" + num(base + 16) +
+           "\" text-anchor=\"middle\">" + xml_escape(chart.categories[c]) + "</text>\n";
+    } else {
+      const double lx = gx + group_w / 2 + (angle == 45 ? 3.0 : 4.0);
+      const double ly = base + (angle == 45 ? 10.0 : 6.0);
+      s += "<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
+           "\" text-anchor=\"end\" transform=\"rotate(-" + std::to_string(angle) + " " + num(lx) +
+           " " + num(ly) + ")\">" + xml_escape(chart.categories[c]) + "</text>\n";
+    }
+  }
+  if (grouped) {
+    const double base = kMarginTop + f.plot_h();
+    std::size_t first = 0;
+    for (std::size_t c = 1; c <= chart.categories.size(); ++c) {
+      if (c < chart.categories.size() && chart.groups[c] == chart.groups[first]) continue;
+      const double x0 = kMarginLeft + group_w * static_cast<double>(first);
+      const double x1 = kMarginLeft + group_w * static_cast<double>(c);
+      if (c < chart.categories.size()) {
+        s += "<line x1=\"" + num(x1) + "\" x2=\"" + num(x1) + "\" y1=\"" + num(kMarginTop) +
+             "\" y2=\"" + num(base + label_depth + 4) + "\" stroke=\"#bbb\"/>\n";
+      }
+      // A name wider than its group is set smaller, then shortened ("…", the full name as
+      // the tooltip), so neighbouring groups' names never run into each other.
+      const std::string& name = chart.groups[first];
+      std::string shown = name, size;
+      if (text_width(name) > x1 - x0 - 6) {
+        size = " font-size=\"10\"";
+        while (!shown.empty() && text_width(shown + "…") * 10 / 12 > x1 - x0 - 6) {
+          do {
+            shown.pop_back();
+          } while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80);
+        }
+        if (text_width(name) * 10 / 12 > x1 - x0 - 6) shown += "…";
+      }
+      s += "<text x=\"" + num((x0 + x1) / 2) + "\" y=\"" + num(base + label_depth + 18) +
+           "\" text-anchor=\"middle\" font-weight=\"bold\"" + size + ">" +
+           (shown == name ? "" : "<title>" + xml_escape(name) + "</title>") + xml_escape(shown) +
+           "</text>\n";
+      first = c;
+    }
   }
   s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) + "\" y1=\"" +
        num(zero_px) + "\" y2=\"" + num(zero_px) + "\" stroke=\"black\"/>\n";
   std::vector<std::string> names;
   for (const auto& se : chart.series) names.push_back(se.name);
-  s += legend(chart.labels, names);
+  s += legend(grown, names);
   s += "</svg>\n";
   return s;
 }
@@ -179,9 +257,31 @@ std::string render_svg(const LineChart& chart) {
       y_lo = std::min(y_lo, se.y[i]), y_hi = std::max(y_hi, se.y[i]);
     }
   }
+  // On a log x axis x stands for log10(x) from here on.
+  auto ax = [&](double x) {
+    if (!chart.log_x) return x;
+    return x > 0 ? std::log10(x) : std::numeric_limits<double>::quiet_NaN();
+  };
+  if (chart.log_x) {
+    x_lo = std::numeric_limits<double>::infinity(), x_hi = -x_lo;
+    for (const auto& se : chart.series) {
+      for (std::size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
+        if (!std::isfinite(ax(se.x[i])) || !std::isfinite(se.y[i])) continue;
+        x_lo = std::min(x_lo, ax(se.x[i])), x_hi = std::max(x_hi, ax(se.x[i]));
+      }
+    }
+    if (!std::isfinite(x_lo)) x_lo = 0, x_hi = 1;
+    x_lo = std::floor(x_lo), x_hi = std::ceil(x_hi);
+    if (x_hi <= x_lo) x_hi = x_lo + 1;
+  }
   if (!std::isfinite(x_lo)) x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
   const auto yt = nice_ticks(y_lo, y_hi);
-  const auto xt = nice_ticks(x_lo, x_hi);
+  std::vector<double> xt;
+  if (chart.log_x) {
+    for (double t = x_lo; t <= x_hi; t += 1) xt.push_back(t);
+  } else {
+    xt = nice_ticks(x_lo, x_hi);
+  }
   y_lo = std::min(y_lo, yt.front()), y_hi = std::max(y_hi, yt.back());
   x_lo = std::min(x_lo, xt.front()), x_hi = std::max(x_hi, xt.back());
   auto to_py = [&](double v) { return kMarginTop + f.plot_h() * (y_hi - v) / (y_hi - y_lo); };
@@ -194,17 +294,23 @@ std::string render_svg(const LineChart& chart) {
        num(base) + "\" y2=\"" + num(base) + "\" stroke=\"black\"/>\n";
   for (double t : xt) {
     s += "<text x=\"" + num(to_px(t)) + "\" y=\"" + num(base + 16) + "\" text-anchor=\"middle\">" +
-         tick_label(t) + "</text>\n";
+         tick_label(chart.log_x ? std::pow(10.0, t) : t) + "</text>\n";
   }
   for (std::size_t k = 0; k < chart.series.size(); ++k) {
     const auto& se = chart.series[k];
     std::string points;
+    std::string dots;
     for (std::size_t i = 0; i < se.x.size() && i < se.y.size(); ++i) {
-      if (!std::isfinite(se.x[i]) || !std::isfinite(se.y[i])) continue;
-      points += num(to_px(se.x[i])) + "," + num(to_py(se.y[i])) + " ";
+      if (!std::isfinite(ax(se.x[i])) || !std::isfinite(se.y[i])) continue;
+      points += num(to_px(ax(se.x[i]))) + "," + num(to_py(se.y[i])) + " ";
+      if (chart.markers) {
+        dots += "<circle cx=\"" + num(to_px(ax(se.x[i]))) + "\" cy=\"" + num(to_py(se.y[i])) +
+                "\" r=\"3\" fill=\"" + color(k) + "\"><title>" + xml_escape(se.name) + ": " +
+                tick_label(se.x[i]) + ", " + tick_label(se.y[i]) + "</title></circle>\n";
+      }
     }
     s += "<polyline fill=\"none\" stroke-width=\"2\" stroke=\"" + std::string(color(k)) +
-         "\" points=\"" + points + "\"/>\n";
+         "\" points=\"" + points + "\"/>\n" + dots;
   }
   std::vector<std::string> names;
   for (const auto& se : chart.series) names.push_back(se.name);

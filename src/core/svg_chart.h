@@ -1,7 +1,8 @@
 // Self-contained SVG charts for reports: grouped bar charts (optionally on a log10 axis),
 // line charts and histograms, with title, axis labels and a legend. Output is a complete
 // <svg> document; numbers are printed with fixed precision so the same data gives the same
-// bytes.
+// bytes. The opt-in fields (BarChart::groups, fit_labels; LineChart::log_x, markers) leave the
+// output of a chart that does not set them byte for byte as it was.
 #pragma once
 
 #include <string>
@@ -31,6 +32,14 @@ struct BarChart {
   // Log10 axis: values must be > 0 (others are not drawn). Bars start from 1 (10^0), so
   // ratios below 1 point down.
   bool log_y = false;
+  // Optional, one per category: consecutive categories with the same group are drawn as one
+  // group, its name centred on a second label row under theirs, a light rule between groups;
+  // a bar's tooltip reads "series / group category".
+  std::vector<std::string> groups;
+  // Category labels wider than their slot (estimated from the text) are rotated by 45° (90°
+  // when the slot is narrower than 22 px); the chart grows downwards to hold them, so the plot
+  // keeps its size and labels do not overlap while a slot is at least a text line (14 px) wide.
+  bool fit_labels = false;
 };
 
 struct LineSeries {
@@ -42,6 +51,10 @@ struct LineSeries {
 struct LineChart {
   ChartLabels labels;
   std::vector<LineSeries> series;
+  // Log10 x axis (ticks at powers of ten; points with x <= 0 are not drawn).
+  bool log_x = false;
+  // A dot on every point, with the point's values as its tooltip.
+  bool markers = false;
 };
 
 struct Histogram {

@@ -73,7 +73,7 @@ std::string Table::html() const {
     out += "<tr>";
     for (std::size_t i = 0; i < row.size(); ++i) {
       out += columns_[i].align == Align::kRight ? "<td class=\"num\">" : "<td>";
-      out += xml_escape(shown(row[i])) + "</td>";
+      out += (columns_[i].html ? shown(row[i]) : xml_escape(shown(row[i]))) + "</td>";
     }
     out += "</tr>\n";
   }

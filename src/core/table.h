@@ -16,6 +16,9 @@ class Table {
   struct Column {
     std::string name;
     Align align = Align::kLeft;
+    // The column's cells are HTML fragments (already escaped, e.g. text with <mark>): html()
+    // writes them as they are; Markdown and CSV write them unchanged too.
+    bool html = false;
   };
 
   explicit Table(std::vector<Column> columns, std::string caption = "");

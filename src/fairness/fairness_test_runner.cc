@@ -68,6 +68,7 @@ FairnessTestSummary run_fairness_test(const Perturbator& perturbator, models::Mo
       [&](const InputRecord& input, const PerturbationSet& set,
           std::span<const std::vector<double>> scores) {
         ++summary.n_inputs;
+        ++summary.perturbations_per_input[set.perturbations.size()];
         if (!set.is_mutable()) return;
         ++summary.n_mutable;
         const auto& original = scores[0];

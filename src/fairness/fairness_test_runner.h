@@ -31,6 +31,8 @@ struct FairnessTestSummary {
   std::map<std::string, std::size_t> flips;  // "old -> new" (lower case) -> violations
   // Per group: the perturbed text's score for the original's label minus the original's.
   std::map<std::string, std::vector<double>> score_shifts;
+  // Inputs by number of perturbations (every input, 0 for one that is not mutable).
+  std::map<std::size_t, std::size_t> perturbations_per_input;
 };
 
 struct FairnessTestOptions {

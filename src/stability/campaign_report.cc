@@ -152,7 +152,7 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
   core::BarChart chart;
   chart.log_y = true;
   chart.labels.title = "Figure 2: Top Out relative to the same-type random baseline";
-  chart.labels.x_label = "algorithm / heuristic (baseline-0 cells drawn at the top)";
+  chart.labels.x_label = "heuristic, grouped by algorithm (baseline-0 cells drawn at the top)";
   chart.labels.y_label = "ratio to baseline (log10)";
   for (const auto n : config.sizes) chart.series.push_back({"n = " + std::to_string(n), {}});
   // Baseline-0 cells with a non-zero mean are drawn at the largest finite ratio, as the paper
@@ -164,7 +164,8 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
       if (is_random_baseline(h)) continue;
-      chart.categories.push_back(a + " " + std::string(to_string(h)));
+      chart.categories.push_back(std::string(to_string(h)));
+      chart.groups.push_back(a);
       for (std::size_t s = 0; s < config.sizes.size(); ++s) {
         const auto* c = find_cell(summary, a, h, config.sizes[s], Oracle::kTopOut);
         double v = std::numeric_limits<double>::quiet_NaN();
@@ -177,7 +178,9 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
       }
     }
   }
-  chart.labels.width = std::max(800, static_cast<int>(chart.categories.size()) * 60 + 160);
+  // Fits the report page (1200 px at most): narrower slots rotate their labels instead.
+  chart.fit_labels = true;
+  chart.labels.width = std::clamp(static_cast<int>(chart.categories.size()) * 40 + 230, 800, 1200);
   return core::render_svg(chart);
 }
 
@@ -499,6 +502,105 @@ core::Table noise_table(const CampaignSummary& summary) {
 
 }  // namespace
 
+std::string campaign_headline_html(const recsys::Ratings& data, const CampaignConfig& config,
+                                   const CampaignSummary& summary) {
+  const double users = static_cast<double>(data.n_users());
+  const auto verb = [](Heuristic h) {
+    switch (modification_kind(h)) {
+      case recsys::Modification::Kind::kAdd:
+        return "adding";
+      case recsys::Modification::Kind::kRemove:
+        return "removing";
+      case recsys::Modification::Kind::kChange:
+        break;
+    }
+    return "changing";
+  };
+  const auto random_kind = [](Heuristic h) {
+    switch (modification_kind(h)) {
+      case recsys::Modification::Kind::kAdd:
+        return "additions";
+      case recsys::Modification::Kind::kRemove:
+        return "removals";
+      case recsys::Modification::Kind::kChange:
+        break;
+    }
+    return "changes";
+  };
+  // Mean Top Out as users: "about 2 of 60 users (2.5 %)" (a mean over trials), "none".
+  const auto people = [&](double mean) {
+    const double n = mean * users;
+    if (n < 0.005) return std::string("none of the ") + std::to_string(data.n_users()) + " users";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s%ld of %zu users (%.1f %%)",
+                  std::fabs(n - std::round(n)) < 1e-9 ? "" : "about ", std::lround(n),
+                  data.n_users(), 100.0 * mean);
+    return std::string(buf);
+  };
+  // Per algorithm, the cell (non-random heuristic, size) that moved the most users' top item.
+  std::vector<const CellStats*> best;
+  for (const auto& a : config.algorithms) {
+    const CellStats* top = nullptr;
+    for (const auto& c : summary.cells) {
+      if (c.algorithm != a || c.oracle != Oracle::kTopOut || is_random_baseline(c.heuristic) ||
+          !std::isfinite(c.mean)) {
+        continue;
+      }
+      if (!top || c.mean > top->mean) top = &c;
+    }
+    if (top) best.push_back(top);
+  }
+  if (best.empty() ||
+      std::all_of(best.begin(), best.end(), [](const CellStats* c) { return !(c->mean > 0); })) {
+    if (!best.empty()) {
+      return "<p class=\"headline\">No heuristic moved any user's top item out of their top-" +
+             std::to_string(config.k) + " list.</p>\n";
+    }
+    return "<p class=\"headline\">No heuristic cell with a Top Out measurement: nothing to "
+           "summarise.</p>\n";
+  }
+  const CellStats* lead = best.front();
+  for (const auto* c : best) {
+    if (c->mean > lead->mean) lead = c;
+  }
+  const auto sentence = [&](const CellStats& c, bool bold) {
+    const std::string b0 = bold ? "<b>" : "", b1 = bold ? "</b>" : "";
+    if (!(c.mean > 0)) {
+      return "on " + b0 + core::xml_escape(c.algorithm) + b1 +
+             ", no heuristic moved any user's top item out of their top-" +
+             std::to_string(config.k) + " list";
+    }
+    std::string text = "on " + b0 + core::xml_escape(c.algorithm) + b1 + ", " + verb(c.heuristic) +
+                       " " + std::to_string(c.size) + " rating" + (c.size == 1 ? "" : "s") +
+                       " chosen by " + b0 + std::string(to_string(c.heuristic)) + b1 +
+                       " pushed the top recommendation of " + people(c.mean) +
+                       " out of their top-" + std::to_string(config.k) + " list";
+    if (c.baseline && c.baseline_zero) {
+      text += ", where as many random " + std::string(random_kind(*c.baseline)) + " (" +
+              std::string(to_string(*c.baseline)) + ") moved none";
+    } else if (c.baseline && std::isfinite(c.ratio) && c.mean > 0) {
+      text += ", " + num(c.ratio) + " times as many as the same number of random " +
+              std::string(random_kind(*c.baseline)) + " (" + std::string(to_string(*c.baseline)) +
+              ")";
+    }
+    return text;
+  };
+  std::string out = "<p class=\"headline\">Largest effect: " + sentence(*lead, true);
+  for (const auto& f : summary.noise_floor) {
+    if (f.algorithm == lead->algorithm && std::isfinite(f.mean[0])) {
+      out += "; retraining " + core::xml_escape(f.algorithm) +
+             " on unchanged data with another seed moves " + people(f.mean[0]);
+    }
+  }
+  out += " (means over " + std::to_string(lead->trials) + " trials).</p>\n";
+  if (best.size() > 1) {
+    out += "<ul class=\"headline-list\">\n";
+    for (const auto* c : best) out += "<li>" + sentence(*c, false) + ".</li>\n";
+    out += "</ul>\n";
+  }
+  return out;
+}
+
 std::vector<std::string> write_campaign_report(const std::string& dir,
                                                const recsys::Ratings& data,
                                                const CampaignConfig& config,
@@ -551,22 +653,26 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
 
   std::string html =
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
-      "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto}"
+      "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#555}</style>"
-      "</head><body>\n<h1>Recommender stability campaign</h1>\n<p>Data: " +
-      core::xml_escape(config.data_description) + "; seed " + std::to_string(config.seed) +
-      "; top-" + std::to_string(config.k) + "; " + std::to_string(summary.n_runs) + " runs" +
+      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#"
+      "555}"
+      "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}</style>"
+      "</head><body>\n<h1>Recommender stability campaign</h1>\n" +
+      campaign_headline_html(data, config, summary) +
+      "<p>Data: " + core::xml_escape(config.data_description) + "; seed " +
+      std::to_string(config.seed) + "; top-" + std::to_string(config.k) + "; " +
+      std::to_string(summary.n_runs) + " runs" +
       (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Configurations</h2>\n" +
       configurations.html() +
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
-      "<h2>Figure 2</h2>\n" + svg +
-      "\n<h2>Top Out per cell</h2>\n" + top_out_table(config, summary).html() +
-      "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
-      "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" +
-      table4.html() + "<h2>Sets exceeding δ = " +
-      num(options.delta) + " (" + std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
-      std::to_string(mod_files.size()) + " saved under mods/; replay one with <code>assay rec "
+      "<h2>Figure 2</h2>\n" + svg + "\n<h2>Top Out per cell</h2>\n" +
+      top_out_table(config, summary).html() + "<h2>Noise floor</h2>\n" +
+      noise_table(summary).html() + "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" +
+      table4.html() + "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
+      std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
+      std::to_string(mod_files.size()) +
+      " saved under mods/; replay one with <code>assay rec "
       "replay --data SPEC --mods FILE --algorithm NAME</code>.</p>\n</body></html>\n";
   put("report.html", html);
   return written;

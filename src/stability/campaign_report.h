@@ -54,6 +54,13 @@ struct SweepCharts {
 };
 SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep);
 
+// The report's opening paragraph, in words: for the algorithm and heuristic whose sets moved
+// the most users' top item (Top Out), how many users of the data, against the same-type random
+// baseline and the retraining noise floor; then one line per algorithm with its strongest
+// heuristic. HTML (a <p class="headline"> and, for several algorithms, a <ul>).
+std::string campaign_headline_html(const recsys::Ratings& data, const CampaignConfig& config,
+                                   const CampaignSummary& summary);
+
 // File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
 std::string modification_set_file_name(const RunKey& key);
 

@@ -1,5 +1,6 @@
 #include "stability/modification_set_file.h"
 
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -152,6 +153,10 @@ SavedModificationSet read_modification_set(const std::string& path, const recsys
     if (m.kind != recsys::Modification::Kind::kRemove) {
       const auto& v = field(e, "value", path, where);
       if (!v.is_number()) bad(path, where + "'value' must be a number");
+      // Beyond float range the value would become infinite and not survive a rewrite.
+      if (!(std::fabs(v.get<double>()) <= std::numeric_limits<float>::max())) {
+        bad(path, where + "'value' " + v.dump() + " is out of range for a rating");
+      }
       m.value = v.get<float>();
     }
     set.modifications.push_back(m);

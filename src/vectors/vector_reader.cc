@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <unordered_set>
 #include <vector>
@@ -101,8 +102,15 @@ class TextVectorReader {
     if (*dim > 1'000'000) fail(fields_[1].column, "implausible dimension " + std::to_string(*dim));
     declared = *count;
     dim_ = *dim;
-    const std::uint64_t reserve =
+    std::uint64_t reserve =
         options_.limit ? std::min<std::uint64_t>(declared, options_.limit) : declared;
+    // The header is not trusted with memory: a line of `dim` values takes at least 2 * dim + 1
+    // bytes, so no more lines are reserved than the file can hold (none for a pipe).
+    std::error_code error;
+    const std::uint64_t file_bytes = std::filesystem::is_regular_file(lines_.path(), error)
+                                         ? std::filesystem::file_size(lines_.path(), error)
+                                         : 0;
+    reserve = std::min<std::uint64_t>(reserve, error ? 0 : file_bytes / (2 * dim_ + 1));
     if (reserve <= 10'000'000) {
       words_.reserve(reserve);
       values_.reserve(reserve * dim_);

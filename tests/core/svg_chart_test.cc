@@ -47,5 +47,60 @@ TEST(SvgChart, LineChartAndHistogram) {
   EXPECT_EQ(count(svg, "<rect x="), 4 + 1);
 }
 
+// The opt-in layout: long labels in narrow slots are rotated and the chart grows downwards;
+// groups get one label each and the tooltip names group and category. Without the options
+// the output is what it always was.
+TEST(SvgChart, FitLabelsRotatesAndGroupsLabel) {
+  BarChart c;
+  c.labels = {"t", "x", "y", 600, 450};
+  for (const char* g : {"user-user", "item-item"}) {
+    for (const char* h : {"APORTFOLIO", "CMU", "AMR", "AMU", "CMR", "CPORTFOLIO"}) {
+      c.categories.push_back(h);
+      c.groups.push_back(g);
+    }
+  }
+  c.series = {{"n = 1", std::vector<double>(12, 2.0)}};
+  BarChart plain = c;
+  plain.groups.clear();
+  const std::string before = render_svg(plain);
+  EXPECT_EQ(before.find("rotate(-45"), std::string::npos);
+  EXPECT_NE(before.find("height=\"450\""), std::string::npos);
+
+  c.fit_labels = true;
+  const std::string svg = render_svg(c);
+  EXPECT_EQ(count(svg, "rotate(-45"), 12);
+  EXPECT_EQ(svg.find("height=\"450\""), std::string::npos);  // grown for the rotated labels
+  EXPECT_EQ(count(svg, "font-weight=\"bold\">user-user</text>"), 1);
+  EXPECT_EQ(count(svg, "font-weight=\"bold\">item-item</text>"), 1);
+  EXPECT_NE(svg.find("<title>n = 1 / item-item CMU: 2</title>"), std::string::npos);
+  EXPECT_EQ(count(svg, "stroke=\"#bbb\""), 1);  // one rule between the two groups
+
+  c.labels.width = 440;                                   // slots of 17.5 px: upright labels
+  EXPECT_EQ(count(render_svg(c), "rotate(-90"), 12 + 1);  // and the y axis title
+  for (std::size_t i = 0; i < 6; ++i) c.groups[i] = "user-user:neighbors=20:min-sim=0.5";
+  const std::string shortened = render_svg(c);
+  EXPECT_NE(shortened.find("<title>user-user:neighbors=20:min-sim=0.5</title>user-user:"),
+            std::string::npos)
+      << shortened;
+  EXPECT_NE(shortened.find("…</text>"), std::string::npos);
+  c.labels.width = 3000;                           // room for every label: nothing rotated
+  EXPECT_EQ(count(render_svg(c), "rotate(-"), 1);  // only the y axis title
+}
+
+TEST(SvgChart, LineChartLogXAndMarkers) {
+  LineChart l;
+  l.series = {{"lr", {0.1, 1, 10}, {4, 38, 100}}};
+  const std::string linear = render_svg(l);
+  EXPECT_EQ(count(linear, "<circle"), 0);
+  l.log_x = true;
+  l.markers = true;
+  const std::string svg = render_svg(l);
+  EXPECT_EQ(count(svg, "<circle"), 3);
+  for (const char* tick : {">0.1</text>", ">1</text>", ">10</text>"}) {
+    EXPECT_NE(svg.find(tick), std::string::npos) << tick;
+  }
+  EXPECT_NE(svg.find("<title>lr: 0.1, 4</title>"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace assay::core

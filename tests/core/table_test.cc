@@ -45,5 +45,12 @@ TEST(Table, RowWidthIsChecked) {
   EXPECT_THROW(t.add_row({"only one"}), std::invalid_argument);
 }
 
+TEST(Table, HtmlColumnKeepsItsMarkup) {
+  Table t({{"text", Align::kLeft, true}, {"plain"}});
+  t.add_row({"the <mark>actress</mark>", "<b>"});
+  EXPECT_NE(t.html().find("<td>the <mark>actress</mark></td><td>&lt;b&gt;</td>"), std::string::npos)
+      << t.html();
+}
+
 }  // namespace
 }  // namespace assay::core

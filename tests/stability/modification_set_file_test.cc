@@ -89,6 +89,10 @@ TEST(ModificationSetFile, BadInputNamesFileAndProblem) {
   EXPECT_NE(error_of(with_mods(R"([{"kind": "add", "user": "1", "item": "77", "value": 1}])"))
                 .find("item '77' is not in the data"),
             std::string::npos);
+  // Beyond float range (found by tools/fuzz): would be read as infinity and written as null.
+  EXPECT_NE(error_of(with_mods(R"([{"kind": "add", "user": "1", "item": "3", "value": 1e39}])"))
+                .find("modification 0: 'value' 1e+39 is out of range for a rating"),
+            std::string::npos);
   EXPECT_NE(error_of(with_mods("{}")).find("'modifications' must be an array"), std::string::npos);
 }
 

@@ -148,6 +148,10 @@ INSTANTIATE_TEST_SUITE_P(
         TextCase{"nan.txt", VectorFormat::kGlove, "a 1 nan\n", ":1:5: ", "is not finite"},
         TextCase{"truncated.txt", VectorFormat::kWord2vecText, "3 2\na 1 2\nb 3 4\n",
                  ":3: ", "file ends after 2 of the 3 vectors declared in the header"},
+        // A short file whose header declares 3.3 million vectors of 93773 values: an error
+        // about the missing lines, not an attempt to reserve a terabyte.
+        TextCase{"huge_header.txt", VectorFormat::kWord2vecText, "3337777 93773\n", ":1: ",
+                 "file ends after 0 of the 3337777 vectors"},
         TextCase{"too_many.txt", VectorFormat::kWord2vecText, "1 2\na 1 2\nb 3 4\n",
                  ":3:1: ", "more vectors than the 1 declared"},
         TextCase{"bad_utf8.txt", VectorFormat::kGlove, "caf\xe9 1 2\n", ":1:4: ", "invalid UTF-8"},

@@ -1,6 +1,6 @@
 // libFuzzer target: any byte string through BasicTokenizer and WordpieceTokenizer with the
 // tiny test vocabulary. Invariants checked: no crash/ASan report, every piece is a vocabulary
-// token, encode() and tokenize() agree. Build and run: tools/fuzz/run.sh tokenizer 180
+// token, encode() and tokenize() agree. Run: tools/fuzz/run.sh tokenizer
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>

@@ -1,0 +1,741 @@
+#include "fairness/fairness_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "core/error.h"
+#include "core/jsonl.h"
+#include "core/svg_chart.h"
+#include "core/table.h"
+#include "core/xml_escape.h"
+
+namespace assay::fairness {
+namespace {
+
+namespace fs = std::filesystem;
+using core::ParseError;
+using core::SourceLocation;
+using nlohmann::json;
+
+// --- reading ---------------------------------------------------------------------------------
+
+json parse_json_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw core::IoError(SourceLocation(path), "cannot read the file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    const std::size_t byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const auto begin = text.begin();
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(
+                                     begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
+    const std::size_t line_start = text.rfind('\n', byte == 0 ? 0 : byte - 1);
+    const std::size_t column =
+        line_start == std::string::npos || line == 1 ? byte + 1 : byte - line_start;
+    std::string detail = e.what();
+    const auto colon = detail.find(": ", detail.find("column"));
+    if (colon != std::string::npos) detail = detail.substr(colon + 2);
+    throw ParseError(SourceLocation(path, line, column), "not valid JSON: " + detail);
+  }
+}
+
+// Field access that names the file (and line) and the key on failure.
+struct Fields {
+  SourceLocation where;
+
+  const json& get(const json& v, const std::string& key) const {
+    if (!v.is_object()) throw ParseError(where, "expected a JSON object");
+    const auto it = v.find(key);
+    if (it == v.end()) throw ParseError(where, "missing '" + key + "'");
+    return *it;
+  }
+  std::size_t count(const json& v, const std::string& key) const {
+    return as_count(get(v, key), key);
+  }
+  std::size_t as_count(const json& x, const std::string& key) const {
+    if (!x.is_number_unsigned() && !(x.is_number_integer() && x.get<long long>() >= 0)) {
+      throw ParseError(where, "'" + key + "' must be a non-negative integer, got " + x.dump());
+    }
+    return x.get<std::size_t>();
+  }
+  double number(const json& v, const std::string& key) const {
+    const json& x = get(v, key);
+    if (x.is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (!x.is_number()) throw ParseError(where, "'" + key + "' must be a number, got " + x.dump());
+    return x.get<double>();
+  }
+  std::string text(const json& v, const std::string& key) const {
+    const json& x = get(v, key);
+    if (!x.is_string()) throw ParseError(where, "'" + key + "' must be a string, got " + x.dump());
+    return x.get<std::string>();
+  }
+  const json& array(const json& v, const std::string& key) const {
+    const json& x = get(v, key);
+    if (!x.is_array()) throw ParseError(where, "'" + key + "' must be an array");
+    return x;
+  }
+  double top_score(const json& v, const std::string& key) const {
+    const json& a = array(v, key);
+    double best = -std::numeric_limits<double>::infinity();
+    for (const auto& x : a) {
+      if (!x.is_number()) throw ParseError(where, "'" + key + "' must hold numbers");
+      best = std::max(best, x.get<double>());
+    }
+    if (a.empty()) throw ParseError(where, "'" + key + "' is empty");
+    return best;
+  }
+};
+
+// Byte offset of every code point of `text`, plus text.size() at the end.
+std::vector<std::size_t> code_point_offsets(const std::string& text) {
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) at.push_back(i);
+  }
+  at.push_back(text.size());
+  return at;
+}
+
+std::size_t code_points(const std::string& text) {
+  return code_point_offsets(text).size() - 1;
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+void read_summary(ReportRun& run, const std::string& path) {
+  const json s = parse_json_file(path);
+  const Fields f{SourceLocation(path)};
+  run.model = f.text(s, "model");
+  run.attribute = f.text(s, "attribute");
+  run.inputs = f.count(s, "inputs");
+  run.mutable_inputs = f.count(s, "mutable");
+  run.perturbations = f.count(s, "perturbations");
+  run.violations = f.count(s, "violations");
+  run.inputs_with_violations = f.count(s, "inputs_with_violations");
+  const auto by_kind = [&](const std::string& key, std::size_t& analogy, std::size_t& active) {
+    const json& k = f.get(s, key);
+    if (!k.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
+    if (k.contains("analogy")) analogy = f.count(k, "analogy");
+    if (k.contains("active")) active = f.count(k, "active");
+  };
+  by_kind("perturbations_by_kind", run.perturbations_analogy, run.perturbations_active);
+  by_kind("violations_by_kind", run.violations_analogy, run.violations_active);
+  if (s.contains("perturbations_per_input")) {
+    const json& h = s["perturbations_per_input"];
+    if (!h.is_object()) throw ParseError(f.where, "'perturbations_per_input' must be an object");
+    for (const auto& [key, value] : h.items()) {
+      if (key.empty() || key.size() > 9 ||
+          !std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        throw ParseError(f.where,
+                         "'perturbations_per_input' keys must be counts, got '" + key + "'");
+      }
+      const std::size_t n = std::stoul(key);
+      if (run.perturbations_per_input.size() <= n) run.perturbations_per_input.resize(n + 1, 0);
+      run.perturbations_per_input[n] = f.as_count(value, "perturbations_per_input");
+    }
+  }
+}
+
+void read_violations(ReportRun& run, const std::string& path) {
+  core::JsonlReader reader(path);
+  json v;
+  while (reader.next(v)) {
+    const Fields f{reader.location()};
+    ReportViolation r;
+    r.line = f.count(v, "line");
+    r.original = f.text(v, "original");
+    r.perturbed = f.text(v, "perturbed");
+    r.kind = f.text(v, "kind");
+    r.group = f.text(v, "group");
+    r.old_word = f.text(v, "old");
+    r.new_word = f.text(v, "new");
+    r.label_original = f.text(v, "label_original");
+    r.label_perturbed = f.text(v, "label_perturbed");
+    r.score_original = f.top_score(v, "scores_original");
+    r.score_perturbed = f.top_score(v, "scores_perturbed");
+    const std::size_t length = code_points(r.original);
+    std::size_t previous_end = 0;
+    for (const auto& span : f.array(f.get(v, "record"), "spans")) {
+      ReportSpan s{f.count(span, "begin"), f.count(span, "end"), f.text(span, "old"),
+                   f.text(span, "new")};
+      if (s.begin > s.end || s.end > length || s.begin < previous_end) {
+        throw ParseError(f.where, "span " + std::to_string(s.begin) + ".." + std::to_string(s.end) +
+                                      " is not within the original (" + std::to_string(length) +
+                                      " characters) after the previous span");
+      }
+      previous_end = s.end;
+      r.spans.push_back(std::move(s));
+    }
+    run.examples.push_back(std::move(r));
+  }
+  // Substitutions by violations, from every violation (summary.json keeps only the top 20 and
+  // writes an insertion as "director -> male"): "director -> male director".
+  std::map<std::string, std::size_t> count;
+  for (const auto& e : run.examples) {
+    const std::string old_word = lower(e.old_word), new_word = lower(e.new_word);
+    ++count[old_word + " -> " + (e.kind == "active" ? new_word + " " + old_word : new_word)];
+  }
+  for (const auto& [substitution, n] : count) run.top_flips.push_back({substitution, n});
+  std::stable_sort(run.top_flips.begin(), run.top_flips.end(),
+                   [](const auto& a, const auto& b) { return a.violations > b.violations; });
+}
+
+void read_mitigation(ReportRun& run, const std::string& path) {
+  const json m = parse_json_file(path);
+  const Fields f{SourceLocation(path)};
+  const std::string model = f.text(m, "model");
+  if (run.has_test && model != run.model) {
+    throw ParseError(f.where, "model '" + model + "' differs from summary.json's '" + run.model +
+                                  "' (one directory per model)");
+  }
+  run.model = model;
+  run.attribute = f.text(m, "attribute");
+  run.inputs = f.count(m, "inputs");
+  run.mutable_inputs = f.count(m, "mutable");
+  run.perturbations = f.count(m, "perturbations");
+  run.violations_before = f.count(m, "violations_before");
+  for (const auto& e : f.array(m, "epsilons")) {
+    ReportEpsilon r;
+    r.epsilon = f.number(e, "epsilon");
+    r.violations = f.count(e, "violations");
+    r.remaining_percent = f.number(e, "remaining_percent");
+    const json& ref = f.get(e, "reference");
+    r.reference_certified = f.number(ref, "certified_epsilon");
+    r.reference_violations = f.count(ref, "violations");
+    r.reference_remaining_percent = f.number(ref, "remaining_percent");
+    run.epsilons.push_back(r);
+  }
+  std::sort(run.epsilons.begin(), run.epsilons.end(),
+            [](const auto& a, const auto& b) { return a.epsilon < b.epsilon; });
+}
+
+// --- rendering helpers -----------------------------------------------------------------------
+
+std::string esc(const std::string& s) {
+  return core::xml_escape(s);
+}
+
+std::string fmt(const char* format, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// 10662 -> "10,662".
+std::string grouped(std::size_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string percent(std::size_t part, std::size_t whole) {
+  if (whole == 0) return "n/a";
+  return fmt("%.1f %%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
+std::string arrow(const std::string& substitution) {
+  const auto at = substitution.find(" -> ");
+  if (at == std::string::npos) return substitution;
+  return substitution.substr(0, at) + " → " + substitution.substr(at + 4);
+}
+
+std::string attribute_words(const std::string& attribute) {
+  std::string out = attribute;
+  std::replace(out.begin(), out.end(), '-', ' ');
+  std::replace(out.begin(), out.end(), '_', ' ');
+  return out;
+}
+
+// Legends have about 20 characters of room.
+std::string short_name(const std::string& name, std::size_t room = 18) {
+  if (code_points(name) <= room) return name;
+  const auto at = code_point_offsets(name);
+  return name.substr(0, at[room - 1]) + "…";
+}
+
+std::string epsilon_text(double e) {
+  return fmt("%g", e);
+}
+
+// Substitutions summed over the runs, most violations first.
+std::vector<std::pair<std::string, std::size_t>> flips_over(const std::vector<ReportRun>& runs) {
+  std::map<std::string, std::size_t> total;
+  for (const auto& r : runs) {
+    for (const auto& f : r.top_flips) total[f.substitution] += f.violations;
+  }
+  std::vector<std::pair<std::string, std::size_t>> out(total.begin(), total.end());
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+// --- the parts of the page --------------------------------------------------------------------
+
+constexpr const char* kBinLabels[] = {"1",     "2",     "3",     "4",     "5",     "6–7",  "8–9",
+                                      "10–14", "15–19", "20–29", "30–49", "50–99", "≥ 100"};
+constexpr std::size_t kBinStarts[] = {1, 2, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100};
+constexpr std::size_t kBins = sizeof kBinStarts / sizeof *kBinStarts;
+
+std::vector<double> binned(const std::vector<std::size_t>& per_input) {
+  std::vector<double> bins(kBins, 0.0);
+  for (std::size_t n = 1; n < per_input.size(); ++n) {
+    std::size_t b = kBins - 1;
+    while (b > 0 && n < kBinStarts[b]) --b;
+    bins[b] += static_cast<double>(per_input[n]);
+  }
+  return bins;
+}
+
+std::string histogram_section(const std::vector<ReportRun>& runs) {
+  std::string out = "<h2>Perturbations per input (Fig. 4)</h2>\n";
+  // Runs on the same inputs share one distribution: one series per distinct distribution.
+  std::vector<std::pair<std::vector<std::string>, std::vector<std::size_t>>> series;
+  std::vector<std::string> missing;
+  for (const auto& r : runs) {
+    if (!r.has_test) continue;
+    if (r.perturbations_per_input.empty()) {
+      missing.push_back(r.name);
+      continue;
+    }
+    bool found = false;
+    for (auto& [names, h] : series) {
+      if (h == r.perturbations_per_input) {
+        names.push_back(r.name);
+        found = true;
+      }
+    }
+    if (!found) series.push_back({{r.name}, r.perturbations_per_input});
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + esc(m);
+    out += "<p class=\"missing\">Not available for " + list +
+           ": its summary.json has no <code>perturbations_per_input</code> (written by "
+           "<code>assay fair test</code> of this version; run it again, with <code>--cache</code> "
+           "it asks the model nothing).</p>\n";
+  }
+  if (series.empty()) {
+    if (missing.empty()) {
+      out +=
+          "<p class=\"missing\">No <code>assay fair test</code> results given (summary.json): "
+          "nothing to draw.</p>\n";
+    }
+    return out;
+  }
+  std::size_t last = 4;  // always show 1..5
+  std::vector<std::vector<double>> bins;
+  for (const auto& s : series) {
+    bins.push_back(binned(s.second));
+    for (std::size_t b = 0; b < kBins; ++b) {
+      if (bins.back()[b] > 0) last = std::max(last, b);
+    }
+  }
+  core::BarChart chart;
+  chart.labels.title = "Figure 4: inputs by number of perturbations";
+  chart.labels.x_label = "perturbations of one input";
+  chart.labels.y_label = "inputs";
+  chart.fit_labels = true;
+  for (std::size_t b = 0; b <= last; ++b) chart.categories.push_back(kBinLabels[b]);
+  std::vector<core::Table::Column> columns{{"inputs of", core::Align::kLeft},
+                                           {"none", core::Align::kRight}};
+  for (std::size_t b = 0; b <= last; ++b) columns.push_back({kBinLabels[b], core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Inputs by the number of perturbations the perturbator made of them (the "
+                    "chart leaves out the inputs with none).");
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    std::string name;
+    for (const auto& n : series[k].first) name += (name.empty() ? "" : ", ") + n;
+    core::BarSeries s{short_name(name), {}};
+    std::vector<std::string> row{name, grouped(series[k].second.empty() ? 0 : series[k].second[0])};
+    for (std::size_t b = 0; b <= last; ++b) {
+      s.values.push_back(bins[k][b]);
+      row.push_back(grouped(static_cast<std::size_t>(bins[k][b])));
+    }
+    chart.series.push_back(std::move(s));
+    table.add_row(std::move(row));
+  }
+  return out + core::render_svg(chart) + table.html();
+}
+
+std::string table1_section(const std::vector<ReportRun>& runs) {
+  std::string out = "<h2>Violations per model (Table 1)</h2>\n";
+  const bool any_test =
+      std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
+  if (!any_test) {
+    return out +
+           "<p class=\"missing\">No <code>assay fair test</code> results given "
+           "(summary.json, violations.jsonl): run <code>assay fair test --out DIR</code> "
+           "and pass DIR.</p>\n";
+  }
+  const bool any_mitigation =
+      std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_mitigation; });
+  std::vector<core::Table::Column> columns{
+      {"model", core::Align::kLeft},
+      {"inputs", core::Align::kRight},
+      {"mention a person (mutable)", core::Align::kRight},
+      {"perturbations (analogy / active)", core::Align::kRight},
+      {"violations (analogy / active)", core::Align::kRight},
+      {"share of perturbations", core::Align::kRight},
+      {"inputs with a violation (of mutable)", core::Align::kRight}};
+  if (any_mitigation) {
+    columns.push_back({"remaining after the neutral layer (smallest ε)", core::Align::kRight});
+  }
+  core::Table table(std::move(columns),
+                    "A violation: a perturbation whose label differs from the original's. "
+                    "Mutable: inputs with at least one perturbation. The models' identities are "
+                    "under Sources.");
+  for (const auto& r : runs) {
+    if (!r.has_test) continue;
+    std::vector<std::string> row{
+        r.name,
+        grouped(r.inputs),
+        grouped(r.mutable_inputs) + " (" + percent(r.mutable_inputs, r.inputs) + ")",
+        grouped(r.perturbations) + " (" + grouped(r.perturbations_analogy) + " / " +
+            grouped(r.perturbations_active) + ")",
+        grouped(r.violations) + " (" + grouped(r.violations_analogy) + " / " +
+            grouped(r.violations_active) + ")",
+        percent(r.violations, r.perturbations),
+        grouped(r.inputs_with_violations) + " (" +
+            percent(r.inputs_with_violations, r.mutable_inputs) + ")"};
+    if (any_mitigation) {
+      if (r.has_mitigation && !r.epsilons.empty()) {
+        const auto& e = r.epsilons.front();
+        row.push_back(grouped(e.violations) + " of " + grouped(r.violations_before) +
+                      " at ε = " + epsilon_text(e.epsilon));
+      } else {
+        row.push_back(std::string(core::Table::kMissing));
+      }
+    }
+    table.add_row(std::move(row));
+  }
+  return out + table.html();
+}
+
+std::string flips_section(const std::vector<ReportRun>& runs, std::size_t top) {
+  std::string out = "<h2>Substitutions that flip labels most</h2>\n";
+  std::vector<const ReportRun*> tested;
+  for (const auto& r : runs) {
+    if (r.has_test) tested.push_back(&r);
+  }
+  if (tested.empty())
+    return out + "<p class=\"missing\">No <code>assay fair test</code> results given.</p>\n";
+  const auto flips = flips_over(runs);
+  if (flips.empty()) return out + "<p>No substitution changed a label.</p>\n";
+  std::vector<core::Table::Column> columns{{"substitution", core::Align::kLeft}};
+  for (const auto* r : tested) columns.push_back({r->name, core::Align::kRight});
+  if (tested.size() > 1) columns.push_back({"all models", core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Violations per substitution, from violations.jsonl; \"male\" or "
+                    "\"female\" before the noun is an inserted adjective.");
+  for (std::size_t i = 0; i < flips.size() && i < top; ++i) {
+    std::vector<std::string> row{arrow(flips[i].first)};
+    for (const auto* r : tested) {
+      std::size_t n = 0;
+      for (const auto& f : r->top_flips) {
+        if (f.substitution == flips[i].first) n = f.violations;
+      }
+      row.push_back(n ? std::to_string(n) : std::string(core::Table::kMissing));
+    }
+    if (tested.size() > 1) row.push_back(std::to_string(flips[i].second));
+    table.add_row(std::move(row));
+  }
+  return out + table.html();
+}
+
+std::string examples_section(const std::vector<ReportRun>& runs, std::size_t per_model) {
+  std::string out = "<h2>Example violations (Table 2)</h2>\n";
+  core::Table table({{"model", core::Align::kLeft},
+                     {"line", core::Align::kRight},
+                     {"kind", core::Align::kLeft},
+                     {"original", core::Align::kLeft, true},
+                     {"perturbed", core::Align::kLeft, true},
+                     {"label (score) before → after", core::Align::kLeft}},
+                    "The changed words are marked. Per model the violations whose original "
+                    "label was the most confident; every violation is in violations.jsonl.");
+  bool any = false;
+  for (const auto& r : runs) {
+    if (!r.has_test) continue;
+    std::vector<const ReportViolation*> order;
+    for (const auto& v : r.examples) order.push_back(&v);
+    std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+      return a->score_original > b->score_original;
+    });
+    for (std::size_t i = 0; i < order.size() && i < per_model; ++i) {
+      const auto& v = *order[i];
+      std::vector<std::pair<std::size_t, std::size_t>> before, after;
+      std::ptrdiff_t shift = 0;
+      const std::size_t perturbed_length = code_points(v.perturbed);
+      for (const auto& s : v.spans) {
+        if (s.end > s.begin) before.emplace_back(s.begin, s.end);
+        const auto nb = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(s.begin) + shift);
+        const std::size_t ne = nb + code_points(s.new_text);
+        if (ne > nb && ne <= perturbed_length) after.emplace_back(nb, ne);
+        shift += static_cast<std::ptrdiff_t>(code_points(s.new_text)) -
+                 static_cast<std::ptrdiff_t>(s.end - s.begin);
+      }
+      table.add_row({r.name, std::to_string(v.line), v.kind, mark_spans(v.original, before),
+                     mark_spans(v.perturbed, after),
+                     v.label_original + " (" + fmt("%.3f", v.score_original) + ") → " +
+                         v.label_perturbed + " (" + fmt("%.3f", v.score_perturbed) + ")"});
+      any = true;
+    }
+  }
+  if (!any) {
+    const bool tested =
+        std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
+    return out + (tested ? "<p>No violations: no perturbation changed a label.</p>\n"
+                         : "<p class=\"missing\">No <code>assay fair test</code> results given "
+                           "(violations.jsonl).</p>\n");
+  }
+  return out + table.html();
+}
+
+std::string mitigation_section(const std::vector<ReportRun>& runs) {
+  std::string out = "<h2>Violations remaining after the neutral layer (Fig. 5)</h2>\n";
+  std::vector<const ReportRun*> with;
+  for (const auto& r : runs) {
+    if (r.has_mitigation) with.push_back(&r);
+  }
+  if (with.empty()) {
+    return out +
+           "<p class=\"missing\">No mitigation results given (mitigation.json): run "
+           "<code>assay fair mitigate --model SPEC --input FILE --out DIR</code> (after "
+           "<code>fair test</code> with the same <code>--cache</code> it asks the model "
+           "nothing) and pass DIR.</p>\n";
+  }
+  core::LineChart chart;
+  chart.labels.title = "Figure 5: violations remaining after the neutral layer";
+  chart.labels.x_label = "ε (log scale)";
+  chart.labels.y_label = "remaining, % of violations before";
+  chart.log_x = true;
+  chart.markers = true;
+  std::set<double> all_eps;
+  for (const auto* r : with) {
+    core::LineSeries ours{short_name(r->name), {}, {}};
+    core::LineSeries ref{short_name(r->name, 11) + " (ref.)", {}, {}};
+    for (const auto& e : r->epsilons) {
+      all_eps.insert(e.epsilon);
+      if (e.epsilon <= 0) continue;
+      if (std::isfinite(e.remaining_percent)) {
+        ours.x.push_back(e.epsilon);
+        ours.y.push_back(e.remaining_percent);
+      }
+      if (std::isfinite(e.reference_remaining_percent)) {
+        ref.x.push_back(e.epsilon);
+        ref.y.push_back(e.reference_remaining_percent);
+      }
+    }
+    chart.series.push_back(std::move(ours));
+    chart.series.push_back(std::move(ref));
+  }
+  std::vector<core::Table::Column> columns{{"model", core::Align::kLeft},
+                                           {"weighting", core::Align::kLeft}};
+  for (const double e : all_eps) columns.push_back({"ε = " + epsilon_text(e), core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Violations remaining of those before smoothing. Provable: f(x_i) ≤ e^ε f(x_j) "
+                    "for every pair; the reference code's weighting (\"ref.\" in the chart) at the "
+                    "same nominal ε certifies only ln(1 + e^ε).");
+  for (const auto* r : with) {
+    std::vector<std::string> ours{r->name, "provable"}, ref{r->name, "reference code"};
+    for (const double e : all_eps) {
+      const ReportEpsilon* row = nullptr;
+      for (const auto& x : r->epsilons) {
+        if (x.epsilon == e) row = &x;
+      }
+      if (!row) {
+        ours.push_back(std::string(core::Table::kMissing));
+        ref.push_back(std::string(core::Table::kMissing));
+        continue;
+      }
+      const auto cell = [](std::size_t n, double pct) {
+        return std::to_string(n) + (std::isfinite(pct) ? " (" + fmt("%.1f %%", pct) + ")" : "");
+      };
+      ours.push_back(cell(row->violations, row->remaining_percent));
+      ref.push_back(cell(row->reference_violations, row->reference_remaining_percent));
+    }
+    table.add_row(std::move(ours));
+    table.add_row(std::move(ref));
+  }
+  const bool drawable = std::any_of(chart.series.begin(), chart.series.end(),
+                                    [](const auto& s) { return !s.x.empty(); });
+  if (drawable) out += core::render_svg(chart);
+  return out + table.html();
+}
+
+}  // namespace
+
+std::string mark_spans(const std::string& text,
+                       const std::vector<std::pair<std::size_t, std::size_t>>& ranges) {
+  const auto at = code_point_offsets(text);
+  std::string out;
+  std::size_t done = 0;  // bytes
+  for (const auto& [b, e] : ranges) {
+    if (b >= e || e >= at.size()) continue;
+    const std::size_t bb = at[b], eb = at[e];
+    if (bb < done) continue;
+    out += core::xml_escape(text.substr(done, bb - done));
+    out += "<mark>" + core::xml_escape(text.substr(bb, eb - bb)) + "</mark>";
+    done = eb;
+  }
+  return out + core::xml_escape(text.substr(done));
+}
+
+ReportRun read_report_run(const std::string& dir) {
+  ReportRun run;
+  run.dir = dir;
+  fs::path p(dir);
+  run.name = (p.has_filename() ? p.filename() : p.parent_path().filename()).string();
+  if (run.name.empty() || run.name == ".")
+    run.name = fs::absolute(p).lexically_normal().filename().string();
+  std::error_code ec;
+  if (!fs::is_directory(p, ec)) {
+    throw core::UsageError(SourceLocation(dir),
+                           "not a directory (pass what fair test / fair "
+                           "mitigate wrote with --out)");
+  }
+  const std::string summary = (p / "summary.json").string();
+  const std::string violations = (p / "violations.jsonl").string();
+  const std::string mitigation = (p / "mitigation.json").string();
+  if (fs::exists(summary, ec)) {
+    if (!fs::exists(violations, ec)) {
+      throw core::UsageError(SourceLocation(dir),
+                             "summary.json without violations.jsonl (both are fair test's)");
+    }
+    read_summary(run, summary);
+    read_violations(run, violations);
+    run.has_test = true;
+  }
+  if (fs::exists(mitigation, ec)) {
+    read_mitigation(run, mitigation);
+    run.has_mitigation = true;
+  }
+  if (!run.has_test && !run.has_mitigation) {
+    throw core::UsageError(SourceLocation(dir),
+                           "neither summary.json (assay fair test) nor mitigation.json (assay "
+                           "fair mitigate) is there");
+  }
+  return run;
+}
+
+std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
+  std::vector<const ReportRun*> tested;
+  std::set<std::string> attributes;
+  for (const auto& r : runs) {
+    attributes.insert(r.attribute);
+    if (r.has_test) tested.push_back(&r);
+  }
+  const std::string attribute =
+      attributes.size() == 1 ? attribute_words(*attributes.begin()) : "sensitive attribute";
+  std::string out = "<p class=\"headline\">";
+  if (!tested.empty()) {
+    std::sort(tested.begin(), tested.end(), [](const ReportRun* a, const ReportRun* b) {
+      const double pa =
+          a->mutable_inputs ? double(a->inputs_with_violations) / double(a->mutable_inputs) : 0;
+      const double pb =
+          b->mutable_inputs ? double(b->inputs_with_violations) / double(b->mutable_inputs) : 0;
+      return pa < pb;
+    });
+    const auto share = [](const ReportRun& r) {
+      return "<b>" + percent(r.inputs_with_violations, r.mutable_inputs) + "</b>";
+    };
+    std::size_t total_violations = 0;
+    for (const auto* r : tested) total_violations += r->violations;
+    const ReportRun& lo = *tested.front();
+    const ReportRun& hi = *tested.back();
+    if (hi.mutable_inputs == 0) {
+      out += "None of the " + grouped(hi.inputs) + " texts mentions a person whose " + attribute +
+             " the perturbator could change: nothing was tested.";
+    } else if (tested.size() == 1) {
+      out += share(hi) + " of the texts that mention a person (" +
+             grouped(hi.inputs_with_violations) + " of " + grouped(hi.mutable_inputs) +
+             ") change the label of <b>" + esc(hi.name) + "</b> when the person's " + attribute +
+             " changes";
+    } else {
+      out += "Between " + share(lo) + " (" + esc(lo.name) + ") and " + share(hi) + " (" +
+             esc(hi.name) +
+             ") of the texts that mention a person change a model's label when the "
+             "person's " +
+             attribute + " changes (" + std::to_string(tested.size()) + " models)";
+    }
+    if (hi.mutable_inputs > 0) {
+      const auto flips = flips_over(runs);
+      if (total_violations == 0 || flips.empty()) {
+        out += ": no substitution changed a label.";
+      } else {
+        out += "; the substitutions that flip labels most are ";
+        for (std::size_t i = 0; i < flips.size() && i < 3; ++i) {
+          if (i > 0) out += i + 1 == std::min<std::size_t>(3, flips.size()) ? " and " : ", ";
+          out +=
+              "<i>" + esc(arrow(flips[i].first)) + "</i> (" + std::to_string(flips[i].second) + ")";
+        }
+        out += ".";
+      }
+    }
+  }
+  std::string mitigation;
+  for (const auto& r : runs) {
+    if (!r.has_mitigation || r.epsilons.empty()) continue;
+    const auto& e = r.epsilons.front();
+    if (!mitigation.empty()) mitigation += "; ";
+    if (r.violations_before == 0) {
+      mitigation += esc(r.name) + " had no violation to remove";
+    } else {
+      mitigation += "for " + esc(r.name) + " <b>" + fmt("%.1f %%", e.remaining_percent) +
+                    "</b> of its violations remain at ε = " + epsilon_text(e.epsilon) + " (" +
+                    grouped(e.violations) + " of " + grouped(r.violations_before) + ")";
+    }
+  }
+  if (!mitigation.empty()) {
+    out += std::string(tested.empty() ? "" : " ") +
+           "With the neutral layer in front of the model, " + mitigation + ".";
+  }
+  out +=
+      "</p>\n<p class=\"explain\">A text <i>mentions a person</i> when the perturbator finds a "
+      "person noun it can rewrite (\"the actor\" → \"the actress\", \"the female actor\"); a "
+      "<i>violation</i> is a rewrite that changes the model's label although only the "
+      "person's " +
+      attribute + " changed.</p>\n";
+  return out;
+}
+
+std::string fairness_report_html(const std::vector<ReportRun>& runs,
+                                 const FairnessReportOptions& options) {
+  std::string sources;
+  for (const auto& r : runs) {
+    sources += "<li><b>" + esc(r.name) + "</b>: " + esc(r.dir) + " (" +
+               (r.has_test ? std::string("fair test") : std::string()) +
+               (r.has_test && r.has_mitigation ? ", " : "") +
+               (r.has_mitigation ? "fair mitigate" : "") + "; model " + esc(r.model) +
+               ", attribute " + esc(r.attribute) + ")</li>\n";
+  }
+  return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay fair report</title>\n"
+         "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
+         "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
+         "text-align:left;vertical-align:top}.sources{overflow-wrap:anywhere}.num{text-align:right}"
+         "caption{caption-side:bottom;text-align:left;color:#555}svg{max-width:100%;height:auto}"
+         "mark{background:#ffd966;padding:0 1px}.headline{font-size:1.3em;line-height:1.4}"
+         ".missing{color:#8a4b00}</style>\n</head><body>\n<h1>Fairness report</h1>\n" +
+         fairness_headline_html(runs) + table1_section(runs) +
+         flips_section(runs, options.top_substitutions) +
+         examples_section(runs, options.examples_per_model) + histogram_section(runs) +
+         mitigation_section(runs) + "<h2>Sources</h2>\n<ul class=\"sources\">\n" + sources +
+         "</ul>\n</body></html>\n";
+}
+
+}  // namespace assay::fairness
