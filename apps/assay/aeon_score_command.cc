@@ -25,7 +25,7 @@ struct AeonScoreOptions {
   std::string original, generated, pairs, annotations;
   std::string model_dir, embedding_dir;
   std::string ngram_model = "cmu", vectors, vectors_format = "glove";
-  std::string wordnet_dir = "/usr/share/wordnet";
+  std::string wordnet_dir = wordnet::kDefaultDir;
   std::string format = "jsonl";
   std::string variant = "reference";
   std::string pooling = "auto";

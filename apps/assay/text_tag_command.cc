@@ -23,7 +23,7 @@ struct TextTagOptions {
   std::string format = "jsonl";
   std::string decoder = "lingua";
   std::string tagger_dir = text::LinguaTables::kDefaultDir;
-  std::string wordnet_dir = text::WordNetLemmatizer::kDefaultDir;
+  std::string wordnet_dir = wordnet::kDefaultDir;
   bool no_lemmas = false;
   std::string out;
 };

@@ -82,7 +82,7 @@ int person_eval(const std::string& shared, const std::string& labels) {
   const auto s = evaluate_persons(pc, words);
   const assay::text::WordNetLemmatizer lemmatizer;
   const auto lemmatized = evaluate_persons(pc, words, [&](std::string_view w) {
-    return lemmatizer.lemmatize(w, assay::text::WordPos::kNoun);
+    return lemmatizer.lemmatize(w, assay::text::PartOfSpeech::kNoun);
   });
   std::printf(
       "default, words lemmatised by src/text morphy first: P %.3f R %.3f F1 %.3f (tp %zu fp %zu fn "
@@ -137,7 +137,7 @@ int counterpart_eval(const std::string& shared, const std::string& labels) {
   const assay::text::WordNetLemmatizer lemmatizer;
   print_score("equalize_pairs, lemmatised",
               evaluate_counterparts(finder, eq, [&](std::string_view w) {
-                return lemmatizer.lemmatize(w, assay::text::WordPos::kNoun);
+                return lemmatizer.lemmatize(w, assay::text::PartOfSpeech::kNoun);
               }));
   return 0;
 }
@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
   try {
     if (what == "wordnet-load") {
       const auto t0 = Clock::now();
-      const auto g = WordNetGraph::load(argc > 2 ? argv[2] : kWordNetDefaultDir);
+      const auto g = WordNetGraph::load(argc > 2 ? argv[2] : assay::wordnet::kDefaultDir);
       std::printf("wordnet_load_s %.3f synsets %zu lemmas %zu pointers %zu\n", seconds_since(t0),
                   g->stats().n_synsets, g->stats().n_lemmas, g->stats().n_pointers);
     } else if (what == "conceptnet-generate" && argc == 4) {

@@ -20,6 +20,7 @@
 #include "lm/ngram_model.h"
 #include "lm/sphinx_model.h"
 #include "vectors/embedding_matrix.h"
+#include "wordnet/database.h"
 
 namespace assay::aeon {
 
@@ -36,7 +37,7 @@ struct TestCaseScorerOptions {
   std::string ngram_model = lm::kCmuTrigramPath;  // a file (lm::ngram_model_path)
   std::string vectors;                 // word-vector file; empty = WordNet only
   std::string vectors_format = "glove";  // see vectors::parse_vector_format
-  std::string wordnet_dir = "/usr/share/wordnet";
+  std::string wordnet_dir = wordnet::kDefaultDir;
   // Offline SynEval normaliser: kBackoff reads the model with lm::SphinxTrie (no lock, exact
   // back-off sums); kEnumerate is the reference — sphinxbase look-ups for every candidate;
   // kSeparable is kBackoff with the generic candidates' sum in closed form (within 4e-6

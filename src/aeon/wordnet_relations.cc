@@ -4,10 +4,8 @@
 #include <cctype>
 #include <deque>
 #include <map>
+#include <utility>
 #include <vector>
-
-#include "core/line_reader.h"
-#include "knowledge/wndb_parser.h"
 
 namespace assay::aeon {
 namespace {
@@ -42,48 +40,17 @@ constexpr std::size_t kMaxSenses = 3;  // the frequent senses; rare ones add noi
 }  // namespace
 
 WordNetRelations::WordNetRelations(const std::string& dir)
-    : graph_(knowledge::WordNetGraph::load(dir)), lemmatizer_(dir) {
-  for (const char* pos : {"noun", "verb", "adj", "adv"}) load_antonyms(dir + "/data." + pos);
-}
+    : WordNetRelations(wordnet::Database::open(dir)) {}
 
-void WordNetRelations::load_antonyms(const std::string& path) {
-  // Pass 1 keeps each synset's words and its antonym pointers; the targets of one file's
-  // antonyms are always in the same file (antonymy never crosses parts of speech).
-  struct Pending {
-    std::string source;
-    std::uint32_t target_offset;
-    std::uint8_t target_word;
-  };
-  std::unordered_map<std::uint32_t, std::vector<std::string>> words;
-  std::vector<Pending> pending;
-  core::LineReader reader(path);
-  std::string_view line;
-  while (reader.next(line)) {
-    if (knowledge::wndb::is_preamble(line)) continue;
-    const auto rec = knowledge::wndb::parse_data_line(line, core::SourceLocation(path, reader.line_number()));
-    auto& ws = words[rec.offset];
-    for (const auto& w : rec.words) ws.push_back(lower(w.lemma));
-    for (const auto& p : rec.pointers) {
-      if (p.kind != knowledge::wndb::PointerKind::kAntonym || p.source_word == 0) continue;
-      if (p.source_word > ws.size()) continue;
-      pending.push_back({ws[p.source_word - 1u], p.target_offset, p.target_word});
-    }
-  }
-  for (const Pending& p : pending) {
-    const auto it = words.find(p.target_offset);
-    if (it == words.end() || p.target_word == 0 || p.target_word > it->second.size()) continue;
-    const std::string& t = it->second[p.target_word - 1u];
-    antonym_pairs_.insert(p.source + '\t' + t);
-    antonym_pairs_.insert(t + '\t' + p.source);
-  }
-}
+WordNetRelations::WordNetRelations(std::shared_ptr<const wordnet::Database> database)
+    : graph_(std::make_unique<knowledge::WordNetGraph>(database)), lemmatizer_(database) {}
 
-std::vector<std::pair<std::string, PartOfSpeech>> WordNetRelations::lemmas(std::string_view word) const {
+std::vector<std::pair<std::string, PartOfSpeech>> WordNetRelations::lemmas(
+    std::string_view word) const {
   std::vector<std::pair<std::string, PartOfSpeech>> out;
   const std::string w = lower(word);
-  for (int p = 0; p < 4; ++p) {
-    const auto pos = static_cast<PartOfSpeech>(p);
-    for (const std::string& l : lemmatizer_.morphy(w, static_cast<text::WordPos>(p))) out.emplace_back(l, pos);
+  for (PartOfSpeech pos : wordnet::kAllPartsOfSpeech) {
+    for (const std::string& l : lemmatizer_.morphy(w, pos)) out.emplace_back(l, pos);
   }
   return out;
 }
@@ -103,17 +70,23 @@ bool WordNetRelations::synonyms(std::string_view a, std::string_view b) const {
   return false;
 }
 
-bool WordNetRelations::antonyms(std::string_view a, std::string_view b) const {
-  const auto la = lemmas(a), lb = lemmas(b);
-  std::vector<std::string> xs{lower(a)}, ys{lower(b)};
-  for (const auto& l : la) xs.push_back(l.first);
-  for (const auto& l : lb) ys.push_back(l.first);
-  for (const auto& x : xs) {
-    for (const auto& y : ys) {
-      if (antonym_pairs_.count(x + '\t' + y)) return true;
+bool WordNetRelations::antonym_link(const std::vector<std::string>& from,
+                                    const std::vector<std::string>& to) const {
+  for (const auto& x : from) {
+    for (PartOfSpeech pos : wordnet::kAllPartsOfSpeech) {
+      for (const auto& y : graph_->lemma_links(x, pos, knowledge::LexicalRelation::kAntonym)) {
+        if (std::find(to.begin(), to.end(), y) != to.end()) return true;
+      }
     }
   }
   return false;
+}
+
+bool WordNetRelations::antonyms(std::string_view a, std::string_view b) const {
+  std::vector<std::string> xs{lower(a)}, ys{lower(b)};
+  for (auto& l : lemmas(a)) xs.push_back(std::move(l.first));
+  for (auto& l : lemmas(b)) ys.push_back(std::move(l.first));
+  return antonym_link(xs, ys) || antonym_link(ys, xs);
 }
 
 double WordNetRelations::path_similarity(std::string_view a, std::string_view b) const {

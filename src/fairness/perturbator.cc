@@ -253,7 +253,7 @@ std::optional<std::string> Perturbator::person_lemma(std::string_view word, bool
     bool is_person(const std::string& w) const { return self->is_perturbable_person(w); }
   } persons{this};
   if (plural) {
-    const auto forms = r_.lemmatizer->morphy(lower, text::WordPos::kNoun);
+    const auto forms = r_.lemmatizer->morphy(lower, text::PartOfSpeech::kNoun);
     for (const auto& f : forms) {
       if (f != lower && persons.is_person(f)) return f;
     }
@@ -679,7 +679,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       } else {
         // Unknown to the lexicon: a regular plural of a WordNet noun ("Actresses"); names are
         // seldom plural, so "Mary" stays a name.
-        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::WordPos::kNoun)) {
+        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::PartOfSpeech::kNoun)) {
           if (f != text::to_lower(lower)) common = plural = true;
         }
       }

@@ -24,7 +24,7 @@ namespace assay::fairness {
 
 struct ResourceOptions {
   std::string tagger_dir = text::LinguaTables::kDefaultDir;
-  std::string wordnet_dir = text::WordNetLemmatizer::kDefaultDir;
+  std::string wordnet_dir = wordnet::kDefaultDir;
   // knowledge::open_graph: "wordnet" or "conceptnet:DUMP" (assertions .csv / .csv.gz,
   // cached beside the dump).
   std::string kg = "wordnet";

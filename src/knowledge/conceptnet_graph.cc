@@ -197,12 +197,15 @@ std::vector<std::string> ConceptNetGraph::linked_words(
   return out;
 }
 
-std::vector<std::string> ConceptNetGraph::antonyms(std::string_view word) const {
-  return linked_words(word, {ConceptNetRelation::kAntonym});
-}
-
-std::vector<std::string> ConceptNetGraph::related_forms(std::string_view word) const {
-  return linked_words(word, {ConceptNetRelation::kFormOf, ConceptNetRelation::kDerivedFrom});
+std::vector<std::string> ConceptNetGraph::lexical_links(std::string_view word, PartOfSpeech,
+                                                        LexicalRelation relation) const {
+  switch (relation) {
+    case LexicalRelation::kAntonym:
+      return linked_words(word, {ConceptNetRelation::kAntonym});
+    case LexicalRelation::kRelatedForm:
+      return linked_words(word, {ConceptNetRelation::kFormOf, ConceptNetRelation::kDerivedFrom});
+  }
+  return {};
 }
 
 }  // namespace assay::knowledge

@@ -45,8 +45,9 @@ class ConceptNetGraph final : public KnowledgeGraph {
   std::string node_name(NodeId node) const override;
   std::optional<NodeId> find_node(std::string_view name) const override;
   std::string gloss(NodeId) const override { return {}; }
-  std::vector<std::string> antonyms(std::string_view word) const override;
-  std::vector<std::string> related_forms(std::string_view word) const override;
+  // ConceptNet terms have no part of speech: `pos` is not used.
+  std::vector<std::string> lexical_links(std::string_view word, PartOfSpeech pos,
+                                         LexicalRelation relation) const override;
 
   // Edges of `relation` leaving (outgoing) or entering `node`.
   std::vector<WeightedNode> out_edges(NodeId node, ConceptNetRelation relation) const;

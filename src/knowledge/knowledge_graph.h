@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include "wordnet/part_of_speech.h"
+
 namespace assay::knowledge {
 
 using NodeId = std::uint32_t;
@@ -29,7 +31,15 @@ struct WeightedNode {
   float weight = 1.0f;
 };
 
-enum class PartOfSpeech : std::uint8_t { kNoun = 0, kVerb = 1, kAdjective = 2, kAdverb = 3 };
+// WordNet's four parts of speech, the one enum every module uses.
+using PartOfSpeech = wordnet::PartOfSpeech;
+
+// The lexical (word-to-word) relations every backend answers.
+enum class LexicalRelation : std::uint8_t {
+  kAntonym,      // WordNet '!'; ConceptNet /r/Antonym
+  kRelatedForm,  // WordNet '+' (derivations, to any part of speech); ConceptNet /r/FormOf and
+                 // /r/DerivedFrom
+};
 
 class KnowledgeGraph {
  public:
@@ -59,12 +69,23 @@ class KnowledgeGraph {
   // Definition text; empty when the backend has none (ConceptNet).
   virtual std::string gloss(NodeId node) const = 0;
 
-  // Antonyms of `word` as a noun, in sense order, without duplicates (WordNet's lexical '!'
-  // pointers from this word; ConceptNet /r/Antonym edges in either direction).
-  virtual std::vector<std::string> antonyms(std::string_view word) const = 0;
-  // Form-of and derivation links of `word` as a noun (WordNet '+' pointers to any part of
-  // speech; ConceptNet /r/FormOf and /r/DerivedFrom in either direction), without duplicates.
-  virtual std::vector<std::string> related_forms(std::string_view word) const = 0;
+  // Words linked to `word` used as `pos` by `relation`, in sense order, without duplicates
+  // (WordNet: the lexical pointers that leave this word in each of its senses, after the
+  // exception list of <pos>.exc; ConceptNet, which has no parts of speech: the term's edges
+  // in either direction, whatever `pos`).
+  virtual std::vector<std::string> lexical_links(std::string_view word, PartOfSpeech pos,
+                                                 LexicalRelation relation) const = 0;
+
+  // Antonyms of `word` as `pos` (a noun unless said).
+  std::vector<std::string> antonyms(std::string_view word,
+                                    PartOfSpeech pos = PartOfSpeech::kNoun) const {
+    return lexical_links(word, pos, LexicalRelation::kAntonym);
+  }
+  // Form-of and derivation links of `word` as `pos` (a noun unless said).
+  std::vector<std::string> related_forms(std::string_view word,
+                                         PartOfSpeech pos = PartOfSpeech::kNoun) const {
+    return lexical_links(word, pos, LexicalRelation::kRelatedForm);
+  }
 };
 
 // Lower-cases ASCII letters, trims, and turns runs of spaces into one underscore.

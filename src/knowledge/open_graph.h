@@ -14,7 +14,7 @@
 namespace assay::knowledge {
 
 struct GraphOptions {
-  std::string wordnet_dir = kWordNetDefaultDir;
+  std::string wordnet_dir = wordnet::kDefaultDir;
   std::string conceptnet_cache;  // empty: next to the dump
 };
 

@@ -1,30 +1,29 @@
-// WordNetGraph: the KnowledgeGraph over the WordNet 3.0 database files of the Debian package
-// wordnet-base (/usr/share/wordnet: data.{noun,verb,adj,adv}, index.*, noun.exc), parsed at
-// run time — the files are never copied into the repository. Nodes are synsets of all four
-// parts of speech; noun_senses/antonyms/related_forms answer for nouns.
+// WordNetGraph: the KnowledgeGraph over a WordNet 3.0 database (wordnet/database.h: the files
+// of the Debian package wordnet-base, read once per process and shared with the lemmatiser and
+// AEON). Nodes are synsets of all four parts of speech, numbered as wordnet::SynsetTable
+// numbers them; antonyms and related forms answer for every part of speech.
 //
 // load() throws MissingResourceError naming the package when a file is missing, ParseError
 // with file:line:column for a malformed record, and ParseError naming the record's line when
 // a pointer targets a synset offset that does not exist. Immutable after load: thread-safe.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "knowledge/knowledge_graph.h"
+#include "wordnet/database.h"
 
 namespace assay::knowledge {
 
-inline constexpr const char* kWordNetDefaultDir = "/usr/share/wordnet";
-
 class WordNetGraph final : public KnowledgeGraph {
  public:
-  // Reads the database in `dir`.
-  static std::unique_ptr<WordNetGraph> load(const std::string& dir = kWordNetDefaultDir);
+  // The graph over the process's database for `dir` (loaded now unless another user has).
+  static std::unique_ptr<WordNetGraph> load(const std::string& dir = wordnet::kDefaultDir);
+  // The graph over an open database (loads its synsets unless loaded).
+  explicit WordNetGraph(std::shared_ptr<const wordnet::Database> database);
 
   std::string_view backend_name() const override { return "wordnet"; }
   std::size_t node_count() const override { return synsets_.size(); }
@@ -36,54 +35,40 @@ class WordNetGraph final : public KnowledgeGraph {
   std::string node_name(NodeId node) const override;
   std::optional<NodeId> find_node(std::string_view name) const override;
   std::string gloss(NodeId node) const override;
-  std::vector<std::string> antonyms(std::string_view word) const override;
-  std::vector<std::string> related_forms(std::string_view word) const override;
+  std::vector<std::string> lexical_links(std::string_view word, PartOfSpeech pos,
+                                         LexicalRelation relation) const override;
 
-  // Senses of `word` in any part of speech (index.<pos> order); exact lemma only.
+  // Senses of `word` as `pos` (index.<pos> order); exact lemma after normalize_term, no
+  // exception list.
   std::vector<NodeId> senses(std::string_view word, PartOfSpeech pos) const;
+  // The lexical links that leave `lemma` itself as `pos` — no normalisation and no exception
+  // list: `lemma` is matched as index.<pos> writes it. For callers that lemmatise themselves.
+  std::vector<std::string> lemma_links(std::string_view lemma, PartOfSpeech pos,
+                                       LexicalRelation relation) const;
   PartOfSpeech node_pos(NodeId node) const { return synsets_.at(node).pos; }
   // Lexicographer file number (noun.person is 18).
   std::uint8_t lex_filenum(NodeId node) const { return synsets_.at(node).lex_filenum; }
+  const std::shared_ptr<const wordnet::Database>& database() const { return database_; }
 
   struct Stats {
-    std::size_t n_synsets = 0, n_lemmas = 0, n_pointers = 0, n_exceptions = 0;
+    std::size_t n_synsets = 0, n_lemmas = 0, n_pointers = 0;
+    std::size_t n_exceptions = 0;  // lines of noun.exc
   };
   const Stats& stats() const { return stats_; }
 
  private:
-  struct Synset {
-    std::uint32_t offset = 0;
-    PartOfSpeech pos = PartOfSpeech::kNoun;
-    bool satellite = false;
-    std::uint8_t lex_filenum = 0;
-    std::uint32_t first_word = 0, n_words = 0;
-    std::uint32_t first_pointer = 0, n_pointers = 0;
-    std::uint32_t gloss_begin = 0, gloss_size = 0;
-  };
-  struct Pointer {
-    std::uint8_t kind = 0;  // wndb::PointerKind
-    std::uint8_t source_word = 0, target_word = 0;
-    NodeId target = 0;
-  };
-  struct Range {
-    std::uint32_t begin = 0, size = 0;
-    std::uint32_t tagged = 0;  // index entries only: tagsense_cnt
-  };
-  class Loader;
+  // Senses of `key` as `pos`, else of the bases <pos>.exc lists for it (WordNet's first step
+  // of morphy: men -> man); `lemmas` receives the lemmas whose senses these are.
+  std::vector<NodeId> morph_senses(const std::string& key, PartOfSpeech pos,
+                                   std::vector<std::string>* lemmas) const;
+  void collect_links(NodeId node, const std::vector<std::string>& lemmas,
+                     wordnet::wndb::PointerKind kind, std::vector<std::string>* words) const;
+  std::vector<WeightedNode> links(NodeId node, wordnet::wndb::PointerKind kind_a,
+                                  wordnet::wndb::PointerKind kind_b) const;
 
-  WordNetGraph() = default;
-  std::string word(std::uint32_t index) const;
-  std::vector<NodeId> lexical_targets(std::string_view word, std::uint8_t kind,
-                                      std::vector<std::string>* words) const;
-  std::vector<WeightedNode> links(NodeId node, std::uint8_t kind_a, std::uint8_t kind_b) const;
-
-  std::vector<Synset> synsets_;
-  std::vector<Pointer> pointers_;
-  std::vector<Range> word_spans_;  // into text_
-  std::string text_;               // words and glosses, concatenated
-  std::vector<NodeId> index_nodes_;
-  std::array<std::unordered_map<std::string, Range>, 4> index_;  // lemma -> index_nodes_ range
-  std::unordered_map<std::string, std::vector<std::string>> noun_exceptions_;
+  std::shared_ptr<const wordnet::Database> database_;
+  const wordnet::SynsetTable& synsets_;  // before lexicon_: synsets() reads both in parallel
+  const wordnet::Lexicon& lexicon_;
   Stats stats_;
 };
 

@@ -72,8 +72,8 @@ std::string Inflector::pluralize(std::string_view noun) const {
   if (!contains(kPreferRegular, w)) {
     // The first listed irregular form whose only base is this noun ("axes" lists ax and axis:
     // it is the plural of neither for certain).
-    for (const std::string& form : lemmatizer_.exception_forms(w, WordPos::kNoun)) {
-      const auto* bases = lemmatizer_.exception_bases(form, WordPos::kNoun);
+    for (const std::string& form : lemmatizer_.exception_forms(w, PartOfSpeech::kNoun)) {
+      const auto* bases = lemmatizer_.exception_bases(form, PartOfSpeech::kNoun);
       if (bases != nullptr && bases->size() == 1) return transfer_case(noun, form);
     }
   }
@@ -85,7 +85,7 @@ std::string Inflector::singularize(std::string_view noun) const {
   for (const auto& [singular, plural] : kExtraIrregular) {
     if (w == plural) return transfer_case(noun, singular);
   }
-  const auto lemmas = lemmatizer_.morphy(w, WordPos::kNoun);
+  const auto lemmas = lemmatizer_.morphy(w, PartOfSpeech::kNoun);
   for (const std::string& l : lemmas) {
     if (l != w) return transfer_case(noun, l);  // the first lemma other than the form itself
   }

@@ -121,6 +121,27 @@ TEST(WordNetGraph, MalformedFilesNameFileLineAndColumn) {
   }
 }
 
+TEST(WordNetGraph, LexicalLinksForEveryPartOfSpeech) {
+  const auto mini = WordNetGraph::load(kMiniWordNet);
+  EXPECT_THAT(mini->related_forms("act", PartOfSpeech::kVerb), ElementsAre("actor"));
+  EXPECT_TRUE(mini->related_forms("act").empty());  // no noun 'act' in the mini database
+  // The graph reads the process's shared database.
+  EXPECT_EQ(mini->database().get(), wordnet::Database::open(kMiniWordNet).get());
+
+  const auto g = WordNetGraph::load();
+  EXPECT_THAT(g->antonyms("good", PartOfSpeech::kAdjective), ElementsAre("bad", "evil"));
+  EXPECT_THAT(g->antonyms("increase", PartOfSpeech::kVerb), ElementsAre("decrease"));
+  EXPECT_THAT(g->antonyms("quickly", PartOfSpeech::kAdverb), ElementsAre("slowly"));
+  EXPECT_TRUE(g->antonyms("quickly").empty());  // not a noun
+  EXPECT_THAT(g->antonyms("worse", PartOfSpeech::kAdjective), ElementsAre("better"));
+  EXPECT_THAT(g->related_forms("happy", PartOfSpeech::kAdjective), ElementsAre("happiness"));
+  // verb.exc maps went -> go; the exact-lemma form, for callers that lemmatise, does not.
+  EXPECT_THAT(g->antonyms("went", PartOfSpeech::kVerb), ElementsAre("come"));
+  EXPECT_TRUE(g->lemma_links("went", PartOfSpeech::kVerb, LexicalRelation::kAntonym).empty());
+  EXPECT_THAT(g->lemma_links("go", PartOfSpeech::kVerb, LexicalRelation::kAntonym),
+              ElementsAre("come"));
+}
+
 TEST(WordNetGraph, RealWordNetFactsAndConcurrentReads) {
   const auto g = WordNetGraph::load();
   EXPECT_EQ(g->stats().n_synsets, 117659u);  // WordNet 3.0: 82,115 + 13,767 + 18,156 + 3,621

@@ -1,8 +1,8 @@
-#include "knowledge/wndb_parser.h"
+#include "wordnet/wndb_parser.h"
 
 #include <string>
 
-namespace assay::knowledge::wndb {
+namespace assay::wordnet::wndb {
 namespace {
 
 // Splits off space-separated fields, remembering where each starts for column numbers.
@@ -161,8 +161,15 @@ DataRecord parse_data_line(std::string_view line, const core::SourceLocation& wh
 }
 
 IndexRecord parse_index_line(std::string_view line, const core::SourceLocation& where) {
-  FieldCursor c(line, where);
   IndexRecord r;
+  parse_index_line(line, where, &r);
+  return r;
+}
+
+void parse_index_line(std::string_view line, const core::SourceLocation& where, IndexRecord* out) {
+  FieldCursor c(line, where);
+  IndexRecord& r = *out;
+  r.offsets.clear();
   r.lemma = c.next("a lemma");
   r.pos = parse_pos(c, nullptr);
   const std::uint32_t n_synsets = c.number("a synset count", 10, 6);
@@ -182,7 +189,6 @@ IndexRecord parse_index_line(std::string_view line, const core::SourceLocation& 
   }
   if (!c.at_end())
     c.fail("expected end of line after " + std::to_string(n_synsets) + " synset offsets");
-  return r;
 }
 
 std::vector<std::string_view> parse_exception_line(std::string_view line,
@@ -190,8 +196,11 @@ std::vector<std::string_view> parse_exception_line(std::string_view line,
   FieldCursor c(line, where);
   std::vector<std::string_view> fields;
   while (!c.at_end()) fields.push_back(c.next("a word"));
-  if (fields.size() < 2) c.fail("expected an inflected form followed by at least one base form");
+  if (fields.size() < 2)
+    c.fail(
+        "expected 'inflected-form base-form...' (an inflected form followed by at least one "
+        "base form)");
   return fields;
 }
 
-}  // namespace assay::knowledge::wndb
+}  // namespace assay::wordnet::wndb

@@ -1,7 +1,7 @@
 // Parsers for single lines of the WordNet database files (format: `man 5 wndb`): data.<pos>
 // synset records, index.<pos> lemma records and <pos>.exc exception lines. They only split
-// and validate fields; wordnet_graph.cc assembles the graph. Every error is a ParseError at
-// the given location with a 1-based column where one is known.
+// and validate fields; lexicon.cc and synset_table.cc assemble the database. Every error is a
+// ParseError at the given location with a 1-based column where one is known.
 #pragma once
 
 #include <cstdint>
@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "core/error.h"
-#include "knowledge/knowledge_graph.h"
+#include "wordnet/part_of_speech.h"
 
-namespace assay::knowledge::wndb {
+namespace assay::wordnet::wndb {
 
-// Pointer kinds the graph keeps; every other symbol parses to kOther and is dropped.
+// Pointer kinds the database keeps; every other symbol parses to kOther and is dropped.
 enum class PointerKind : std::uint8_t {
   kHypernym,          // @
   kInstanceHypernym,  // @i
@@ -62,8 +62,10 @@ inline bool is_preamble(std::string_view line) {
 // `line` must outlive the returned views.
 DataRecord parse_data_line(std::string_view line, const core::SourceLocation& where);
 IndexRecord parse_index_line(std::string_view line, const core::SourceLocation& where);
+// The same into `out`, reusing its storage (the loaders read about 155,000 index lines).
+void parse_index_line(std::string_view line, const core::SourceLocation& where, IndexRecord* out);
 // "inflected base [base ...]": returns the fields (at least two).
 std::vector<std::string_view> parse_exception_line(std::string_view line,
                                                    const core::SourceLocation& where);
 
-}  // namespace assay::knowledge::wndb
+}  // namespace assay::wordnet::wndb

@@ -1,9 +1,9 @@
-#include "knowledge/wndb_parser.h"
+#include "wordnet/wndb_parser.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-namespace assay::knowledge::wndb {
+namespace assay::wordnet::wndb {
 namespace {
 
 using ::testing::HasSubstr;
@@ -95,4 +95,4 @@ TEST(WndbParser, ExceptionLine) {
 }
 
 }  // namespace
-}  // namespace assay::knowledge::wndb
+}  // namespace assay::wordnet::wndb
