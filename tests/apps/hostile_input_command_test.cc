@@ -74,7 +74,7 @@ std::vector<Row> table() {
       {"model predict", "--quiet --model lr:{model} --input {in}", "--out", false, kTexts, true,
        true},
       {"model train-lr", "--quiet --train {in} --text-column text --label-column label",
-       "--out", false, kLabelled, false},
+       "--out", false, "text\tlabel\n" + kLabelledTsv, false},
       {"rec campaign", "--quiet --data csv:{in} --algorithms user-user --heuristics AMU "
        "--sizes 1 --trials 1 --noise-trials 1 --store {in}.db", "--out", true, kRatings,
        false},
