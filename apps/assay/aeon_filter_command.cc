@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
+#include "core/output_path.h"
 #include "option_checks.h"
 
 namespace assay::cli {
@@ -34,6 +35,7 @@ int run(const AeonFilterOptions& o) {
   aeon::QualityThresholds t = aeon::thresholds_for_task(o.task);
   if (o.sim_threshold) t.sim = *o.sim_threshold;
   if (o.nat_threshold) t.nat = *o.nat_threshold;
+  core::check_distinct_outputs({{"--kept", o.kept}, {"--dropped", o.dropped}});
   core::AtomicFileWriter kept(o.kept), dropped(o.dropped);
   core::JsonlReader reader(o.scores);
   nlohmann::json j;
@@ -72,8 +74,9 @@ void add_aeon_filter_command(CLI::App& aeon, CommandResult& result) {
       ->required();
   add_finite(cmd, "--sim-threshold", opts->sim_threshold, "Override the SemEval threshold");
   add_finite(cmd, "--nat-threshold", opts->nat_threshold, "Override the SynEval threshold");
-  cmd->add_option("--kept", opts->kept, "Output JSON lines of kept cases")->required();
-  cmd->add_option("--dropped", opts->dropped, "Output JSON lines of dropped cases, with \"reason\"")
+  add_output_file(cmd, "--kept", opts->kept, "Output JSON lines of kept cases")->required();
+  add_output_file(cmd, "--dropped", opts->dropped,
+                  "Output JSON lines of dropped cases, with \"reason\"")
       ->required();
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }

@@ -191,7 +191,7 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
                   "With --annotations: SynEval column holds absolute Nat(generated) (the paper) "
                   "or relative Nat(generated) - Nat(original)")
       ->capture_default_str();
-  cmd->add_option("--out", opts->out, "Write to FILE (atomically) instead of stdout");
+  add_output_file(cmd, "--out", opts->out, "Write to FILE (atomically) instead of stdout");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

@@ -254,7 +254,7 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--tagger-dir", o->resources.tagger_dir, "Lingua::EN::Tagger tables")
       ->capture_default_str();
-  cmd->add_option("--out", o->out, "Write to FILE (atomically) instead of stdout");
+  add_output_file(cmd, "--out", o->out, "Write to FILE (atomically) instead of stdout");
   cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   cmd->add_option("--gate", o->gate,
                   "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "core/atomic_file.h"
 #include "fairness/fairness_report.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -49,9 +50,9 @@ void add_fair_report_command(CLI::App& fair, CommandResult& result) {
                   "A directory fair test and/or fair mitigate wrote (--out), one per model; "
                   "repeat for several models")
       ->required();
-  cmd->add_option("--out", o->out, "The HTML file to write")->required();
-  cmd->add_option("--examples", o->examples, "Example violations per model (Table 2)")
-      ->check(CLI::Range(0, 1000));
+  add_output_file(cmd, "--out", o->out, "The HTML file to write")->required();
+  add_count(cmd, "--examples", o->examples, "Example violations per model (Table 2)",
+            {.min = 0, .max = 1000});
   cmd->add_flag("--quiet", o->quiet, "No summary on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

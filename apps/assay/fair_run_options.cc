@@ -1,6 +1,7 @@
 #include "fair_run_options.h"
 
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "fairness/sensitive_attribute.h"
 #include "models/answer_cache.h"
 #include "models/model_spec.h"
@@ -85,6 +86,10 @@ FairRun open_fair_run(const FairRunOptions& o) {
   co.budget = o.budget;
   co.batch_size = o.batch;
   run.model = models::open_model_with_cache(o.model, {}, o.cache, co, &run.cached);
+  if (!o.cache.empty()) {
+    core::set_resume_hint("the answers so far are kept in " + o.cache +
+                          "; rerun the same command to resume");
+  }
   open_perturbator(o, run);
   return run;
 }

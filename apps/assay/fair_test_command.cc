@@ -11,6 +11,7 @@
 #include <string>
 
 #include "command.h"
+#include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
@@ -144,7 +145,7 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
       "Metamorphic fairness test of a model: labels must not change under perturbation; exits 1 "
       "when some perturbation changes the label");
   add_fair_run_options(cmd, *o);
-  cmd->add_option("--out", o->out, "Directory for violations.jsonl and summary.json")->required();
+  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")->required();
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command.h"
+#include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
@@ -85,7 +86,7 @@ void add_lm_score_command(CLI::App& group, CommandResult& result) {
       ->capture_default_str();
   cmd->add_flag("--lowercase", opts->lowercase, "Lower-case ASCII letters before lookup");
   cmd->add_flag("--no-boundaries", opts->no_boundaries, "Do not wrap sentences in <s> ... </s>");
-  cmd->add_option("--out", opts->out, "Write the JSON lines to FILE (atomically)");
+  add_output_file(cmd, "--out", opts->out, "Write the JSON lines to FILE (atomically)");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

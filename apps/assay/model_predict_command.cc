@@ -9,6 +9,7 @@
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/jsonl.h"
 #include "core/progress.h"
 #include "models/cached_model.h"
@@ -94,6 +95,10 @@ int run(const ModelPredictOptions& o) {
   models::CachedModel* cached = nullptr;
   std::unique_ptr<models::Model> model =
       models::open_model_with_cache(o.model, o.model_options, o.cache, cache_options, &cached);
+  if (!o.cache.empty()) {
+    core::set_resume_hint("the answers so far are kept in " + o.cache +
+                          "; rerun the same command to resume");
+  }
   if (o.out.empty()) {
     predict_all(o, records, *model, std::cout);
     std::cout.flush();
@@ -143,7 +148,7 @@ void add_model_predict_command(CLI::App& group, CommandResult& result) {
             {.min = 0, .max = 1'000'000'000'000});
   add_count(cmd, "--batch", opts->batch, "Texts per predict call", {.min = 1, .max = 1'000'000})
       ->capture_default_str();
-  cmd->add_option("--out", opts->out, "Write the JSON lines to FILE (atomically)");
+  add_output_file(cmd, "--out", opts->out, "Write the JSON lines to FILE (atomically)");
   cmd->add_option("--labels", *labels,
                   "Comma-separated label names (cmd: children that do not send their own)");
   add_finite(cmd, "--timeout", opts->model_options.timeout_seconds, "Seconds an answer may take",

@@ -72,7 +72,7 @@ void add_model_train_lr_command(CLI::App& group, CommandResult& result) {
   cmd->add_option("--train", opts->train,
                   "Labelled texts: TSV (CSV when the name ends in .csv) with a header")
       ->required();
-  cmd->add_option("--out", opts->out, "Model file to write (atomically)")->required();
+  add_output_file(cmd, "--out", opts->out, "Model file to write (atomically)")->required();
   cmd->add_option("--text-column", opts->text_column, "Column holding the text")
       ->capture_default_str();
   cmd->add_option("--label-column", opts->label_column, "Column holding the label")

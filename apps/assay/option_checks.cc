@@ -5,6 +5,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/error.h"
+#include "core/output_path.h"
+
 namespace assay::cli {
 
 namespace {
@@ -55,6 +58,32 @@ CLI::Validator finite_check(FiniteBounds b) {
         return {};
       },
       "NUMBER" + range);
+}
+
+CLI::Validator output_file_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          core::check_output_file(s);
+        } catch (const core::Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "FILE");
+}
+
+CLI::Validator output_directory_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          core::check_output_directory(s);
+        } catch (const core::Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "DIR");
 }
 
 }  // namespace assay::cli

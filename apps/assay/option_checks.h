@@ -43,4 +43,22 @@ CLI::Option* add_finite(CLI::App* cmd, const std::string& name, T& var, const st
   return cmd->add_option(name, var, desc)->check(finite_check(b));
 }
 
+// Output paths, checked while the options are parsed, so a bad output fails before any work:
+// a file must be creatable or replaceable as a regular file (links are written through;
+// directories, devices and pipes are refused), a directory must be one or be creatable.
+CLI::Validator output_file_check();
+CLI::Validator output_directory_check();
+
+// Adds an output-file option (written atomically by the command).
+inline CLI::Option* add_output_file(CLI::App* cmd, const std::string& name, std::string& var,
+                                    const std::string& desc) {
+  return cmd->add_option(name, var, desc)->check(output_file_check());
+}
+
+// Adds an output-directory option.
+inline CLI::Option* add_output_directory(CLI::App* cmd, const std::string& name,
+                                         std::string& var, const std::string& desc) {
+  return cmd->add_option(name, var, desc)->check(output_directory_check());
+}
+
 }  // namespace assay::cli

@@ -1,13 +1,17 @@
 // `assay rec campaign`: the AAAI-19 study (algorithms × heuristics × sizes × trials) in one
 // command, resumable through a SQLite store, with the report written into --out.
 #include <cstdio>
+#include <filesystem>
+#include <limits>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "command.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/progress.h"
 #include "option_checks.h"
 #include "recsys/accuracy.h"
@@ -43,6 +47,50 @@ struct RecCampaignOptions {
   std::size_t folds = 5;
   bool quiet = false;
 };
+
+// A reused --out DIR: the modification sets an earlier campaign saved under DIR/mods that this
+// report does not list are removed, so mods/ holds exactly the sets of summary.json. Other
+// files in DIR are left alone.
+void remove_stale_sets(const std::string& dir, const std::vector<std::string>& written) {
+  namespace fs = std::filesystem;
+  std::set<std::string> keep;
+  for (const auto& w : written) keep.insert(fs::path(w).lexically_normal().string());
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(dir) / "mods", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const fs::path p = it->path().lexically_normal();
+    if (p.extension() != ".json" || !it->is_regular_file()) continue;
+    if (!keep.contains(p.string())) fs::remove(p, ec);
+  }
+}
+
+// --sweep KEY=V1,V2,...: a non-empty key and non-empty values.
+CLI::Validator sweep_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        const auto eq = s.find('=');
+        bool ok = eq != std::string::npos && eq > 0 && eq + 1 < s.size();
+        if (ok) {
+          const std::string values = "," + s.substr(eq + 1) + ",";
+          ok = values.find(",,") == std::string::npos;
+        }
+        return ok ? std::string() : "expects KEY=V1,V2,... with no empty value, got '" + s + "'";
+      },
+      "KEY=V1,V2,...");
+}
+
+CLI::Validator shard_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          (void)stability::parse_shard(s);
+        } catch (const core::Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "I/N|auto");
+}
 
 int run(const RecCampaignOptions& o) {
   stability::CampaignConfig config;
@@ -116,6 +164,9 @@ int run(const RecCampaignOptions& o) {
                  stability::campaign_keys(config).size());
   }
   stability::CampaignStore store(o.store);
+  // An interrupt (Ctrl-C, SIGTERM) keeps the finished runs in the store.
+  core::set_resume_hint("finished runs are kept in " + o.store +
+                        "; rerun the same command to resume");
   const auto results = stability::run_campaign(data, config, store);
   auto summary = stability::analyse_campaign(config, results);
   // Accuracy: asked for, or a sweep (two configurations of one algorithm) to put it beside.
@@ -141,7 +192,9 @@ int run(const RecCampaignOptions& o) {
   }
   const auto sets =
       stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
-  stability::write_campaign_report(o.out, data, config, summary, sets, report);
+  core::set_resume_hint("");
+  const auto written = stability::write_campaign_report(o.out, data, config, summary, sets, report);
+  remove_stale_sets(o.out, written);
   if (!o.merge.empty()) {
     std::printf("rec campaign: merged %zu runs from %zu stores into %s\n", results.n_merged,
                 o.merge.size(), o.store.c_str());
@@ -183,7 +236,9 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       ->delimiter(',');
   add_count(cmd, "--trials", o->trials, "Trials per cell", {.min = 1, .max = 1'000'000'000})
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Campaign seed")->capture_default_str();
+  add_count(cmd, "--seed", o->seed, "Campaign seed",
+            {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()})
+      ->capture_default_str();
   add_count(cmd, "--threads", o->threads, "Runs in parallel", {.min = 1, .max = 4'096})
       ->capture_default_str();
   add_count(cmd, "--top-k", o->k, "Length of the recommendation lists",
@@ -203,17 +258,19 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                   "SQLite store of finished runs (resumes from it; one process at a time; "
                   "bound to the content of the data files)")
       ->required();
-  cmd->add_option("--out", o->out, "Report directory")->required();
+  add_output_directory(cmd, "--out", o->out, "Report directory")->required();
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",
             {.min = 0, .max = 1'000'000'000'000});
   cmd->add_option("--shard", o->shard,
-                  "Run only shard I of N (I/N, or auto: the MPI/Slurm rank), into this --store");
+                  "Run only shard I of N (I/N, or auto: the MPI/Slurm rank), into this --store")
+      ->check(shard_check());
   cmd->add_option("--merge", o->merge,
                   "Comma separated stores of other shards to merge into --store first")
       ->delimiter(',');
   cmd->add_option("--sweep", o->sweep,
-                  "KEY=V1,V2,...: run every --algorithms spec once per value of KEY");
+                  "KEY=V1,V2,...: run every --algorithms spec once per value of KEY")
+      ->check(sweep_check());
   cmd->add_flag("--accuracy", o->accuracy,
                 "Cross-validated RMSE/MAE per configuration (automatic for sweeps)");
   add_count(cmd, "--folds", o->folds, "Folds of the accuracy check", {.min = 0, .max = 1'000'000})

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -156,7 +157,8 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
       ->capture_default_str();
   add_count(cmd, "--trials", o->trials, "Sets to try", {.min = 1, .max = 1'000'000'000})
       ->capture_default_str();
-  cmd->add_option("--seed", o->seed, "Campaign seed (run seeds derive from it)")
+  add_count(cmd, "--seed", o->seed, "Campaign seed (run seeds derive from it)",
+            {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()})
       ->capture_default_str();
   add_count(cmd, "--threads", o->threads, "Trials in parallel", {.min = 1, .max = 4'096})
       ->capture_default_str();
@@ -166,8 +168,8 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--portfolio", o->portfolio, "APORTFOLIO's heuristics (comma separated)")
       ->delimiter(',');
   add_finite(cmd, "--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this");
-  cmd->add_option("--save-dir", o->save_dir, "Save the sets exceeding --delta here");
-  cmd->add_option("--out", o->out, "Write the JSON lines to FILE (atomically)");
+  add_output_directory(cmd, "--save-dir", o->save_dir, "Save the sets exceeding --delta here");
+  add_output_file(cmd, "--out", o->out, "Write the JSON lines to FILE (atomically)");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

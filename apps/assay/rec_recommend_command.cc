@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -101,11 +102,12 @@ void add_rec_recommend_command(CLI::App& rec, CommandResult& result) {
       ->required();
   add_count(cmd, "--top-k", opts->k, "Items per user", {.min = 1, .max = 1'000'000'000})
       ->capture_default_str();
-  cmd->add_option("--seed", opts->seed, "Training seed")->capture_default_str();
+  add_count(cmd, "--seed", opts->seed, "Training seed",
+            {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()})->capture_default_str();
   add_count(cmd, "--threads", opts->threads, "Worker threads (results do not depend on it)",
             {.min = 1, .max = 4'096})
       ->capture_default_str();
-  cmd->add_option("--out", opts->out, "Output JSON lines file (written atomically); stdout if absent");
+  add_output_file(cmd, "--out", opts->out, "Output JSON lines file (written atomically); stdout if absent");
   cmd->add_flag("--quiet", opts->quiet, "No progress on stderr");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }

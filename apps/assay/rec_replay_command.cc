@@ -3,6 +3,7 @@
 // summary line with the oracle values.
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -102,10 +103,11 @@ void add_rec_replay_command(CLI::App& rec, CommandResult& result) {
   cmd->add_option("--mods", o->mods, "A modification set saved by rec campaign or rec fuzz")
       ->required();
   cmd->add_option("--algorithm", o->algorithm, "Algorithm spec to retrain (default: the set's)");
-  cmd->add_option("--model-seed", o->model_seed, "Training seed (default: the set's)");
+  add_count(cmd, "--model-seed", o->model_seed, "Training seed (default: the set's)",
+            {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()});
   add_count(cmd, "--threads", o->threads, "Threads for ranking", {.min = 1, .max = 4'096})
       ->capture_default_str();
-  cmd->add_option("--out", o->out, "Write the JSON lines to FILE (atomically)");
+  add_output_file(cmd, "--out", o->out, "Write the JSON lines to FILE (atomically)");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "command.h"
+#include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
@@ -130,7 +131,7 @@ void add_text_tag_command(CLI::App& group, CommandResult& result) {
   cmd->add_option("--wordnet-dir", opts->wordnet_dir, "WordNet 3.0 dict directory")
       ->capture_default_str();
   cmd->add_flag("--no-lemmas", opts->no_lemmas, "Do not load WordNet or output lemmas");
-  cmd->add_option("--out", opts->out, "Write to FILE (atomically) instead of stdout");
+  add_output_file(cmd, "--out", opts->out, "Write to FILE (atomically) instead of stdout");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

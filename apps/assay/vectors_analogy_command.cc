@@ -72,7 +72,7 @@ void add_common(CLI::App* cmd, VectorsQueryOptions& o) {
             "Search only the first N words of the file (the N most frequent); 0 = all",
             {.min = 0, .max = 1'000'000'000'000})
       ->capture_default_str();
-  cmd->add_option("--out", o.out, "Write the JSON lines to FILE (atomically)");
+  add_output_file(cmd, "--out", o.out, "Write the JSON lines to FILE (atomically)");
 }
 
 void add_vectors_analogy_command(CLI::App& group, CommandResult& result) {

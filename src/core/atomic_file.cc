@@ -8,15 +8,37 @@
 #include <cstring>
 
 #include "core/error.h"
+#include "core/interrupt.h"
+#include "core/output_path.h"
 
 namespace assay::core {
+namespace {
+
+constexpr const char* kTempInfix = ".tmp-";
+
+// The temporary file of `path`: beside the file a write to `path` replaces (links resolved).
+// Checks `path` first, so a directory or device is refused before anything is created.
+std::string temp_path_for(const std::string& path) {
+  check_output_file(path);
+  return resolve_output_path(path) + kTempInfix + std::to_string(::getpid());
+}
+
+// The target of a temporary path made by temp_path_for.
+std::string target_of(const std::string& temp_path) {
+  return temp_path.substr(0, temp_path.rfind(kTempInfix));
+}
+
+}  // namespace
 
 AtomicFileWriter::AtomicFileWriter(std::string path)
-    : path_(std::move(path)), temp_path_(path_ + ".tmp-" + std::to_string(::getpid())) {
+    : path_(std::move(path)), temp_path_(temp_path_for(path_)) {
+  register_temp_file(temp_path_);
   out_.open(temp_path_, std::ios::binary | std::ios::trunc);
   if (!out_) {
+    const int err = errno;
+    unregister_temp_path(temp_path_);
     throw IoError(SourceLocation{path_},
-                  std::string("cannot create output file: ") + std::strerror(errno));
+                  std::string("cannot create output file: ") + std::strerror(err));
   }
 }
 
@@ -24,6 +46,7 @@ AtomicFileWriter::~AtomicFileWriter() {
   if (!committed_) {
     out_.close();
     std::remove(temp_path_.c_str());
+    unregister_temp_path(temp_path_);
   }
 }
 
@@ -31,16 +54,17 @@ void AtomicFileWriter::commit() {
   out_.flush();
   const bool ok = static_cast<bool>(out_);
   out_.close();
-  if (!ok) throw IoError(SourceLocation{path_}, "write failed (disk full?)");
+  if (!ok || out_.fail()) throw IoError(SourceLocation{path_}, "write failed (disk full?)");
   const int fd = ::open(temp_path_.c_str(), O_RDONLY);
   if (fd >= 0) {
     ::fsync(fd);
     ::close(fd);
   }
-  if (std::rename(temp_path_.c_str(), path_.c_str()) != 0) {
+  if (std::rename(temp_path_.c_str(), target_of(temp_path_).c_str()) != 0) {
     throw IoError(SourceLocation{path_},
                   std::string("cannot move output into place: ") + std::strerror(errno));
   }
+  unregister_temp_path(temp_path_);
   committed_ = true;
 }
 

@@ -1,6 +1,6 @@
-// AtomicFileWriter writes to "<path>.tmp-<pid>" in the same directory and renames it over
-// `path` on commit(), so an interrupted or failed run never leaves a partial output file.
-// Destroying the writer without commit() removes the temporary file.
+// AtomicFileWriter writes "<target>.tmp-<pid>" and renames it over the target on commit(); the
+// target is `path` with symbolic links resolved (core/output_path.h; devices and directories are
+// refused). Without commit(), or on SIGINT/SIGTERM (core/interrupt.h), the temp file is removed.
 #pragma once
 
 #include <fstream>

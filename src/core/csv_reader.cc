@@ -2,13 +2,17 @@
 
 #include <cmath>
 
+#include "core/excerpt.h"
+#include "core/latin1_source.h"
 #include "core/number_parse.h"
 #include "core/utf8.h"
 
 namespace assay::core {
 
 CsvReader::CsvReader(std::string path, CsvOptions options)
-    : lines_(std::move(path)), options_(options) {
+    : lines_(options.encoding == TextEncoding::kLatin1 ? latin1_source(open_file_source(path))
+                                                       : open_file_source(path)),
+      options_(options) {
   if (options_.has_header) {
     std::vector<std::uint64_t> cols;
     if (!read_record(header_, cols)) {
@@ -57,8 +61,8 @@ double CsvReader::number(std::size_t index, std::string_view what) const {
   const std::string& text = field(index);
   const auto value = parse_double(text);
   if (!value || !std::isfinite(*value)) {
-    throw ParseError(location(index),
-                     "expected a number for " + std::string(what) + ", got '" + text + "'");
+    throw ParseError(location(index), "expected a number for " + std::string(what) + ", got '" +
+                                          excerpt(text) + "'");
   }
   return *value;
 }
@@ -87,19 +91,8 @@ bool CsvReader::read_record(std::vector<std::string>& out, std::vector<std::uint
   field_lines_.clear();
   record_line_ = lines_.line_number();
 
-  auto decode = [&](std::string_view line) -> std::string_view {
-    if (options_.encoding == TextEncoding::kLatin1) {
-      decoded_ = latin1_to_utf8(line);
-      return decoded_;
-    }
-    if (auto bad = find_invalid_utf8(line)) {
-      throw ParseError(lines_.location(utf8_column(line, *bad) + 1),
-                       "invalid UTF-8 byte sequence; expected UTF-8 text (use the Latin-1 "
-                       "option if the file is ISO-8859-1)");
-    }
-    return line;
-  };
-  std::string line(decode(raw));
+  // LineReader validated the UTF-8 (latin1_source decoded a Latin-1 file).
+  std::string line(raw);
 
   std::string current;
   bool in_quotes = false;
@@ -123,7 +116,7 @@ bool CsvReader::read_record(std::vector<std::string>& out, std::vector<std::uint
                            "unterminated quoted field; expected a closing '\"'");
         }
         current.push_back('\n');
-        line.assign(decode(more));
+        line.assign(more);
         i = 0;
         continue;
       }

@@ -1,8 +1,18 @@
 #include "core/error.h"
 
+#include "core/excerpt.h"
+
 #include <utility>
 
 namespace assay::core {
+
+std::string excerpt(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return std::string(text);
+  std::size_t cut = max_bytes;
+  // Back up to the start of a UTF-8 character (continuation bytes are 10xxxxxx).
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
 
 std::string SourceLocation::to_string() const {
   std::string out = path.empty() ? std::string("<input>") : path;
@@ -15,12 +25,15 @@ std::string SourceLocation::to_string() const {
   return out;
 }
 
-Error::Error(std::string message) : std::runtime_error(message), detail_(std::move(message)) {
+Error::Error(std::string message)
+    : std::runtime_error(excerpt(message, kMaxErrorDetail)), detail_(std::move(message)) {
   rebuild();
 }
 
 Error::Error(SourceLocation location, std::string message)
-    : std::runtime_error(message), location_(std::move(location)), detail_(std::move(message)) {
+    : std::runtime_error(excerpt(message, kMaxErrorDetail)),
+      location_(std::move(location)),
+      detail_(std::move(message)) {
   rebuild();
 }
 
@@ -43,6 +56,8 @@ Error& Error::set_location_if_missing(const SourceLocation& location) {
 }
 
 void Error::rebuild() {
+  if (detail_.size() > kMaxErrorDetail) detail_ = excerpt(detail_, kMaxErrorDetail);
+  if (context_.size() > kMaxErrorDetail) context_ = excerpt(context_, kMaxErrorDetail);
   message_.clear();
   if (location_) message_ = location_->to_string() + ": ";
   message_ += detail_;

@@ -1,5 +1,7 @@
 #include "core/jsonl.h"
 
+#include "core/excerpt.h"
+
 namespace assay::core {
 
 bool JsonlReader::next(nlohmann::json& value) {
@@ -12,6 +14,7 @@ bool JsonlReader::next(nlohmann::json& value) {
       std::string what = e.what();
       const auto pos = what.find("]: ");
       if (pos != std::string::npos) what = what.substr(pos + 3);
+    what = excerpt(what, 200);  // nlohmann quotes what it read ("last read: ...")
       throw ParseError(lines_.location(e.byte), "expected one JSON value per line: " + what);
     } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
       throw ParseError(lines_.location(), std::string("expected one JSON value per line: ") +

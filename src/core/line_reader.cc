@@ -1,5 +1,9 @@
 #include "core/line_reader.h"
 
+#include <cstdio>
+
+#include "core/utf8.h"
+
 namespace assay::core {
 namespace {
 constexpr std::size_t kChunk = 1 << 16;
@@ -61,6 +65,13 @@ bool LineReader::next(std::string_view& line) {
       if (nul != std::string::npos) {
         throw ParseError(location(nul + 1),
                          "binary data (a NUL byte) where a text file was expected");
+      }
+      if (const auto bad = find_invalid_utf8(line_)) {
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(line_[*bad]));
+        throw ParseError(location(utf8_column(line_, *bad) + 1),
+                         std::string("invalid UTF-8 (byte ") + byte +
+                             "); expected UTF-8 text");
       }
       line = line_;
       return true;

@@ -1,10 +1,10 @@
-// LineReader is the one place that counts lines: every text parser (CSV, JSON lines, ARPA, ...)
-// reads through it, so every error message gets the same 1-based line numbers.
-//
-// It reads from any ByteSource (a file, standard input as "-", a pipe, a gzip stream), accepts
-// LF and CRLF endings (the CR is removed), drops a UTF-8 byte-order mark at the start, and
-// rejects content that is plainly not text: gzip data where plain text was expected (with a
-// hint to decompress) and NUL bytes.
+// LineReader: the one text-input layer. Every text parser (CSV, JSON lines, ARPA, ...) reads
+// through it, so every reader counts lines alike and accepts or rejects the same text: it reads
+// any ByteSource (a file, "-" for stdin, a pipe, a gzip stream), accepts LF and CRLF endings (the
+// CR is removed), drops a UTF-8 byte-order mark, rejects gzip data where plain text was expected
+// (with a hint to decompress), NUL bytes, and invalid UTF-8 ("file:line:column: invalid UTF-8
+// (byte 0xE9)", the column in characters). Latin-1 input: wrap the source in latin1_source()
+// (core/latin1_source.h), which decodes it to UTF-8.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,8 @@
 #include "core/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace assay::core {
 
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
@@ -7,6 +10,14 @@ std::optional<std::size_t> find_invalid_utf8(std::string_view text) {
   const std::size_t n = text.size();
   std::size_t i = 0;
   while (i < n) {
+    // ASCII fast path: eight bytes at a time while none has the high bit set.
+    while (i + 8 <= n) {
+      std::uint64_t word;
+      std::memcpy(&word, s + i, 8);
+      if ((word & 0x8080808080808080ULL) != 0) break;
+      i += 8;
+    }
+    if (i >= n) break;
     const unsigned char c = s[i];
     if (c < 0x80) {
       ++i;

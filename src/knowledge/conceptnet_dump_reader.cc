@@ -65,6 +65,9 @@ void read_lines(core::LineReader& reader, const std::string& path,
     try {
       if (!reader.next(line)) break;
     } catch (const core::ParseError& e) {
+      // Errors of the text layer (invalid UTF-8, binary data) carry their line and column;
+      // corrupt gzip data is found while reading the next line.
+      if (e.location() && e.location()->line > 0) throw;
       throw core::ParseError(core::SourceLocation(path, reader.line_number() + 1), e.detail());
     }
     ++stats.n_lines;
@@ -133,6 +136,9 @@ ConceptNetDumpStats read_conceptnet_dump(
   // or truncated compressed data is reported at the line where it was found.
   core::LineReader reader(core::open_maybe_gzipped(path));
   read_lines(reader, path, on_assertion, stats);
+  if (stats.n_lines == 0) {
+    throw core::ParseError(core::SourceLocation(path), "empty file, expected ConceptNet assertions");
+  }
   return stats;
 }
 

@@ -7,24 +7,13 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/json_file.h"
 #include "core/line_reader.h"
 
 namespace assay::knowledge {
 namespace {
 
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::IoError(core::SourceLocation(path), "cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte), e.what());
-  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
-    throw core::ParseError(core::SourceLocation(path), e.what());
-  }
-}
+nlohmann::json read_json(const std::string& path) { return core::read_json_file(path); }
 
 double ratio(std::size_t a, std::size_t b) {
   return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;

@@ -1,10 +1,9 @@
 #include "lm/bert_config.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace assay::lm {
 namespace {
@@ -27,23 +26,8 @@ std::size_t require_size(const nlohmann::json& j, const char* key, const std::st
 }  // namespace
 
 BertConfig BertConfig::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::IoError(core::SourceLocation(path), "cannot open config.json");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string text = ss.str();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    const auto colon = what.find("] ");
-    if (colon != std::string::npos) what = what.substr(colon + 2);
-    throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte > 0 ? e.byte - 1 : 0),
-                           "malformed JSON: " + what);
-  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
-    throw core::ParseError(core::SourceLocation(path), std::string("malformed JSON: ") + e.what());
-  }
+  // The text rules of every reader (BOM, CRLF, UTF-8, a directory or missing file).
+  const nlohmann::json j = core::read_json_file(path);
   if (!j.is_object()) throw core::ParseError(core::SourceLocation(path), "not a JSON object");
   if (const auto mt = j.find("model_type"); mt != j.end() && mt->is_string()) {
     const std::string t = mt->get<std::string>();

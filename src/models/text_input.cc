@@ -1,8 +1,8 @@
 #include "models/text_input.h"
 
 #include "core/csv_reader.h"
+#include "core/latin1_source.h"
 #include "core/line_reader.h"
-#include "core/utf8.h"
 
 namespace assay::models {
 namespace {
@@ -14,26 +14,19 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
-std::vector<TextRecord> read_text_records(const std::string& path,
-                                          const TextInputOptions& options) {
+namespace {
+std::vector<TextRecord> read_records(const std::string& path, const TextInputOptions& options) {
   std::vector<TextRecord> out;
   if (options.text_column.empty()) {
     if (!options.label_column.empty()) {
       throw core::UsageError("a label column needs a text column (a TSV or CSV file)");
     }
-    core::LineReader lines(path);
+    core::LineReader lines(options.latin1 ? core::latin1_source(core::open_file_source(path))
+                                          : core::open_file_source(path));
     std::string_view line;
     while (lines.next(line)) {
       TextRecord r;
-      if (options.latin1) {
-        r.text = core::latin1_to_utf8(line);
-      } else {
-        if (const auto bad = core::find_invalid_utf8(line)) {
-          throw core::ParseError(lines.location(core::utf8_column(line, *bad) + 1),
-                                 "invalid UTF-8 (use --latin1 for ISO-8859-1 input)");
-        }
-        r.text = std::string(line);
-      }
+      r.text = std::string(line);
       r.location = lines.location();
       out.push_back(std::move(r));
     }
@@ -62,6 +55,20 @@ std::vector<TextRecord> read_text_records(const std::string& path,
     out.push_back(std::move(r));
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<TextRecord> read_text_records(const std::string& path,
+                                          const TextInputOptions& options) {
+  try {
+    return read_records(path, options);
+  } catch (core::ParseError& e) {
+    if (!options.latin1 && e.detail().starts_with("invalid UTF-8")) {
+      e.add_context("use --latin1 for ISO-8859-1 input");
+    }
+    throw;
+  }
 }
 
 }  // namespace assay::models

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/latin1_source.h"
 #include "core/line_reader.h"
 #include "recsys/movielens_genres.h"
 #include "recsys/ratings_builder.h"
@@ -64,7 +65,8 @@ Ratings read_movielens_1m_ratings(const std::string& path) {
 }
 
 void read_movielens_1m_movies(const std::string& path, Ratings& ratings) {
-  core::LineReader lines(path);
+  // movies.dat is ISO-8859-1.
+  core::LineReader lines(core::latin1_source(core::open_file_source(path)));
   MovieLensGenres genres;
   std::string_view line;
   while (lines.next(line)) {

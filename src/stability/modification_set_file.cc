@@ -8,6 +8,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_file.h"
 
 namespace assay::stability {
 namespace {
@@ -84,19 +85,7 @@ void write_modification_set(const std::string& path, const SavedModificationSet&
 }
 
 SavedModificationSet read_modification_set(const std::string& path, const recsys::Ratings& data) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::IoError(core::SourceLocation(path), "cannot open modification set");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw core::ParseError(core::SourceLocation(path, 0, 0, e.byte),
-                           std::string("not valid JSON: ") + e.what());
-  } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
-    throw core::ParseError(core::SourceLocation(path), std::string("not valid JSON: ") + e.what());
-  }
+  const nlohmann::json j = core::read_json_file(path);
   if (!j.is_object()) bad(path, "expected a JSON object (an assay modification set)");
   const std::string format = text_field(j, "format", path);
   if (format != kFormat) {

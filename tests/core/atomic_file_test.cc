@@ -34,5 +34,46 @@ TEST(AtomicFile, ReplacesExistingFileAndReportsBadDirectory) {
   EXPECT_THROW(AtomicFileWriter(dir.file("missing/dir/x.txt")), IoError);
 }
 
+TEST(AtomicFile, WritesThroughSymbolicLinks) {
+  assay::testing::TempDir dir;
+  namespace fs = std::filesystem;
+  fs::create_directory(dir.path() / "real");
+  const auto target = dir.write("real/target.txt", "old");
+  fs::create_symlink("real/target.txt", dir.path() / "link.txt");  // relative link
+  fs::create_symlink(dir.path() / "link.txt", dir.path() / "link2.txt");  // link to a link
+  write_file_atomically(dir.file("link2.txt"), "new");
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "link.txt"));
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "link2.txt"));
+  EXPECT_EQ(assay::testing::read_file(target), "new");
+  // A dangling link: the file it names is created, the link stays.
+  fs::create_symlink("real/created.txt", dir.path() / "dangling.txt");
+  write_file_atomically(dir.file("dangling.txt"), "made");
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "dangling.txt"));
+  EXPECT_EQ(assay::testing::read_file(dir.file("real/created.txt")), "made");
+  // No temporary file anywhere.
+  for (const auto& e : fs::recursive_directory_iterator(dir.path())) {
+    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
+  }
+}
+
+TEST(AtomicFile, RefusesDirectoriesDevicesAndLinksToThem) {
+  assay::testing::TempDir dir;
+  namespace fs = std::filesystem;
+  fs::create_directory(dir.path() / "d");
+  std::filesystem::create_symlink("/dev/null", dir.path() / "null-link");
+  for (const std::string& p : {dir.file("d"), std::string("/dev/null"), dir.file("null-link")}) {
+    try {
+      AtomicFileWriter w(p);
+      ADD_FAILURE() << "accepted " << p;
+    } catch (const IoError& e) {
+      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("it is a "), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "null-link"));
+  EXPECT_TRUE(fs::is_directory(dir.path() / "d"));
+  EXPECT_TRUE(fs::is_empty(dir.path() / "d"));
+}
+
 }  // namespace
 }  // namespace assay::core

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/excerpt.h"
+#include "core/latin1_source.h"
 #include "support/temp_dir.h"
 
 namespace assay::core {
@@ -53,6 +55,56 @@ TEST(LineReader, RejectsBinaryAndGzip) {
   } catch (const ParseError& e) {
     EXPECT_THAT(e.what(), HasSubstr("gzip-compressed"));
   }
+}
+
+TEST(LineReader, BomCrlfAndUtf8AreOneRuleForEveryReader) {
+  assay::testing::TempDir dir;
+  LineReader r(dir.write("bom.txt", "\xEF\xBB\xBFh\xC3\xA9llo\r\nw\xC3\xB6rld\r\n"));
+  std::string_view line;
+  ASSERT_TRUE(r.next(line));
+  EXPECT_EQ(line, "h\xC3\xA9llo");
+  ASSERT_TRUE(r.next(line));
+  EXPECT_EQ(line, "w\xC3\xB6rld");
+  EXPECT_FALSE(r.next(line));
+}
+
+TEST(LineReader, InvalidUtf8IsRejectedWithLineAndCharacterColumn) {
+  assay::testing::TempDir dir;
+  // Line 2: 'é' (2 bytes) then an invalid 0xFF at character column 3.
+  LineReader r(dir.write("bad.txt", "ok\n\xC3\xA9" "a\xFF\n"));
+  std::string_view line;
+  ASSERT_TRUE(r.next(line));
+  try {
+    r.next(line);
+    FAIL();
+  } catch (const ParseError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("bad.txt:2:3: invalid UTF-8 (byte 0xFF)"));
+  }
+  // Overlong forms and surrogates too.
+  for (const char* bad : {"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "ab\xE2\x82"}) {
+    LineReader b(dir.write("b.txt", std::string(bad) + "\n"));
+    EXPECT_THROW(b.next(line), ParseError) << bad;
+  }
+}
+
+TEST(LineReader, Latin1IsDecoded) {
+  assay::testing::TempDir dir;
+  LineReader r(latin1_source(open_file_source(dir.write("l1.txt", "\xEF\xBB\xBF" "caf\xE9\r\n"))));
+  std::string_view line;
+  ASSERT_TRUE(r.next(line));
+  EXPECT_EQ(line, "caf\xC3\xA9");
+}
+
+TEST(LineReader, ErrorsQuoteAShortExcerptOnly) {
+  // Error cuts any detail to kMaxErrorDetail bytes.
+  const std::string huge(10'000'000, 'x');
+  const ParseError e(SourceLocation{"f.txt", 3}, "expected a number, got '" + huge + "'");
+  EXPECT_LT(std::string(e.what()).size(), kMaxErrorDetail + 100);
+  EXPECT_THAT(e.what(), HasSubstr("f.txt:3: expected a number, got 'xxx"));
+  EXPECT_EQ(excerpt("short"), "short");
+  EXPECT_EQ(excerpt(std::string(100, 'a'), 10), "aaaaaaaaaa...");
+  // Never cuts inside a UTF-8 character.
+  EXPECT_EQ(excerpt("aaaaaaaaa\xC3\xA9", 10), "aaaaaaaaa...");
 }
 
 TEST(LineReader, MissingFileIsIoError) {

@@ -56,7 +56,7 @@ TEST(KnowledgeEvaluation, BadInputNamesTheFileAndLine) {
   EXPECT_THAT(error_of([&] { read_json_pairs(json, true); }),
               HasSubstr("element 1: expected a pair of strings"));
   const auto bad_json = dir.write("bad.json", "[\"a\",");
-  EXPECT_THAT(error_of([&] { read_json_words(bad_json); }), HasSubstr("bad.json at byte"));
+  EXPECT_THAT(error_of([&] { read_json_words(bad_json); }), HasSubstr("bad.json:1:"));
   const auto labels = dir.write("labels.tsv", "# comment\nlion\tnonperson\nsun\tstar\n");
   EXPECT_THAT(error_of([&] { read_person_labels(labels); }),
               HasSubstr("labels.tsv:3: expected 'word<TAB>nonperson'"));

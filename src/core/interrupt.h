@@ -1,0 +1,48 @@
+// Interrupts (SIGINT, SIGTERM): one process-wide handler, installed by main() before any
+// command runs, that
+//   1. removes every registered temporary file (the atomic writer registers its temporary
+//      files, so an interrupted run leaves no "<out>.tmp-<pid>" behind),
+//   2. prints the resume hint the running command registered, if any, and
+//   3. exits 128 + the signal number (130 for SIGINT, 143 for SIGTERM) without running
+//      destructors or atexit handlers.
+// The handler only uses async-signal-safe calls (unlink, write, _exit) on a fixed registry.
+//
+// A command that handles the signals itself (e.g. a server that blocks SIGINT/SIGTERM in every
+// thread and waits for them with sigwait) may do so: a blocked signal never reaches the handler.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace assay::core {
+
+// Installs the handler for SIGINT and SIGTERM (idempotent).
+void install_interrupt_handlers();
+
+// Registers `path` for removal on interrupt; returns a slot id for unregister_temp_file, or -1
+// when the registry (kMaxTempFiles) is full or the path too long (the file is then only removed
+// by its owner's normal clean-up).
+inline constexpr std::size_t kMaxTempFiles = 64;
+int register_temp_file(const std::string& path);
+// Forgets slot `id` (after the file was renamed into place or removed). Ignores -1.
+void unregister_temp_file(int id);
+// Forgets the slot holding `path`, if any.
+void unregister_temp_path(const std::string& path);
+
+// Sets the line printed on stderr when an interrupt ends the command (e.g. "rerun the same
+// command to resume"); an empty string clears it. Printed as "assay: interrupted; <hint>".
+void set_resume_hint(const std::string& hint);
+
+// RAII registration of a temporary file.
+class TempFileGuard {
+ public:
+  explicit TempFileGuard(const std::string& path) : id_(register_temp_file(path)) {}
+  ~TempFileGuard() { unregister_temp_file(id_); }
+  TempFileGuard(const TempFileGuard&) = delete;
+  TempFileGuard& operator=(const TempFileGuard&) = delete;
+
+ private:
+  int id_;
+};
+
+}  // namespace assay::core

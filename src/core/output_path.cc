@@ -1,0 +1,141 @@
+#include "core/output_path.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/error.h"
+
+namespace assay::core {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a pipe";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISREG(mode)) return "a regular file";
+  return "not a regular file";
+}
+
+std::string parent_of(const std::string& path) {
+  const fs::path parent = fs::path(path).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+
+}  // namespace
+
+std::string resolve_output_path(const std::string& path) {
+  fs::path p = path;
+  for (int depth = 0; depth < 40; ++depth) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return p.string();
+    std::error_code ec;
+    const fs::path target = fs::read_symlink(p, ec);
+    if (ec) throw IoError(SourceLocation{path}, "cannot read symbolic link: " + ec.message());
+    p = target.is_absolute() ? target : p.parent_path() / target;
+  }
+  throw IoError(SourceLocation{path}, "too many levels of symbolic links");
+}
+
+// True when `p` is a special file system's path (/dev/stdout is a link to /proc/self/fd/1,
+// which links to whatever standard output is: replacing it is never what was meant).
+static bool is_special(const std::string& p) {
+  const std::string abs = fs::absolute(fs::path(p)).lexically_normal().string();
+  return abs.starts_with("/proc/") || abs.starts_with("/dev/fd/") || abs == "/dev/stdout" ||
+         abs == "/dev/stderr" || abs == "/dev/stdin";
+}
+
+void check_output_file(const std::string& path) {
+  if (path.empty()) throw UsageError("an output file name is empty");
+  const std::string target = resolve_output_path(path);
+  if (is_special(path) || is_special(target)) {
+    throw IoError(SourceLocation{path},
+                  "cannot write an output file here: it is a device or a process's file "
+                  "descriptor; leave the option out to write to standard output");
+  }
+  const std::string via = target == path ? "" : " (a link to " + target + ")";
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode)) {
+      throw IoError(SourceLocation{path},
+                    "cannot write an output file here: it is " + kind_of(st.st_mode) + via +
+                        (S_ISDIR(st.st_mode) ? "; give a file name"
+                                             : "; leave the option out to write to standard "
+                                               "output"));
+    }
+  }
+  const std::string dir = parent_of(target);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw IoError(SourceLocation{path}, "cannot write an output file here: directory " + dir +
+                                            " does not exist" + via);
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw IoError(SourceLocation{path}, "cannot write an output file here: directory " + dir +
+                                            " is not writable (" + std::strerror(errno) + ")" +
+                                            via);
+  }
+}
+
+void check_output_directory(const std::string& path) {
+  if (path.empty()) throw UsageError("an output directory name is empty");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) {
+      throw IoError(SourceLocation{path},
+                    "cannot use as output directory: it is " + kind_of(st.st_mode));
+    }
+    if (::access(path.c_str(), W_OK | X_OK) != 0) {
+      throw IoError(SourceLocation{path}, std::string("output directory is not writable (") +
+                                              std::strerror(errno) + ")");
+    }
+    return;
+  }
+  std::string trimmed = path;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  const std::string dir = parent_of(trimmed);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw IoError(SourceLocation{path},
+                  "cannot create output directory: " + dir + " does not exist");
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw IoError(SourceLocation{path}, "cannot create output directory: " + dir +
+                                            " is not writable (" + std::strerror(errno) + ")");
+  }
+}
+
+void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
+  struct Resolved {
+    const std::string* option;
+    const std::string* path;
+    std::string canonical;
+    bool exists = false;
+    dev_t dev = 0;
+    ino_t ino = 0;
+  };
+  std::vector<Resolved> seen;
+  for (const auto& [option, path] : outputs) {
+    if (path.empty()) continue;
+    Resolved r{&option, &path, {}};
+    std::error_code ec;
+    const std::string target = resolve_output_path(path);
+    r.canonical = fs::weakly_canonical(fs::absolute(target, ec), ec).string();
+    if (ec) r.canonical = fs::path(target).lexically_normal().string();
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) r.exists = true, r.dev = st.st_dev, r.ino = st.st_ino;
+    for (const Resolved& o : seen) {
+      if (o.canonical == r.canonical || (o.exists && r.exists && o.dev == r.dev && o.ino == r.ino)) {
+        throw UsageError(*o.option + " and " + option + " name the same file (" + *o.path +
+                         (*o.path == path ? "" : ", " + path) + "); give different files");
+      }
+    }
+    seen.push_back(std::move(r));
+  }
+}
+
+}  // namespace assay::core
