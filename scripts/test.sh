@@ -22,9 +22,9 @@ if (( ${#selection[@]} == 0 && $# == 0 )); then
   # The recsys kernels once more on their plain paths (the AVX-512 and SSE2 kernels are chosen
   # at run time, so on a machine that has them the reference paths would otherwise go untested).
   echo "test: the recsys tests with ASSAY_ISA=scalar" >&2
-  ASSAY_ISA=scalar ctest --test-dir build/asan --output-on-failure -j "$jobs" -L '^recsys$'
+  ASSAY_ISA=scalar ctest --test-dir build/asan --output-on-failure --timeout 900 -j "$jobs" -L '^recsys$'
 fi
-ctest --test-dir build/asan --output-on-failure -j "$jobs" "${selection[@]}" "$@"
+ctest --test-dir build/asan --output-on-failure --timeout 900 -j "$jobs" "${selection[@]}" "$@"
 if (( ${#selection[@]} == 0 && $# == 0 )); then
   # The parsers against fuzzed input: a few seconds per libFuzzer target (docs/fuzzing.md).
   bash tools/fuzz/run.sh --brief
