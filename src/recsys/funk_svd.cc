@@ -37,7 +37,8 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
   if (batched) {
     batches = schedule_sgd_batches(ordered, n_users_, n_items_, kernels::kFunkBatchLanes);
     // Lanes mostly empty (a few users or items hold most ratings): the serial loop is faster.
-    batched = o.kernel == FunkSvdKernel::kBatched || batches.padding * 4 <= batches.positions.size();
+    batched =
+        o.kernel == FunkSvdKernel::kBatched || batches.padding * 4 <= batches.positions.size();
   }
   last_kernel_ = batched ? FunkSvdKernel::kBatched : FunkSvdKernel::kSerial;
   if (batched) {
@@ -118,7 +119,7 @@ void FunkSvd::fit_batched(const std::vector<Rating>& ordered, const std::vector<
     }
   }
   const kernels::FunkBatchLanes lanes{user.data(), item.data(), rating.data(), estimate.data(),
-                             batches.n_batches};
+                                      batches.n_batches};
   std::vector<float> uf(n_users_ + 1), itf(n_items_ + 1);
   for (std::size_t f = 0; f < o.n_features; ++f) {
     std::fill(uf.begin(), uf.end(), o.initial_value);

@@ -149,4 +149,11 @@ TEST(ColumnTopK, TiesBeyondKFallBackToTheRowOrderRule) {
   }
 }
 
+TEST(ColumnTopK, FollowsTheOneIsaSelection) {
+  // The default is kernels::isa() (the CPU, lowered by ASSAY_ISA); a request is never raised.
+  EXPECT_EQ(ColumnTopK().isa(), assay::recsys::kernels::isa());
+  EXPECT_EQ(ColumnTopK(Isa::kAvx512).isa(), assay::recsys::kernels::isa());
+  EXPECT_EQ(ColumnTopK(Isa::kScalar).isa(), Isa::kScalar);
+}
+
 }  // namespace

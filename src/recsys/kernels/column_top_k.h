@@ -10,11 +10,11 @@
 // levels (quantiles of the column item's own neighbour list, precomputed at fit time) give
 // the bucket that holds it; (2) the few values in that bucket are collected and the exact
 // threshold selected; (3) the weighted sums over the similarities >= threshold. With AVX-512
-// (chosen at run time through isa.h, the same bits) sixteen columns go at a time, pass 2 compresses each
-// row's bucket members into one stream, each column's members are compressed out of it and
-// ranked in registers. A column
-// whose threshold is tied beyond k falls back to TopNeighbors over the gathered column. At
-// Isa::kScalar every column takes that path (the reference, TopNeighbors itself).
+// (chosen at run time through isa.h, the same bits) sixteen columns go at a time, pass 2
+// compresses each row's bucket members into one stream, each column's members are compressed
+// out of it and ranked in registers. A column whose threshold is tied beyond k falls back to
+// TopNeighbors over the gathered column. At Isa::kScalar every column takes that path (the
+// reference, TopNeighbors itself).
 #pragma once
 
 #include <cstddef>

@@ -15,8 +15,9 @@ namespace assay::recsys::kernels {
 std::size_t walk_rated_scalar(const std::uint16_t* ids, std::size_t len,
                               const std::uint32_t* rated_flag, std::size_t k, std::uint32_t* hits);
 
-// The AVX-512 walk (call it only where has_avx512(), isa.h): rated_bits holds kBitmapWords words (bit i of word i / 64 set when item i
-// is rated; ids must be < kBitmapItems), hits has room for k + kWalkSlack entries.
+// The AVX-512 walk, to be called only where has_avx512() (isa.h): rated_bits holds kBitmapWords
+// words (bit i of word i / 64 set when item i is rated; ids must be < kBitmapItems), hits has
+// room for k + kWalkSlack entries.
 constexpr std::size_t kBitmapItems = 2048;
 constexpr std::size_t kBitmapWords = kBitmapItems / 64;
 constexpr std::size_t kWalkSlack = 16;
