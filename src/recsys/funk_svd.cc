@@ -4,7 +4,8 @@
 #include <limits>
 
 #include "core/check.h"
-#include "recsys/funk_svd_kernels.h"
+#include "recsys/kernels/funk_svd_epochs.h"
+#include "recsys/kernels/isa.h"
 #include "recsys/sgd_order.h"
 
 namespace assay::recsys {
@@ -31,14 +32,15 @@ void FunkSvd::fit(const Ratings& train, const FitOptions& fit_options) {
     const Rating& r = ordered[k];
     estimates[k] = std::clamp(static_cast<float>(baseline_.predict(r.user, r.item)), low_, high_);
   }
-  bool batched = o.kernel != FunkSvdKernel::kScalar && funk_batches_avx512_available();
+  bool batched = o.kernel != FunkSvdKernel::kSerial && kernels::has_avx512();
   SgdBatches batches;
   if (batched) {
-    batches = schedule_sgd_batches(ordered, n_users_, n_items_, kFunkBatchLanes);
+    batches = schedule_sgd_batches(ordered, n_users_, n_items_, kernels::kFunkBatchLanes);
     // Lanes mostly empty (a few users or items hold most ratings): the serial loop is faster.
-    batched = o.kernel == FunkSvdKernel::kAvx512 || batches.padding * 4 <= batches.positions.size();
+    batched =
+        o.kernel == FunkSvdKernel::kBatched || batches.padding * 4 <= batches.positions.size();
   }
-  last_kernel_ = batched ? FunkSvdKernel::kAvx512 : FunkSvdKernel::kScalar;
+  last_kernel_ = batched ? FunkSvdKernel::kBatched : FunkSvdKernel::kSerial;
   if (batched) {
     fit_batched(ordered, estimates, batches);
   } else {
@@ -116,14 +118,14 @@ void FunkSvd::fit_batched(const std::vector<Rating>& ordered, const std::vector<
       estimate[k] = estimates[p];
     }
   }
-  const FunkBatchLanes lanes{user.data(), item.data(), rating.data(), estimate.data(),
-                             batches.n_batches};
+  const kernels::FunkBatchLanes lanes{user.data(), item.data(), rating.data(), estimate.data(),
+                                      batches.n_batches};
   std::vector<float> uf(n_users_ + 1), itf(n_items_ + 1);
   for (std::size_t f = 0; f < o.n_features; ++f) {
     std::fill(uf.begin(), uf.end(), o.initial_value);
     std::fill(itf.begin(), itf.end(), o.initial_value);
-    const FunkStep step{o.learning_rate, o.regularization, low_, high_, trail_of(f)};
-    funk_epochs_avx512(lanes, uf.data(), itf.data(), o.n_epochs, step);
+    const kernels::FunkStep step{o.learning_rate, o.regularization, low_, high_, trail_of(f)};
+    kernels::funk_epochs_avx512(lanes, uf.data(), itf.data(), o.n_epochs, step);
     for (std::size_t k = 0; k < n_lanes; ++k) {
       estimate[k] = std::clamp(estimate[k] + uf[user[k]] * itf[item[k]], low_, high_);
     }

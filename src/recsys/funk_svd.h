@@ -25,11 +25,12 @@
 
 namespace assay::recsys {
 
-// Which SGD loop fit() runs: kAuto takes the AVX-512 batches when the CPU has them and they
-// are at least three quarters full, kAvx512 takes them whenever the CPU has them. Every
-// choice gives the same bits; tests pin each one.
-enum class FunkSvdKernel : std::uint8_t { kAuto, kScalar, kAvx512 };
-inline constexpr std::size_t kFunkBatchLanes = 16;
+// Which SGD loop fit() runs: kSerial, one rating at a time in SGD order, or kBatched, sixteen
+// independent updates at a time (schedule_sgd_batches), which needs the AVX-512 kernel: where
+// the instruction-set selection (core::cpu_isa(), lowered by ASSAY_ISA) has no AVX-512, every
+// choice runs the serial loop. kAuto takes the batches when they are at least three quarters
+// full, kBatched whenever they can run. Every choice gives the same bits; tests pin each one.
+enum class FunkSvdKernel : std::uint8_t { kAuto, kSerial, kBatched };
 enum class FunkSvdOrder : std::uint8_t { kStable, kShuffle };
 
 struct FunkSvdOptions {
@@ -53,7 +54,7 @@ class FunkSvd final : public Recommender {
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
 
   const FunkSvdOptions& options() const { return options_; }
-  // The loop the last fit() ran (kScalar or kAvx512).
+  // The loop the last fit() ran (kSerial or kBatched).
   FunkSvdKernel last_kernel() const { return last_kernel_; }
 
  private:
@@ -64,7 +65,7 @@ class FunkSvd final : public Recommender {
 
   FunkSvdOptions options_;
   std::string name_;
-  FunkSvdKernel last_kernel_ = FunkSvdKernel::kScalar;
+  FunkSvdKernel last_kernel_ = FunkSvdKernel::kSerial;
   BiasModel baseline_;
   float low_ = 1, high_ = 5;
   std::size_t n_users_ = 0, n_items_ = 0;

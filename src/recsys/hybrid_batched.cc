@@ -13,9 +13,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/cpu_features.h"
 #include "core/rng.h"
 #include "recsys/hybrid_training.h"
+#include "recsys/kernels/isa.h"
 #include "recsys/rated_set.h"
 #include "recsys/sgd_order.h"
 
@@ -51,7 +51,7 @@ Trained train_batched(const Ratings& train, const FitOptions& fit_options,
 #else
 
 bool Hybrid::batched_available() {
-  return core::cpu_isa() >= core::Isa::kSse2;  // ASSAY_ISA=scalar selects the reference trainer
+  return kernels::has_sse2();  // ASSAY_ISA=scalar selects the reference trainer
 }
 
 namespace hybrid_training {

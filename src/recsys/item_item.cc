@@ -7,12 +7,21 @@
 #include "core/check.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
-#include "recsys/column_top_k.h"
-#include "recsys/neighbor_walk.h"
+#include "recsys/kernels/column_top_k.h"
+#include "recsys/kernels/isa.h"
+#include "recsys/kernels/neighbor_walk.h"
 #include "recsys/similarity_order.h"
 #include "recsys/top_neighbors.h"
 
 namespace assay::recsys {
+
+using kernels::ColumnLevels;
+using kernels::ColumnTopK;
+using kernels::kBitmapItems;
+using kernels::kBitmapWords;
+using kernels::kWalkSlack;
+using kernels::walk_rated_avx512;
+using kernels::walk_rated_scalar;
 
 void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   n_users_ = train.n_users();
@@ -138,7 +147,7 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
     }
   }
   // Sorted neighbour lists for the walk path; each list depends only on its row.
-  walk_avx512_ = options_.vector_walk && n_items_ <= kBitmapItems && walk_rated_avx512_available();
+  walk_avx512_ = options_.vector_walk && n_items_ <= kBitmapItems && kernels::has_avx512();
   walk_min_rated_ = static_cast<std::size_t>(
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
   std::vector<std::size_t> counts(n_items_ + 1, 0);

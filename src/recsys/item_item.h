@@ -33,8 +33,9 @@ namespace assay::recsys {
 struct ItemItemOptions {
   std::size_t n_neighbors = 20;
   float min_similarity = 1e-6f;
-  // The walk's AVX-512 loop where the CPU has it and there are at most kBitmapItems items
-  // (the same bits as the scalar loop; false pins the scalar one, for tests).
+  // The walk's AVX-512 loop where the instruction-set selection allows it (core::cpu_isa(),
+  // lowered by ASSAY_ISA) and there are at most 2048 items (the same bits as the scalar loop;
+  // false pins the scalar one, for tests).
   bool vector_walk = true;
 };
 

@@ -1,12 +1,13 @@
 // ColumnTopK against TopNeighbors column by column, bit for bit: random blocks with zeros,
 // negative values, heavy ties and every regime of n against k, and level grids both well and
 // badly placed (the levels only steer the search; the answer must not depend on them).
-#include "recsys/column_top_k.h"
+#include "recsys/kernels/column_top_k.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "core/rng.h"
@@ -14,9 +15,10 @@
 
 namespace {
 
-using assay::recsys::ColumnLevels;
-using assay::recsys::ColumnTopK;
+using assay::core::Isa;
 using assay::recsys::TopNeighbors;
+using assay::recsys::kernels::ColumnLevels;
+using assay::recsys::kernels::ColumnTopK;
 
 std::uint32_t bits(float x) {
   std::uint32_t b = 0;
@@ -72,16 +74,17 @@ std::vector<float> level_grid(const Block& b, std::size_t n_grid, std::size_t st
   return grid;
 }
 
-// The vector widths this machine can run (SSE2 always; AVX-512 where the CPU has it).
-std::vector<ColumnTopK::Isa> isas() {
-  std::vector<ColumnTopK::Isa> out{ColumnTopK::Isa::kSse2};
-  if (ColumnTopK::avx512_available()) out.push_back(ColumnTopK::Isa::kAvx512);
+// The paths this machine may run: scalar always, SSE2 and AVX-512 up to kernels::isa().
+std::vector<Isa> isas() {
+  std::vector<Isa> out{Isa::kScalar};
+  if (assay::recsys::kernels::has_sse2()) out.push_back(Isa::kSse2);
+  if (assay::recsys::kernels::has_avx512()) out.push_back(Isa::kAvx512);
   return out;
 }
 
 void expect_same_as_top_neighbors(const Block& b, std::size_t k, const ColumnLevels& levels) {
-  for (const ColumnTopK::Isa isa : isas()) {
-    SCOPED_TRACE(isa == ColumnTopK::Isa::kAvx512 ? "avx512" : "sse2");
+  for (const Isa isa : isas()) {
+    SCOPED_TRACE(std::string(assay::core::isa_name(isa)));
     std::vector<float> num(b.n_cols), den(b.n_cols);
     std::vector<std::uint8_t> ok(b.n_cols);
     ColumnTopK top(isa);
@@ -136,16 +139,21 @@ TEST(ColumnTopK, TiesBeyondKFallBackToTheRowOrderRule) {
   for (float& x : b.data) x = x > 0.0f ? 0.5f : x;
   const std::vector<float> grid = level_grid(b, 4, 10);
   expect_same_as_top_neighbors(b, 20, {grid.data(), 4, b.n_cols, 1});
-  for (const ColumnTopK::Isa isa : isas()) {
+  for (const Isa isa : isas()) {
     ColumnTopK top(isa);
     std::vector<float> num(8), den(8);
     std::vector<std::uint8_t> ok(8);
     top.run(b.rows.data(), b.values.data(), b.n, b.n_cols, 20, {grid.data(), 4, b.n_cols, 1},
             num.data(), den.data(), ok.data());
-    if (ColumnTopK::vectorised()) {
-      EXPECT_GT(top.last_fallbacks(), 0u);
-    }
+    EXPECT_GT(top.last_fallbacks(), 0u);
   }
+}
+
+TEST(ColumnTopK, FollowsTheOneIsaSelection) {
+  // The default is kernels::isa() (the CPU, lowered by ASSAY_ISA); a request is never raised.
+  EXPECT_EQ(ColumnTopK().isa(), assay::recsys::kernels::isa());
+  EXPECT_EQ(ColumnTopK(Isa::kAvx512).isa(), assay::recsys::kernels::isa());
+  EXPECT_EQ(ColumnTopK(Isa::kScalar).isa(), Isa::kScalar);
 }
 
 }  // namespace

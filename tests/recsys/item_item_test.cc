@@ -11,8 +11,8 @@
 #include <string>
 
 #include "core/error.h"
+#include "recsys/kernels/isa.h"
 #include "recsys/movielens_100k_loader.h"
-#include "recsys/neighbor_walk.h"
 #include "test_data.h"
 
 namespace {
@@ -194,7 +194,7 @@ TEST(ItemItem, PrunedTopKIsTheExhaustiveListOnMovieLens) {
 TEST(ItemItem, VectorWalkEqualsScalarWalkBitForBitOnMovieLens) {
   const std::string dir = std::string(ASSAY_SHARED_DATA_DIR) + "/movielens-100k";
   if (!std::ifstream(dir + "/u.data")) GTEST_SKIP() << "no ML-100K at " << dir;
-  if (!walk_rated_avx512_available()) GTEST_SKIP() << "no AVX-512 here: one walk only";
+  if (!kernels::has_avx512()) GTEST_SKIP() << "no AVX-512 here: one walk only";
   const Ratings r = read_movielens_100k_ratings(dir + "/u.data");
   ItemItem vector_walk, scalar_walk({.vector_walk = false});
   vector_walk.fit(r, {0, 1});

@@ -1,6 +1,6 @@
 // The neighbour-list walk: the AVX-512 loop finds the same positions as the scalar one, and the
 // scalar one the positions a plain reading of the contract gives.
-#include "recsys/neighbor_walk.h"
+#include "recsys/kernels/neighbor_walk.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,11 @@
 #include <random>
 #include <vector>
 
+#include "recsys/kernels/isa.h"
+
 namespace {
 
-using namespace assay::recsys;
+using namespace assay::recsys::kernels;
 
 // The first k positions of rated items, read off the definition.
 std::vector<std::uint32_t> expected_hits(const std::vector<std::uint16_t>& ids,
@@ -24,7 +26,7 @@ std::vector<std::uint32_t> expected_hits(const std::vector<std::uint16_t>& ids,
 
 TEST(NeighborWalk, BothLoopsFindTheFirstKRatedPositions) {
   std::mt19937 rng(7);
-  const bool vector = walk_rated_avx512_available();
+  const bool vector = has_avx512();
   if (!vector) std::printf("no AVX-512 here: the scalar loop alone is checked\n");
   std::size_t cases = 0, exhausted = 0;
   for (std::size_t n_items : {1u, 9u, 64u, 65u, 700u, 2048u}) {

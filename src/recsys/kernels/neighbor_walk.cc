@@ -1,6 +1,6 @@
-#include "recsys/neighbor_walk.h"
+#include "recsys/kernels/neighbor_walk.h"
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
 std::size_t walk_rated_scalar(const std::uint16_t* ids, std::size_t len,
                               const std::uint32_t* rated_flag, std::size_t k, std::uint32_t* hits) {
@@ -15,4 +15,4 @@ std::size_t walk_rated_scalar(const std::uint16_t* ids, std::size_t len,
   return found;
 }
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

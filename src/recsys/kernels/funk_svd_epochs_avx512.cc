@@ -2,29 +2,20 @@
 // The parameters are scattered across two small arrays, so each lane's value is loaded and
 // stored as a scalar (cheaper here than gather and scatter); the arithmetic, sixteen at once,
 // is the scalar update's, operation for operation.
-#include "core/cpu_features.h"
-#include "recsys/funk_svd_kernels.h"
+#include "recsys/kernels/funk_svd_epochs.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define ASSAY_FUNK_SVD_AVX512 1
 #endif
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
 #ifndef ASSAY_FUNK_SVD_AVX512
-
-bool funk_batches_avx512_available() {
-  return false;
-}
 
 void funk_epochs_avx512(const FunkBatchLanes&, float*, float*, std::size_t, const FunkStep&) {}
 
 #else
-
-bool funk_batches_avx512_available() {
-  return core::cpu_has_avx512f();
-}
 
 namespace {
 
@@ -90,4 +81,4 @@ __attribute__((target("avx512f"))) void funk_epochs_avx512(const FunkBatchLanes&
 
 #endif
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

@@ -4,21 +4,16 @@
 // tests it; the hit positions are compressed and stored, the count advances by the popcount.
 #include <bit>
 
-#include "core/cpu_features.h"
-#include "recsys/neighbor_walk.h"
+#include "recsys/kernels/neighbor_walk.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define ASSAY_NEIGHBOR_WALK_AVX512 1
 #endif
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
 #ifndef ASSAY_NEIGHBOR_WALK_AVX512
-
-bool walk_rated_avx512_available() {
-  return false;
-}
 
 std::size_t walk_rated_avx512(const std::uint16_t*, std::size_t, const std::uint64_t*, std::size_t,
                               std::uint32_t*) {
@@ -26,10 +21,6 @@ std::size_t walk_rated_avx512(const std::uint16_t*, std::size_t, const std::uint
 }
 
 #else
-
-bool walk_rated_avx512_available() {
-  return core::cpu_has_avx512f();
-}
 
 __attribute__((target("avx512f"))) std::size_t walk_rated_avx512(const std::uint16_t* ids,
                                                                  std::size_t len,
@@ -74,4 +65,4 @@ __attribute__((target("avx512f"))) std::size_t walk_rated_avx512(const std::uint
 
 #endif
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

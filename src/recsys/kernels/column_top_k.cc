@@ -1,4 +1,4 @@
-#include "recsys/column_top_k.h"
+#include "recsys/kernels/column_top_k.h"
 
 #include <algorithm>
 #include <limits>
@@ -11,12 +11,9 @@
 #define ASSAY_COLUMN_TOP_K_SSE2 1
 #endif
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
-ColumnTopK::ColumnTopK(Isa isa) : isa_(isa) {
-  if (isa_ == Isa::kAuto) isa_ = avx512_available() ? Isa::kAvx512 : Isa::kSse2;
-  if (isa_ == Isa::kAvx512 && !avx512_available()) isa_ = Isa::kSse2;
-}
+ColumnTopK::ColumnTopK(core::Isa isa) : isa_(std::min(isa, kernels::isa())) {}
 
 void ColumnTopK::run(const float* const* rows, const float* values, std::size_t n,
                      std::size_t n_cols, std::size_t k, const ColumnLevels& levels, float* num_out,
@@ -24,10 +21,13 @@ void ColumnTopK::run(const float* const* rows, const float* values, std::size_t 
   k_ = k;
   readable = std::max(readable, n_cols);
   fallbacks_ = 0;
-  if (isa_ == Isa::kAvx512) {
+  if (isa_ == core::Isa::kAvx512) {
     run_avx512(rows, values, n, n_cols, readable, levels, num_out, den_out, ok_out);
-  } else {
+  } else if (isa_ == core::Isa::kSse2) {
     run_sse2(rows, values, n, n_cols, readable, levels, num_out, den_out, ok_out);
+  } else {
+    for (std::size_t c = 0; c < n_cols; ++c)
+      scalar_column(rows, values, n, c, num_out[c], den_out[c], ok_out[c]);
   }
 }
 
@@ -63,14 +63,6 @@ void ColumnTopK::bucket_threshold(const float* v, std::size_t b, std::size_t r, 
     greater_out += v[q] > t ? 1 : 0;
     equal_out += v[q] == t ? 1 : 0;
   }
-}
-
-bool ColumnTopK::vectorised() {
-#ifdef ASSAY_COLUMN_TOP_K_SSE2
-  return true;
-#else
-  return false;
-#endif
 }
 
 void ColumnTopK::scalar_column(const float* const* rows, const float* values, std::size_t n,
@@ -265,4 +257,4 @@ void ColumnTopK::run_sse2(const float* const* rows, const float* values, std::si
 
 #endif
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

@@ -7,21 +7,16 @@
 #include <bit>
 #include <limits>
 
-#include "core/cpu_features.h"
-#include "recsys/column_top_k.h"
+#include "recsys/kernels/column_top_k.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define ASSAY_COLUMN_TOP_K_AVX512 1
 #endif
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
 #ifndef ASSAY_COLUMN_TOP_K_AVX512
-
-bool ColumnTopK::avx512_available() {
-  return false;
-}
 
 void ColumnTopK::run_avx512(const float* const* rows, const float* values, std::size_t n,
                             std::size_t n_cols, std::size_t readable, const ColumnLevels& levels,
@@ -30,10 +25,6 @@ void ColumnTopK::run_avx512(const float* const* rows, const float* values, std::
 }
 
 #else
-
-bool ColumnTopK::avx512_available() {
-  return core::cpu_has_avx512f();
-}
 
 namespace {
 constexpr int kLanes = 16;
@@ -240,4 +231,4 @@ __attribute__((target("avx512f,popcnt"))) void ColumnTopK::run_avx512(
 
 #endif
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

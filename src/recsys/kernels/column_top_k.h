@@ -10,17 +10,20 @@
 // levels (quantiles of the column item's own neighbour list, precomputed at fit time) give
 // the bucket that holds it; (2) the few values in that bucket are collected and the exact
 // threshold selected; (3) the weighted sums over the similarities >= threshold. With AVX-512
-// (chosen at run time, the same bits) sixteen columns go at a time, pass 2 compresses each
-// row's bucket members into one stream, each column's members are compressed out of it and
-// ranked in registers. A column
-// whose threshold is tied beyond k falls back to TopNeighbors over the gathered column.
+// (chosen at run time through isa.h, the same bits) sixteen columns go at a time, pass 2
+// compresses each row's bucket members into one stream, each column's members are compressed
+// out of it and ranked in registers. A column whose threshold is tied beyond k falls back to
+// TopNeighbors over the gathered column. At Isa::kScalar every column takes that path (the
+// reference, TopNeighbors itself).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-namespace assay::recsys {
+#include "recsys/kernels/isa.h"
+
+namespace assay::recsys::kernels {
 
 struct ColumnLevels {
   // n_grid level rows of n_cols floats, row h at grid + h * stride, each row <= the one
@@ -34,12 +37,12 @@ struct ColumnLevels {
 
 class ColumnTopK {
  public:
-  // Which vector passes run(): kAuto takes AVX-512 (16 columns at a time) when the CPU has
-  // it, else SSE2 (4 columns). Every choice gives the same bits; tests pin each one.
-  enum class Isa : std::uint8_t { kAuto, kSse2, kAvx512 };
-  explicit ColumnTopK(Isa isa = Isa::kAuto);
-  Isa isa() const { return isa_; }
-  static bool avx512_available();
+  // Which passes run(): AVX-512 (16 columns at a time), SSE2 (4 columns) or the scalar
+  // reference per column. The default is kernels::isa(); an explicit choice is lowered to
+  // kernels::isa() (never raised). Every choice gives the same bits; tests pin each one.
+  ColumnTopK() : ColumnTopK(kernels::isa()) {}
+  explicit ColumnTopK(core::Isa isa);
+  core::Isa isa() const { return isa_; }
 
   // num_out/den_out/ok_out have n_cols entries (n_cols a multiple of 4; rows and level rows
   // hold n_cols floats). ok_out[c] = 0 when column c has no positive similarity (the score is
@@ -52,11 +55,8 @@ class ColumnTopK {
            std::uint8_t* ok_out, std::size_t readable = 0);
 
   // Columns that needed the scalar fallback in the last run (ties at the threshold, or
-  // no SSE2): for tests and tuning.
+  // every column at Isa::kScalar): for tests and tuning.
   std::size_t last_fallbacks() const { return fallbacks_; }
-
-  // Whether the vector passes are compiled in (x86-64); otherwise run() is all fallback.
-  static bool vectorised();
 
  private:
   void run_sse2(const float* const* rows, const float* values, std::size_t n, std::size_t n_cols,
@@ -72,11 +72,11 @@ class ColumnTopK {
   void scalar_column(const float* const* rows, const float* values, std::size_t n, std::size_t col,
                      float& num, float& den, std::uint8_t& ok);
 
-  Isa isa_;
+  core::Isa isa_;
   std::size_t k_ = 0;
   std::size_t fallbacks_ = 0;
   std::vector<float> bucket_, column_, work_, spare_, stream_values_;
   std::vector<std::uint32_t> stream_lanes_;
 };
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

@@ -8,20 +8,20 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
 // Positions p < len, in increasing order, with rated_flag[ids[p]] == 1, stopping at the k-th;
 // returns how many (<= k). hits has room for k + 1 entries.
 std::size_t walk_rated_scalar(const std::uint16_t* ids, std::size_t len,
                               const std::uint32_t* rated_flag, std::size_t k, std::uint32_t* hits);
 
-// The AVX-512 walk: rated_bits holds kBitmapWords words (bit i of word i / 64 set when item i
-// is rated; ids must be < kBitmapItems), hits has room for k + kWalkSlack entries.
+// The AVX-512 walk, to be called only where has_avx512() (isa.h): rated_bits holds kBitmapWords
+// words (bit i of word i / 64 set when item i is rated; ids must be < kBitmapItems), hits has
+// room for k + kWalkSlack entries.
 constexpr std::size_t kBitmapItems = 2048;
 constexpr std::size_t kBitmapWords = kBitmapItems / 64;
 constexpr std::size_t kWalkSlack = 16;
-bool walk_rated_avx512_available();  // AVX-512 F
 std::size_t walk_rated_avx512(const std::uint16_t* ids, std::size_t len,
                               const std::uint64_t* rated_bits, std::size_t k, std::uint32_t* hits);
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels

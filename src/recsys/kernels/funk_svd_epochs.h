@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace assay::recsys {
+namespace assay::recsys::kernels {
 
 struct FunkStep {
   float learning_rate, regularization, low, high, trail;
@@ -28,11 +28,11 @@ struct FunkBatchLanes {
   std::size_t n_batches;
 };
 
-// False where the AVX-512 kernel is not compiled in or the CPU lacks it.
-bool funk_batches_avx512_available();
+// Lanes per batch.
+inline constexpr std::size_t kFunkBatchLanes = 16;
 
-// n_epochs passes over the batches, in batch order.
+// n_epochs passes over the batches, in batch order. Call it only where has_avx512() (isa.h).
 void funk_epochs_avx512(const FunkBatchLanes& lanes, float* user, float* item, std::size_t n_epochs,
                         const FunkStep& step);
 
-}  // namespace assay::recsys
+}  // namespace assay::recsys::kernels
