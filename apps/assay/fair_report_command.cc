@@ -36,7 +36,9 @@ int run(const FairReportOptions& o) {
   fairness::FairnessReportOptions options;
   options.examples_per_model = o.examples;
   core::write_file_atomically(o.out, fairness::fairness_report_html(runs, options));
-  if (!o.quiet) std::fprintf(stderr, "fair report: %zu models -> %s\n", runs.size(), o.out.c_str());
+  if (!o.quiet)
+    std::fprintf(stderr, "fair report: %zu model%s -> %s\n", runs.size(),
+                 runs.size() == 1 ? "" : "s", o.out.c_str());
   return kOk;
 }
 

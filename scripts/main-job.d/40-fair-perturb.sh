@@ -2,7 +2,8 @@
 # Main job, fairness (MT-NLP) on embedded defaults: gender perturbations of the
 # rt-polarity sentences when ../shared/data is present (otherwise of a few shipped sentences),
 # and of a handful for a file attribute (religion); with SST-2 present, `fair test` of the
-# built-in LR trained on it.
+# built-in LR trained on it, the neutral layer's effect (`fair mitigate`) and the HTML report
+# (out/main-job/fairness/report.html).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 assay=${1:-build/release/apps/assay/assay}
@@ -25,8 +26,14 @@ if [[ -f $sst2 ]]; then
   echo "== assay fair test: the built-in LR trained on SST-2, tested on the inputs above"
   "$assay" model train-lr --train "$sst2" --text-column sentence --out "$out/sst2.lr"
   status=0
-  "$assay" fair test --model "lr:$out/sst2.lr" --input "$out/inputs.txt" --out "$out/test" \
+  # The report names each model after its directory.
+  "$assay" fair test --model "lr:$out/sst2.lr" --input "$out/inputs.txt" --out "$out/lr-sst2" \
     --cache "$out/answers.sqlite" --quiet || status=$?
   [[ $status -le 1 ]] || exit "$status"  # 1: violations found, which is the finding
-  head -c 1500 "$out/test/summary.json"; echo
+  head -c 1500 "$out/lr-sst2/summary.json"; echo
+  echo "== assay fair mitigate: violations left by the neutral layer (answers from the cache)"
+  "$assay" fair mitigate --model "lr:$out/sst2.lr" --input "$out/inputs.txt" \
+    --out "$out/lr-sst2" --cache "$out/answers.sqlite" --epsilon 0.1,0.5,1,1.8,5,10 --quiet
+  echo "== assay fair report: $out/report.html"
+  "$assay" fair report --in "$out/lr-sst2" --out "$out/report.html"
 fi
