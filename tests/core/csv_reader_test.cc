@@ -3,21 +3,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "support/error_message.h"
 #include "support/temp_dir.h"
 
 namespace assay::core {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
 
 TEST(CsvReader, QuotesDelimitersNewlinesAndCrlf) {
   assay::testing::TempDir dir;
@@ -63,14 +55,15 @@ TEST(CsvReader, WrongFieldCountNamesFileAndLine) {
   const auto path = dir.write("bad.csv", "a,b\n1,2\n3\n");
   CsvReader csv(path);
   ASSERT_TRUE(csv.next());
-  EXPECT_THAT(message_of([&] { csv.next(); }), HasSubstr("bad.csv:3: expected 2 fields, got 1"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.next(); }),
+              HasSubstr("bad.csv:3: expected 2 fields, got 1"));
 }
 
 TEST(CsvReader, MissingColumnListsTheKnownOnes) {
   assay::testing::TempDir dir;
   const auto path = dir.write("h.csv", "alpha,beta\n1,2\n");
   CsvReader csv(path);
-  EXPECT_THAT(message_of([&] { csv.column("gamma"); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.column("gamma"); }),
               HasSubstr("h.csv:1: expected a column named 'gamma' in the header; columns are: "
                         "alpha, beta"));
 }
@@ -81,7 +74,7 @@ TEST(CsvReader, NonNumericFieldNamesLineAndColumn) {
   CsvReader csv(path);
   ASSERT_TRUE(csv.next());
   ASSERT_TRUE(csv.next());
-  EXPECT_THAT(message_of([&] { csv.number(1, "y"); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.number(1, "y"); }),
               HasSubstr("n.csv:3:3: expected a number for y, got 'abc'"));
 }
 
@@ -90,7 +83,8 @@ TEST(CsvReader, InvalidUtf8AndLatin1Option) {
   const auto path = dir.write("l.csv", "name\ncaf\xe9\n");
   {
     CsvReader csv(path);
-    EXPECT_THAT(message_of([&] { csv.next(); }), HasSubstr("l.csv:2:4: invalid UTF-8"));
+    EXPECT_THAT(assay::testing::error_message_of([&] { csv.next(); }),
+                HasSubstr("l.csv:2:4: invalid UTF-8"));
   }
   CsvOptions o;
   o.encoding = TextEncoding::kLatin1;
@@ -101,17 +95,19 @@ TEST(CsvReader, InvalidUtf8AndLatin1Option) {
 
 TEST(CsvReader, EmptyFileAndUnterminatedQuote) {
   assay::testing::TempDir dir;
-  EXPECT_THAT(message_of([&] { CsvReader csv(dir.write("e.csv", "")); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { CsvReader csv(dir.write("e.csv", "")); }),
               HasSubstr("e.csv:1: empty file, expected a header row"));
   const auto path = dir.write("q.csv", "a,b\n1,\"open\n");
   CsvReader csv(path);
-  EXPECT_THAT(message_of([&] { csv.next(); }), HasSubstr("q.csv:2:3: unterminated quoted field"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.next(); }),
+              HasSubstr("q.csv:2:3: unterminated quoted field"));
 }
 
 TEST(CsvReader, StrayQuoteIsAnError) {
   assay::testing::TempDir dir;
   CsvReader csv(dir.write("s.csv", "a\nab\"c\n"));
-  EXPECT_THAT(message_of([&] { csv.next(); }), HasSubstr("s.csv:2:3: unexpected '\"'"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.next(); }),
+              HasSubstr("s.csv:2:3: unexpected '\"'"));
   CsvOptions o;
   o.quoting = false;
   CsvReader plain(dir.write("p.csv", "a\nab\"c\n"), o);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "support/error_message.h"
 #include "support/temp_dir.h"
 
 namespace assay::core {
@@ -13,31 +14,24 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(OutputPath, ChecksFilesBeforeAnyWork) {
   assay::testing::TempDir dir;
   EXPECT_NO_THROW(check_output_file(dir.file("new.txt")));
   EXPECT_NO_THROW(check_output_file(dir.write("old.txt", "x")));
-  EXPECT_THAT(message_of([&] { check_output_file(dir.file("no/such/x.txt")); }),
-              HasSubstr("does not exist"));
-  EXPECT_THAT(message_of([&] { check_output_file(dir.path().string()); }),
+  EXPECT_THAT(
+      assay::testing::error_message_of([&] { check_output_file(dir.file("no/such/x.txt")); }),
+      HasSubstr("does not exist"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_output_file(dir.path().string()); }),
               HasSubstr("it is a directory"));
-  EXPECT_THAT(message_of([&] { check_output_file("/dev/full"); }), HasSubstr("it is a device"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_output_file("/dev/full"); }),
+              HasSubstr("it is a device"));
   // Standard output by name resolves to whatever it is (a regular file, here): refused.
-  EXPECT_THAT(message_of([&] { check_output_file("/dev/stdout"); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_output_file("/dev/stdout"); }),
               HasSubstr("process's file descriptor"));
-  EXPECT_THAT(message_of([&] { check_output_file("/proc/self/fd/1"); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_output_file("/proc/self/fd/1"); }),
               HasSubstr("process's file descriptor"));
   std::filesystem::create_symlink(dir.path() / "loop", dir.path() / "loop");
-  EXPECT_THAT(message_of([&] { check_output_file(dir.file("loop")); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_output_file(dir.file("loop")); }),
               HasSubstr("too many levels"));
 }
 
@@ -46,21 +40,24 @@ TEST(OutputPath, ChecksDirectories) {
   EXPECT_NO_THROW(check_output_directory(dir.path().string()));
   EXPECT_NO_THROW(check_output_directory(dir.file("new")));
   EXPECT_NO_THROW(check_output_directory(dir.file("new/")));
-  EXPECT_THAT(message_of([&] { check_output_directory(dir.write("f", "x")); }),
-              HasSubstr("it is a regular file"));
-  EXPECT_THAT(message_of([&] { check_output_directory(dir.file("a/b/c")); }),
+  EXPECT_THAT(
+      assay::testing::error_message_of([&] { check_output_directory(dir.write("f", "x")); }),
+      HasSubstr("it is a regular file"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_output_directory(dir.file("a/b/c")); }),
               HasSubstr("does not exist"));
 }
 
 TEST(OutputPath, OutputsThatBelongTogetherMustDiffer) {
   assay::testing::TempDir dir;
-  EXPECT_NO_THROW(check_distinct_outputs({{"--kept", dir.file("a")}, {"--dropped", dir.file("b")}}));
-  EXPECT_THAT(
-      message_of([&] { check_distinct_outputs({{"--kept", dir.file("a")}, {"--dropped", dir.file("a")}}); }),
-      HasSubstr("--kept and --dropped name the same file"));
+  EXPECT_NO_THROW(
+      check_distinct_outputs({{"--kept", dir.file("a")}, {"--dropped", dir.file("b")}}));
+  EXPECT_THAT(assay::testing::error_message_of([&] {
+                check_distinct_outputs({{"--kept", dir.file("a")}, {"--dropped", dir.file("a")}});
+              }),
+              HasSubstr("--kept and --dropped name the same file"));
   // Spelled differently, through a link, or as a hard link of one file.
-  EXPECT_THROW(check_distinct_outputs({{"--kept", dir.file("a")},
-                                       {"--dropped", dir.path().string() + "/./x/../a"}}),
+  EXPECT_THROW(check_distinct_outputs(
+                   {{"--kept", dir.file("a")}, {"--dropped", dir.path().string() + "/./x/../a"}}),
                UsageError);
   std::filesystem::create_symlink(dir.file("a"), dir.file("link"));
   EXPECT_THROW(check_distinct_outputs({{"--kept", dir.file("a")}, {"--dropped", dir.file("link")}}),

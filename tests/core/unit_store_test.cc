@@ -10,21 +10,13 @@
 #include <string>
 
 #include "core/error.h"
+#include "support/error_message.h"
 #include "support/temp_dir.h"
 
 namespace assay::core {
 namespace {
 
 using ::assay::testing::TempDir;
-
-std::string message_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
-  }
-  return "(no UsageError)";
-}
 
 TEST(UnitStore, ContentHashIsSha256OfTheBytes) {
   TempDir dir;
@@ -43,7 +35,9 @@ TEST(UnitStore, IdentityIsRecordedOnceAndCheckedAfter) {
   }
   UnitStore store(path);
   EXPECT_NO_THROW(store.check_identity({{"seed", "1"}, {"k", "10"}}));
-  const auto what = message_of([&] { store.check_identity({{"seed", "2"}, {"k", "10"}}); });
+  const auto what = assay::testing::error_message_of<UsageError>([&] {
+    store.check_identity({{"seed", "2"}, {"k", "10"}});
+  });
   EXPECT_NE(what.find(path), std::string::npos) << what;
   EXPECT_NE(what.find("seed is '1' there but '2' now"), std::string::npos) << what;
   // A key the store lacks is recorded (stores begun by older versions gain it).
@@ -62,7 +56,8 @@ TEST(UnitStore, ChangedInputFileIsNamed) {
   dir.write("ratings.csv", "user,item,rating\n1,2,4\n");
   StoreIdentity now{{"seed", "1"}};
   add_input_files(now, {data});
-  const auto what = message_of([&] { store.check_identity(now); });
+  const auto what =
+      assay::testing::error_message_of<UsageError>([&] { store.check_identity(now); });
   EXPECT_EQ(what.rfind(data + ": this input file changed", 0), 0u) << what;
   EXPECT_NE(what.find(store.path()), std::string::npos) << what;
 }
@@ -75,17 +70,20 @@ TEST(UnitStore, MergeRefusesAbsentSelfForeignAndUnidentifiedStores) {
 
   EXPECT_THROW(store.merge(dir.file("absent.sqlite"), {}, identity), IoError);
   EXPECT_FALSE(std::filesystem::exists(dir.file("absent.sqlite")));
-  EXPECT_NE(message_of([&] { store.merge(dir.file("mine.sqlite"), {}, identity); }).find("itself"),
+  EXPECT_NE(assay::testing::error_message_of<UsageError>([&] {
+              store.merge(dir.file("mine.sqlite"), {}, identity);
+            }).find("itself"),
             std::string::npos);
   {
     UnitStore foreign(dir.file("foreign.sqlite"));
     foreign.check_identity({{"seed", "2"}});
     UnitStore blank(dir.file("blank.sqlite"));
   }
-  const auto what = message_of([&] { store.merge(dir.file("foreign.sqlite"), {}, identity); });
+  const auto what = assay::testing::error_message_of<UsageError>(
+      [&] { store.merge(dir.file("foreign.sqlite"), {}, identity); });
   EXPECT_NE(what.find("foreign.sqlite"), std::string::npos) << what;
   EXPECT_NE(what.find("another campaign"), std::string::npos) << what;
-  EXPECT_NE(message_of([&] {
+  EXPECT_NE(assay::testing::error_message_of<UsageError>([&] {
               store.merge(dir.file("blank.sqlite"), {}, identity);
             }).find("no campaign identity"),
             std::string::npos);
@@ -117,7 +115,8 @@ TEST(UnitStore, MergeOfAStoreBeingWrittenIsRefused) {
   ::close(ready[0]);
   UnitStore store(dir.file("mine.sqlite"));
   store.check_identity(identity);
-  const auto what = message_of([&] { store.merge(other_path, {}, identity); });
+  const auto what =
+      assay::testing::error_message_of<UsageError>([&] { store.merge(other_path, {}, identity); });
   ::kill(pid, SIGKILL);
   ::waitpid(pid, nullptr, 0);
   EXPECT_NE(what.find(other_path), std::string::npos) << what;

@@ -5,24 +5,15 @@
 
 #include "core/error.h"
 #include "knowledge_test_paths.h"
-#include "support/temp_dir.h"
+#include "support/error_message.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace assay::knowledge {
 namespace {
 
 using ::testing::HasSubstr;
 using testing::kShared;
-
-template <typename Fn>
-std::string error_of(Fn fn) {
-  try {
-    fn();
-  } catch (const core::Error& e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 TEST(KnowledgeEvaluation, ReadsTheSharedLists) {
   ASSAY_REQUIRE_FILE(kShared + "/mt-nlp-word-pairs/word_pairs.txt");
@@ -50,15 +41,16 @@ TEST(KnowledgeEvaluation, ReadsTheSharedLists) {
 TEST(KnowledgeEvaluation, BadInputNamesTheFileAndLine) {
   assay::testing::TempDir dir;
   const auto pairs = dir.write("pairs.txt", "actor\tactress\nboy girl\n");
-  EXPECT_THAT(error_of([&] { read_tab_pairs(pairs); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { read_tab_pairs(pairs); }),
               HasSubstr("pairs.txt:2: expected two tab-separated words"));
   const auto json = dir.write("pairs.json", "[[\"a\", \"b\"], [\"c\"]]");
-  EXPECT_THAT(error_of([&] { read_json_pairs(json, true); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { read_json_pairs(json, true); }),
               HasSubstr("element 1: expected a pair of strings"));
   const auto bad_json = dir.write("bad.json", "[\"a\",");
-  EXPECT_THAT(error_of([&] { read_json_words(bad_json); }), HasSubstr("bad.json:1:"));
+  EXPECT_THAT(assay::testing::error_message_of([&] { read_json_words(bad_json); }),
+              HasSubstr("bad.json:1:"));
   const auto labels = dir.write("labels.tsv", "# comment\nlion\tnonperson\nsun\tstar\n");
-  EXPECT_THAT(error_of([&] { read_person_labels(labels); }),
+  EXPECT_THAT(assay::testing::error_message_of([&] { read_person_labels(labels); }),
               HasSubstr("labels.tsv:3: expected 'word<TAB>nonperson'"));
 }
 
