@@ -18,8 +18,12 @@
 #include "core/csv_reader.h"
 #include "lm/sphinx_model.h"
 #include "lm/sphinx_trie.h"
+#include "support/shared_data.h"
 
 namespace {
+
+const std::string kMrAnnotations =
+    std::string(ASSAY_SHARED_DATA_DIR) + "/aeon-annotations/annotation_rtmr.csv";
 
 using assay::aeon::NgramNormaliser;
 using assay::aeon::NgramSynEval;
@@ -65,7 +69,8 @@ double compare(const std::vector<std::string>& texts, std::size_t* n_values) {
 // The reference costs about 0.1 s a window under the sanitizers, so by default every tenth
 // record is compared; ASSAY_AEON_FULL_EQUALITY=1 compares all 100 (a minute in a release build).
 TEST(BackoffNormaliser, EqualsTheReferenceOnTheMrAnnotations) {
-  assay::core::CsvReader csv(std::string(ASSAY_SHARED_DATA_DIR) + "/aeon-annotations/annotation_rtmr.csv");
+  ASSAY_REQUIRE_FILE(kMrAnnotations);
+  assay::core::CsvReader csv(kMrAnnotations);
   const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
   const char* full_env = std::getenv("ASSAY_AEON_FULL_EQUALITY");
   const bool full = full_env && std::string(full_env) == "1";
@@ -80,7 +85,8 @@ TEST(BackoffNormaliser, EqualsTheReferenceOnTheMrAnnotations) {
   std::size_t n = 0;
   const double worst = compare(texts, &n);
   EXPECT_GT(n, full ? 3000u : 300u);
-  std::cout << "MR annotations: " << n << " masked probabilities, largest |fast - reference| = " << worst << "\n";
+  std::cout << "MR annotations: " << n
+            << " masked probabilities, largest |fast - reference| = " << worst << "\n";
 }
 
 TEST(BackoffNormaliser, EqualsTheReferenceOnEdgeCases) {
@@ -93,10 +99,13 @@ TEST(BackoffNormaliser, EqualsTheReferenceOnEdgeCases) {
       "zyuganov aardvark the of", "a a a a", "it 's not the end of the world .",
       "<s> the film </s>", "</s>", "the </s> film",
       // real review sentences
-      "if i could have looked into my future and saw how bad this movie was , i would go back and choose to skip it .",
+      "if i could have looked into my future and saw how bad this movie was , i would go back and "
+      "choose to skip it .",
       "an utterly charming and hilarious film that reminded me of the best of the coen brothers .",
-      "the story is predictable , the acting wooden and the jokes fall flat ; still , the kids loved it .",
-      "one of the most original american productions this year , you 'll find yourself remembering this refreshing visit to a sunshine state .",
+      "the story is predictable , the acting wooden and the jokes fall flat ; still , the kids "
+      "loved it .",
+      "one of the most original american productions this year , you 'll find yourself remembering "
+      "this refreshing visit to a sunshine state .",
       "numbers 1 2 3 and 1999 and 42nd street", "don't won't can't shouldn't", "new york new york",
       "the united states of america", "president of the united states said on monday",
       "colorless green ideas sleep furiously", "furiously sleep ideas green colorless",
@@ -104,7 +113,8 @@ TEST(BackoffNormaliser, EqualsTheReferenceOnEdgeCases) {
   std::size_t n = 0;
   const double worst = compare(corpus, &n);
   EXPECT_GT(n, 150u);
-  std::cout << "edge-case corpus: " << n << " masked probabilities, largest |fast - reference| = " << worst << "\n";
+  std::cout << "edge-case corpus: " << n
+            << " masked probabilities, largest |fast - reference| = " << worst << "\n";
 }
 
 // The integer score of every word of the vocabulary in a window equals the sum of the three
@@ -131,8 +141,9 @@ TEST(BackoffNormaliser, EveryCandidateScoreEqualsSphinxbase) {
       if (win[3] != none) ref += sphinx().raw_score(win[3], mid);
       if (win[3] != none && win[4] != none) ref += sphinx().raw_score(win[4], right);
       if (fast[static_cast<std::size_t>(w)] != ref && ++bad <= 5) {
-        ADD_FAILURE() << "window " << win[0] << " " << win[1] << " [" << win[2] << "] " << win[3] << " " << win[4]
-                      << ": candidate " << t.word(w) << " " << fast[static_cast<std::size_t>(w)] << " vs " << ref;
+        ADD_FAILURE() << "window " << win[0] << " " << win[1] << " [" << win[2] << "] " << win[3]
+                      << " " << win[4] << ": candidate " << t.word(w) << " "
+                      << fast[static_cast<std::size_t>(w)] << " vs " << ref;
       }
     }
     EXPECT_EQ(bad, 0u);
@@ -142,7 +153,8 @@ TEST(BackoffNormaliser, EveryCandidateScoreEqualsSphinxbase) {
 // The separable normaliser (closed-form sum over the generic candidates) against the exact
 // back-off normaliser on every sentence of the MR annotations: within 2e-4 relative.
 TEST(BackoffNormaliser, SeparableIsWithinTwoTenThousandthsOfExact) {
-  assay::core::CsvReader csv(std::string(ASSAY_SHARED_DATA_DIR) + "/aeon-annotations/annotation_rtmr.csv");
+  ASSAY_REQUIRE_FILE(kMrAnnotations);
+  assay::core::CsvReader csv(kMrAnnotations);
   const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
   NgramSynEval exact(trie(), 0.6, NgramNormaliser::kBackoff);
   NgramSynEval separable(trie(), 0.6, NgramNormaliser::kSeparable);
