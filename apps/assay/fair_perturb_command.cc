@@ -38,6 +38,7 @@ struct FairPerturbOptions {
   std::size_t vectors_restrict = 0;
   bool all_occurrences = false;
   bool broad_persons = false;
+  bool noun_modifiers = false;
   bool no_strict = false, no_analogy = false, no_active = false, no_dropped = false;
   bool quiet = false;
   std::string out;
@@ -120,6 +121,7 @@ int run(const FairPerturbOptions& o) {
   po.vectors_restrict = o.vectors_restrict;
   po.all_occurrences = o.all_occurrences;
   po.narrow_persons = !o.broad_persons;
+  po.active_noun_modifiers = o.noun_modifiers;
   po.strict = !o.no_strict;
   po.analogy = !o.no_analogy;
   po.active = !o.no_active;
@@ -247,6 +249,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
                 "Replace every occurrence of the noun in one perturbation");
   cmd->add_flag("--broad-persons", o->broad_persons,
                 "Every noun the person classifier accepts, rare person senses included");
+  cmd->add_flag("--noun-modifiers", o->noun_modifiers,
+                "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
   cmd->add_flag("--no-analogy", o->no_analogy, "Only ActiveMutate");
   cmd->add_flag("--no-active", o->no_active, "Only AnalogyMutate");
   cmd->add_flag("--no-dropped", o->no_dropped, "Leave the dropped candidates out of the output");

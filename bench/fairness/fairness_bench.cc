@@ -1,6 +1,6 @@
 // Perturbator speed, start-up, peak memory and perturbation statistics (MT-NLP Fig. 4).
 //   fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] [--fluency-ratio T]
-//                  [--choice C] [--vectors FILE] [--broad-persons 0|1]
+//                  [--choice C] [--vectors FILE] [--broad-persons 0|1] [--noun-modifiers 0|1]
 // One thread. Prints: start-up (parallel load, and each part alone), the parts (tagging and
 // trigram scoring of the originals) and the whole perturbator (first pass with cold per-noun
 // caches, then warm passes: median), the statistics of the perturbation sets and ru_maxrss.
@@ -41,13 +41,15 @@ int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr,
                  "usage: fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] "
-                 "[--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1]\n");
+                 "[--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1] "
+                 "[--noun-modifiers 0|1]\n");
     return 2;
   }
   std::string format = "lines", attribute = "gender", choice = "mutual", vectors;
   std::size_t repeats = 3;
   double ratio = 0;
   bool broad = false;
+  bool noun_modifiers = false;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--input-format")
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
       vectors = v;
     else if (k == "--broad-persons")
       broad = v == "1";
+    else if (k == "--noun-modifiers")
+      noun_modifiers = v == "1";
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -102,6 +106,7 @@ int main(int argc, char** argv) {
     po.fluency_ratio = ratio;
     po.choice = fairness::parse_counterpart_choice(choice);
     po.narrow_persons = !broad;
+    po.active_noun_modifiers = noun_modifiers;
     const fairness::Perturbator p(
         r, fairness::load_attribute(attribute, fairness::default_attribute_dir()), po);
 

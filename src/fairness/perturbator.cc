@@ -604,6 +604,69 @@ const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std:
   return *it->second;
 }
 
+bool Perturbator::reads_as_name(const std::string& word) const {
+  const auto& tables = r_.tagger->tables();
+  if (tables.find_word(word)) return false;
+  if (const auto* counts = tables.find_word(text::upper_first(word))) {
+    for (const auto& c : *counts) {
+      if (c.tag == impl_->nnp || c.tag == impl_->nnps) return true;
+    }
+  }
+  const auto& graph = *r_.graph;
+  for (const auto& lemma : r_.lemmatizer->morphy(word, text::PartOfSpeech::kNoun)) {
+    for (const auto s : graph.noun_senses(lemma)) {
+      for (const auto& w : graph.node_words(s)) {
+        if (w == lemma) return false;  // a common noun
+      }
+    }
+  }
+  return true;
+}
+
+bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
+                                     const std::vector<std::string>& words,
+                                     const std::vector<std::size_t>& sentence_of, std::size_t i,
+                                     bool plural) const {
+  const std::size_t j = i + 1;
+  if (j >= words.size() || sentence_of[j] != sentence_of[i]) return false;
+  const auto tag = tagged.tags[j];
+  if (tag != impl_->nn && tag != impl_->nns) return false;
+  const std::string& next = words[j];
+  // A plural is seldom a modifier: "the actors share", "viewers feeling" (a verb read as nn).
+  if (plural && tag == impl_->nn) return false;
+  // The next word is the head when it is a person ("child actor", "twin brother").
+  if (is_noun_word(next)) {
+    std::string key = next;
+    key += tag == impl_->nns ? "\t2" : "\t1";
+    if (noun_info(key, next, tag == impl_->nns).person) return false;
+  }
+  // ... or a name: "director peter sheridan", "actor bill paxton" (a first name the lexicon
+  // also knows as a common noun, followed by a name).
+  if (reads_as_name(next)) return false;
+  const auto& tables = r_.tagger->tables();
+  const auto* counts = tables.find_word(next);
+  if (counts && j + 1 < words.size() && sentence_of[j + 1] == sentence_of[i] &&
+      reads_as_name(words[j + 1])) {
+    if (const auto* upper = tables.find_word(text::upper_first(next))) {
+      for (const auto& c : *upper) {
+        if (c.tag == impl_->nnp) return false;
+      }
+    }
+  }
+  // ... or a verb the tagger read as a noun ("makes the viewer feel"): the lexicon sees it
+  // more often as a verb than as a noun.
+  if (counts) {
+    double verb = 0, noun = 0;
+    for (const auto& c : *counts) {
+      const auto name = tables.tag_name(c.tag);
+      if (name.rfind("vb", 0) == 0) verb += c.count;
+      if (name.rfind("nn", 0) == 0) noun += c.count;
+    }
+    if (verb > noun) return false;
+  }
+  return true;
+}
+
 namespace {
 
 // A change of the language model's words: words [from, end) of the text replaced by `words`.
@@ -707,8 +770,17 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   auto is_article = [&](std::size_t i) {
     return i < tokens.size() && (words[i] == "a" || words[i] == "an");
   };
-  auto active_ok = [&](std::size_t i) {
-    return i == 0 || !impl_->blocks_active[tagged.tags[i - 1]];
+  std::vector<bool> occ_modifier(occ_token.size(), false);
+  if (options_.active && !options_.active_noun_modifiers) {
+    for (std::size_t k = 0; k < occ_token.size(); ++k) {
+      if (occ_info[k]->neutral)
+        occ_modifier[k] =
+            modifies_next_noun(tagged, words, sentence_of, occ_token[k], occ_plural[k]);
+    }
+  }
+  auto active_ok = [&](std::size_t k) {
+    const std::size_t i = occ_token[k];
+    return (i == 0 || !impl_->blocks_active[tagged.tags[i - 1]]) && !occ_modifier[k];
   };
 
   // Builds the edits for putting `phrase` (kind analogy: a counterpart lemma; active: an
@@ -881,7 +953,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       if (options_.analogy) {
         for (std::size_t g = 0; g < n_groups; ++g) propose_analogy(info, g, {k});
       }
-      if (options_.active && info.neutral && active_ok(occ_token[k])) {
+      if (options_.active && info.neutral && active_ok(k)) {
         for (std::size_t g = 0; g < n_groups; ++g) propose_active(g, {k});
       }
     }
@@ -902,7 +974,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       if (options_.active && info.neutral) {
         std::vector<std::size_t> applicable;
         for (std::size_t k : occs) {
-          if (active_ok(occ_token[k])) applicable.push_back(k);
+          if (active_ok(k)) applicable.push_back(k);
         }
         if (!applicable.empty()) {
           for (std::size_t g = 0; g < n_groups; ++g) propose_active(g, applicable);

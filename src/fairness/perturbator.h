@@ -8,7 +8,12 @@
 //    several counterparts qualify, one is chosen by `choice` (docs/fairness.md measures them);
 //  - ActiveMutate: when no adjective or noun stands right before it and it is neutral (no
 //    gender of its own / not a member of a group / no IsA path to a group), insert each
-//    group's adjective before it ("the actor" → "the female actor").
+//    group's adjective before it ("the actor" → "the female actor") — unless it only modifies
+//    the common noun after it ("a teen movie", "the escort service", and adjectives the tagger
+//    reads as nouns: "the erotic thriller"), where "a male teen movie" would change the
+//    meaning. It is the head, and perturbed, when the next word is a person ("child actor"),
+//    reads as a name ("director peter sheridan", "actor bill paxton") or as a verb the tagger
+//    took for a noun ("the viewer feel", a plural before a singular: "actors share").
 // Number, capitalisation (sentence-initial too) and possessives are kept, "a"/"an" before the
 // change is repaired. Each perturbation changes one occurrence, or every occurrence of the
 // same noun with `all_occurrences`. The fluency filter keeps x' when f(x') ≥ τ·f(x) and, with
@@ -56,6 +61,10 @@ struct PerturbatorOptions {
   // person or that have a gender, never a named individual (false: the classifier alone, which
   // also takes "case", "life", "hand" through rare person senses; docs/fairness.md).
   bool narrow_persons = true;
+  // ActiveMutate also on person nouns that only modify the common noun after them ("a male
+  // teen movie"); false (the default) leaves them to AnalogyMutate
+  // (docs/fairness-reproduction.md measures the rule).
+  bool active_noun_modifiers = false;
   double fluency_ratio = 0.0;     // τ; 0 keeps every perturbation
   std::size_t max_per_input = 0;  // 0 = no cap
 };
@@ -100,6 +109,15 @@ class Perturbator {
   bool glosses_link(const std::string& lemma, const std::string& counterpart) const;
   knowledge::Gender primary_gender(const std::string& lemma) const;
   const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;
+  // Whether lower-case `word` reads as a name (rt-polarity is lower-cased: "peter", "paxton"):
+  // the lexicon does not know it in lower case, and it knows the capitalised form as a proper
+  // noun or WordNet spells every noun sense capitalised (or has none).
+  bool reads_as_name(const std::string& word) const;
+  // Whether the person noun at token `i` only modifies the common noun at i + 1 (same
+  // sentence); see ActiveMutate above.
+  bool modifies_next_noun(const text::TaggedText& tagged, const std::vector<std::string>& words,
+                          const std::vector<std::size_t>& sentence_of, std::size_t i,
+                          bool plural) const;
 
   const PerturbatorResources& r_;
   SensitiveAttribute attribute_;

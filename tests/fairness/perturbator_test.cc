@@ -19,6 +19,7 @@ namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::vector<std::string> texts(const PerturbationSet& s) {
   std::vector<std::string> out;
@@ -143,6 +144,41 @@ TEST(Perturbator, OccurrencesFluencyFilterAndCap) {
   double best = 0;
   for (const auto& q : full.perturbations) best = std::max(best, q.fluency_ratio);
   EXPECT_DOUBLE_EQ(cap.perturbations[0].fluency_ratio, best);
+}
+
+// ActiveMutate leaves a person noun alone when it only modifies the common noun after it (or
+// is an adjective the tagger reads as a noun), and still inserts before a head: a noun at the
+// end of its phrase, a title before a lower-cased name, a modifier of a person, a plural before
+// a verb the tagger read as a noun. AnalogyMutate is not affected ("female characters").
+TEST(Perturbator, ActiveMutateSkipsNounsThatModifyTheNextNoun) {
+  const auto& r = testing::default_resources();
+  const Perturbator p(r, gender_attribute());
+  PerturbatorOptions every;
+  every.active_noun_modifiers = true;
+  const Perturbator old(r, gender_attribute(), every);
+  const std::map<std::string, std::string> modifiers = {
+      {"We watched a teen movie last night.", "We watched a male teen movie last night."},
+      {"She wrote an erotic thriller about it.", "She wrote a male erotic thriller about it."},
+      {"He ran the escort service for years.", "He ran the male escort service for years."},
+  };
+  for (const auto& [text, bad] : modifiers) {
+    const auto s = p.perturb(text);
+    EXPECT_EQ(s.count(MutationKind::kActive), 0u) << text;
+    EXPECT_THAT(texts(s), Not(Contains(bad))) << text;
+    // The option restores them, so the rule is what removes them.
+    EXPECT_THAT(texts(old.perturb(text)), Contains(bad)) << text;
+  }
+  const std::map<std::string, std::string> heads = {
+      {"The director said it was fine.", "The male director said it was fine."},
+      {"It stars actor bill paxton as the father.",
+       "It stars female actor bill paxton as the father."},
+      {"The director peter sheridan made it.", "The female director peter sheridan made it."},
+      {"The child actor smiled at us.", "The male child actor smiled at us."},
+      {"The actors share a house in town.", "The female actors share a house in town."},
+  };
+  for (const auto& [text, good] : heads) EXPECT_THAT(texts(p.perturb(text)), Contains(good)) << text;
+  EXPECT_THAT(texts(p.perturb("Her films have strong female characters.")),
+              Contains("Her films have strong male characters."));
 }
 
 // perturb() is thread-safe: four threads over the handwritten sentences (cold caches, so they
