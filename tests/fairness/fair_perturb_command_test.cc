@@ -64,6 +64,25 @@ TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
   EXPECT_THAT(r.err, HasSubstr("x.attr:3"));
 }
 
+// A person noun that only modifies the next noun gets no adjective ("a male teen movie");
+// --noun-modifiers inserts it anyway.
+TEST(FairPerturbCommand, NounModifiersOnlyWithTheFlag) {
+  TempDir dir;
+  const auto in = dir.write("in.txt", "We watched a teen movie.\nThe director said so.\n");
+  auto r = run_assay(dir, "fair perturb --quiet --no-dropped --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 2u);
+  EXPECT_FALSE(j[0]["mutable"].get<bool>());
+  EXPECT_EQ(j[1]["perturbations"].size(), 2u);  // female director, male director
+  r = run_assay(dir, "fair perturb --quiet --no-dropped --noun-modifiers --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = lines_of(r.out);
+  ASSERT_EQ(j[0]["perturbations"].size(), 2u);
+  EXPECT_EQ(j[0]["perturbations"][0]["text"], "We watched a male teen movie.");
+  EXPECT_EQ(j[1]["perturbations"].size(), 2u);
+}
+
 TEST(FairPerturbCommand, CsvAllOccurrencesAndAttributeFile) {
   TempDir dir;
   const auto in = dir.write("in.csv", "id,review\n1,\"The priest met the priest's friend.\"\n");
