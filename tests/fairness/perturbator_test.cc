@@ -176,7 +176,8 @@ TEST(Perturbator, ActiveMutateSkipsNounsThatModifyTheNextNoun) {
       {"The child actor smiled at us.", "The male child actor smiled at us."},
       {"The actors share a house in town.", "The female actors share a house in town."},
   };
-  for (const auto& [text, good] : heads) EXPECT_THAT(texts(p.perturb(text)), Contains(good)) << text;
+  for (const auto& [text, good] : heads)
+    EXPECT_THAT(texts(p.perturb(text)), Contains(good)) << text;
   EXPECT_THAT(texts(p.perturb("Her films have strong female characters.")),
               Contains("Her films have strong male characters."));
 }
