@@ -18,9 +18,14 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 cat "$data/rt-polarity-v1.0/rt-polarity.pos" "$data/rt-polarity-v1.0/rt-polarity.neg" > "$tmp/rt.txt"
 head -1 "$tmp/rt.txt" > "$tmp/one.txt"
-/usr/bin/python3 "$here/make_vectors.py" "$tmp/vectors.bin" --words "$words" --dim "$dim" \
-  --data "$data"
-echo "vector file: $(stat -c %s "$tmp/vectors.bin") bytes"
+# VECTORS=FILE: time an existing file (e.g. one make_vectors.py wrote before) instead.
+if [[ -n "${VECTORS:-}" ]]; then
+  ln -s "$(realpath "$VECTORS")" "$tmp/vectors.bin"
+else
+  /usr/bin/python3 "$here/make_vectors.py" "$tmp/vectors.bin" --words "$words" --dim "$dim" \
+    --data "$data"
+fi
+echo "vector file: $(stat -L -c %s "$tmp/vectors.bin") bytes, $(head -1 "$tmp/vectors.bin" | tr -d '\n') (words dim)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {  # INPUT -> "wall user sys maxrss_kib"
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$assay" fair perturb --input "$1" \
