@@ -182,14 +182,13 @@ int run(const FairMitigateOptions& o) {
   const auto& labels = fr.model->labels();
   std::filesystem::create_directories(o.out);
 
-  core::ProgressOptions progress_options;
-  progress_options.quiet = o.quiet;
-  core::Progress progress("fair mitigate", fr.inputs.size(), progress_options);
-  std::size_t done = 0, n_perturbations = 0, n_labelled = 0;
+  std::size_t n_perturbations = 0, n_labelled = 0;
   std::vector<AnsweredSet> sets;
   fairness::FairnessTestOptions to;
   to.chunk_inputs = o.chunk;
   to.threads = o.threads;
+  to.progress.quiet = o.quiet;
+  to.label = "fair mitigate";
   const auto asking = Clock::now();
   fairness::answer_inputs(
       *fr.perturbator, *fr.model, fr.inputs, to,
@@ -209,12 +208,7 @@ int run(const FairMitigateOptions& o) {
         }
         n_perturbations += set.perturbations.size();
         sets.push_back(std::move(a));
-      },
-      [&](std::size_t n) {
-        progress.add(n - done);
-        done = n;
       });
-  progress.finish();
   const double seconds_asking = seconds_since(asking);
 
   // Before: the model's own outputs (ε = ∞ of either weighting, computed without smoothing).

@@ -1,11 +1,16 @@
 #include "fair_run_options.h"
 
+#include <cstdio>
+#include <filesystem>
+
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "core/unit_store.h"
 #include "fairness/sensitive_attribute.h"
 #include "models/answer_cache.h"
 #include "models/model_spec.h"
 #include "option_checks.h"
+#include "version.h"
 
 namespace assay::cli {
 
@@ -105,6 +110,44 @@ void open_perturbator(const FairRunOptions& o, FairRun& run) {
       fairness::PerturbatorResources::load(o.resources));
   run.perturbator =
       std::make_unique<fairness::Perturbator>(*run.resources, std::move(attribute), po);
+}
+
+namespace {
+
+// "PATH (SIZE bytes, modified T)" for a file, "PATH" for anything else (a name).
+std::string file_stamp(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (path.empty() || !fs::is_regular_file(path, ec)) return path;
+  const auto size = fs::file_size(path, ec);
+  const auto modified = fs::last_write_time(path, ec).time_since_epoch().count();
+  return path + " (" + std::to_string(size) + " bytes, modified " + std::to_string(modified) + ")";
+}
+
+}  // namespace
+
+std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
+  const auto& attribute = run.perturbator->attribute();
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool attribute_file = fs::is_regular_file(attribute.source, ec);
+  const auto& r = o.resources;
+  const std::string kg = r.kg.rfind("conceptnet:", 0) == 0
+                             ? "conceptnet:" + file_stamp(r.kg.substr(11))
+                             : r.kg;
+  char ratio[64];
+  std::snprintf(ratio, sizeof ratio, "%.17g", o.fluency_ratio);
+  std::string s = std::string("assay ") + kAssayVersion;
+  s += "\nattribute " + attribute.name + " " +
+       (attribute_file ? core::file_content_hash(attribute.source) : attribute.source);
+  s += "\ntagger " + r.tagger_dir + "\nwordnet " + r.wordnet_dir + "\nkg " + kg;
+  s += "\nngram " + r.ngram_model;
+  s += "\nvectors " + file_stamp(r.vectors) + " " + r.vectors_format + " " +
+       std::to_string(r.vectors_limit);
+  s += "\nchoice " + o.choice + "\nfluency-ratio " + ratio;
+  s += "\nmax-per-input " + std::to_string(o.max_per_input);
+  s += std::string("\nall-occurrences ") + (o.all_occurrences ? "yes" : "no");
+  return s;
 }
 
 }  // namespace assay::cli

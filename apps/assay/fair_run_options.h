@@ -64,6 +64,12 @@ struct FairRun {
 // attribute, the model and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
 
+// Everything besides the model and the texts that decides what `fair test` finds for a chunk
+// of inputs: the program version, the attribute (a file by its content), the perturbator's
+// options and resources (a dump or vector file by path, size and modification time). Part of
+// every chunk's key, so a finished chunk is reused only under the same settings.
+std::string fair_run_settings(const FairRunOptions& o, const FairRun& run);
+
 // The perturbator of the options (resources loaded, attribute read) into `run`, nothing else.
 // Throws the errors of the attribute, the choice and the resources.
 void open_perturbator(const FairRunOptions& o, FairRun& run);

@@ -2,11 +2,15 @@
 // model under test for the original and each perturbation (through the answer cache when
 // --cache is given), and report every perturbation whose label differs: violations.jsonl and
 // summary.json in --out DIR (written atomically). Exit 1 when violations are found.
+// Chunks of inputs are the core runner's units: with --cache each finished chunk is recorded
+// in the cache's file, so an interrupted run resumes there; --shard runs a share of them into
+// its own cache and --merge gathers the shards' chunks before the outputs are written.
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -14,12 +18,12 @@
 #include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
-#include "core/jsonl.h"
-#include "core/progress.h"
+#include "core/file_lock.h"
+#include "core/shard.h"
 #include "fair_run_options.h"
+#include "fairness/fairness_chunk_store.h"
 #include "fairness/fairness_input.h"
 #include "fairness/fairness_test_runner.h"
-#include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
 #include "models/answer_cache.h"
 #include "models/cached_model.h"
@@ -30,13 +34,9 @@ namespace {
 
 struct FairTestOptions : FairRunOptions {
   std::string out;
+  std::string shard;
+  std::vector<std::string> merge;
 };
-
-nlohmann::ordered_json scores_json(const std::vector<double>& s) {
-  auto a = nlohmann::ordered_json::array();
-  for (double v : s) a.push_back(v);
-  return a;
-}
 
 nlohmann::ordered_json shift_stats(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -51,46 +51,70 @@ nlohmann::ordered_json shift_stats(std::vector<double> v) {
           {"max", v.back()}};
 }
 
+CLI::Validator shard_check() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        try {
+          (void)core::parse_shard(s);
+        } catch (const core::Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      "I/N|auto");
+}
+
 int run(const FairTestOptions& o) {
+  const core::Shard shard = o.shard.empty() ? core::Shard{} : core::parse_shard(o.shard);
+  if ((!shard.whole() || !o.merge.empty()) && o.cache.empty()) {
+    throw core::UsageError(std::string(shard.whole() ? "--merge" : "--shard") +
+                           " needs --cache FILE (where finished chunks are kept)");
+  }
   auto fr = open_fair_run(o);
   const auto& inputs = fr.inputs;
   auto& model = fr.model;
   models::CachedModel* cached = fr.cached;
   const fairness::Perturbator& perturbator = *fr.perturbator;
 
-  std::filesystem::create_directories(o.out);
-  core::AtomicFileWriter violations(o.out + "/violations.jsonl");
-  const auto& labels = model->labels();
-  core::ProgressOptions progress_options;
-  progress_options.quiet = o.quiet;
-  core::Progress progress("fair test", inputs.size(), progress_options);
-  std::size_t done = 0;
+  // Finished chunks live in the answer cache's file, beside the answers.
+  std::unique_ptr<fairness::FairnessChunkStore> store;
+  core::FileLock lock;
+  std::size_t n_merged = 0;
+  if (!o.cache.empty()) {
+    store = std::make_unique<fairness::FairnessChunkStore>(o.cache);
+    lock = store->lock();
+    for (const auto& other : o.merge) n_merged += store->merge(other);
+  }
   fairness::FairnessTestOptions to;
   to.chunk_inputs = o.chunk;
   to.threads = o.threads;
-  const auto summary = fairness::run_fairness_test(
-      perturbator, *model, inputs, to,
-      [&](const fairness::Violation& v) {
-        nlohmann::ordered_json j;
-        j["line"] = v.input->line;
-        j["original"] = v.input->text;
-        j["perturbed"] = v.perturbation->text;
-        j["kind"] = std::string(fairness::to_string(v.perturbation->kind));
-        j["group"] = v.perturbation->group;
-        j["old"] = v.perturbation->old_word;
-        j["new"] = v.perturbation->new_word;
-        j["label_original"] = labels[v.label_original];
-        j["label_perturbed"] = labels[v.label_perturbed];
-        j["scores_original"] = scores_json(v.scores_original);
-        j["scores_perturbed"] = scores_json(v.scores_perturbed);
-        j["record"] = fairness::perturbation_to_json(*v.perturbation);
-        core::write_jsonl(violations.stream(), j);
-      },
-      [&](std::size_t n) {
-        progress.add(n - done);
-        done = n;
-      });
-  progress.finish();
+  to.shard = shard;
+  to.progress.quiet = o.quiet;
+  const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
+                                               fair_run_settings(o, fr), store.get());
+  if (!o.quiet) {
+    if (!o.merge.empty())
+      std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", n_merged,
+                   o.merge.size(), o.cache.c_str());
+    std::fprintf(stderr, "%s%zu chunks of %zu inputs: %zu run now, %zu from %s\n",
+                 shard.whole() ? "" : ("shard " + shard.to_string() + ": ").c_str(), run.n_owned,
+                 o.chunk, run.n_executed, run.n_resumed,
+                 store ? store->path().c_str() : "no store");
+  }
+  if (!run.complete) {
+    // A shard's chunks are in its cache; the outputs come from the run that merges them all.
+    if (!o.quiet) {
+      std::fprintf(stderr,
+                   "this shard is done: rerun without --shard, with --merge and every shard's "
+                   "cache, to write %s\n",
+                   o.out.c_str());
+    }
+    return kOk;
+  }
+  const auto& summary = run.summary;
+  std::filesystem::create_directories(o.out);
+  core::AtomicFileWriter violations(o.out + "/violations.jsonl");
+  for (const auto& line : run.violations) violations.stream() << line << '\n';
   violations.commit();
 
   nlohmann::ordered_json s;
@@ -146,6 +170,13 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
       "when some perturbation changes the label");
   add_fair_run_options(cmd, *o);
   add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")->required();
+  cmd->add_option("--shard", o->shard,
+                  "Run only shard I of N of the chunks (I/N, or auto: the MPI/Slurm rank), into "
+                  "this --cache; a later run with --merge writes the outputs")
+      ->check(shard_check());
+  cmd->add_option("--merge", o->merge,
+                  "Comma separated caches of other shards whose chunks to merge into --cache first")
+      ->delimiter(',');
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

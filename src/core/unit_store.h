@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/file_lock.h"
@@ -29,6 +30,9 @@ using StoreIdentity = std::map<std::string, std::string>;
 
 // "sha256:<64 hex digits>" of the file's bytes. Throws core::IoError naming the file.
 std::string file_content_hash(const std::string& path);
+
+// "sha256:<64 hex digits>" of `bytes`: names a unit by its content (e.g. the texts it covers).
+std::string content_hash(std::string_view bytes);
 
 // Adds "input:<path>" = file_content_hash(path) for every path.
 void add_input_files(StoreIdentity& identity, const std::vector<std::string>& paths);

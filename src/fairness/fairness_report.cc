@@ -15,6 +15,7 @@
 #include "core/svg_chart.h"
 #include "core/table.h"
 #include "core/xml_escape.h"
+#include "fairness/substitution.h"
 
 namespace assay::fairness {
 namespace {
@@ -108,13 +109,6 @@ std::size_t code_points(const std::string& text) {
   return code_point_offsets(text).size() - 1;
 }
 
-std::string lower(std::string text) {
-  for (char& c : text) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return text;
-}
-
 void read_summary(ReportRun& run, const std::string& path) {
   const json s = parse_json_file(path);
   const Fields f{SourceLocation(path)};
@@ -181,12 +175,12 @@ void read_violations(ReportRun& run, const std::string& path) {
     }
     run.examples.push_back(std::move(r));
   }
-  // Substitutions by violations, from every violation (summary.json keeps only the top 20 and
-  // writes an insertion as "director -> male"): "director -> male director".
+  // Substitutions by violations, from every violation (summary.json keeps only the top 20),
+  // named as summary.json names them: "director -> male director".
   std::map<std::string, std::size_t> count;
   for (const auto& e : run.examples) {
-    const std::string old_word = lower(e.old_word), new_word = lower(e.new_word);
-    ++count[old_word + " -> " + (e.kind == "active" ? new_word + " " + old_word : new_word)];
+    ++count[substitution_name(e.kind == "active" ? MutationKind::kActive : MutationKind::kAnalogy,
+                              e.old_word, e.new_word)];
   }
   for (const auto& [substitution, n] : count) run.top_flips.push_back({substitution, n});
   std::stable_sort(run.top_flips.begin(), run.top_flips.end(),

@@ -1,98 +1,351 @@
 #include "fairness/fairness_test_runner.h"
 
-#include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <exception>
+#include <limits>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/error.h"
-#include "core/thread_pool.h"
-#include "text/unicode_props.h"
+#include "core/unit_plan.h"
+#include "core/unit_runner.h"
+#include "core/unit_store.h"
+#include "fairness/perturbation_json.h"
+#include "fairness/substitution.h"
 
 namespace assay::fairness {
+namespace {
+
+using nlohmann::ordered_json;
+
+// One chunk perturbed and asked: its sets and, per input, the scores (empty when not mutable).
+struct AnsweredChunk {
+  std::vector<PerturbationSet> sets;
+  std::vector<std::vector<std::vector<double>>> scores;
+};
+
+// Perturbs inputs [begin, end) in order (the first failing one names its line) and asks the
+// model for every mutable input's original and perturbations in one predict() call, holding
+// `model_mutex` (models are not thread-safe; the answers do not depend on which chunk asks
+// first).
+AnsweredChunk answer_chunk(const Perturbator& perturbator, models::Model& model,
+                           std::mutex& model_mutex, const std::vector<InputRecord>& inputs,
+                           std::size_t begin, std::size_t end) {
+  AnsweredChunk out;
+  out.sets.reserve(end - begin);
+  for (std::size_t i = begin; i < end; ++i) {
+    try {
+      out.sets.push_back(perturbator.perturb(inputs[i].text));
+    } catch (core::Error& e) {
+      e.add_context("input at line " + std::to_string(inputs[i].line));
+      throw;
+    }
+  }
+  std::vector<std::string> texts;
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto& set = out.sets[i - begin];
+    if (!set.is_mutable()) continue;  // an input without perturbations is not asked
+    texts.push_back(inputs[i].text);
+    for (const auto& p : set.perturbations) texts.push_back(p.text);
+  }
+  std::vector<std::vector<double>> scores;
+  if (!texts.empty()) {
+    std::lock_guard lock(model_mutex);
+    scores = model.predict(texts);
+  }
+  out.scores.resize(end - begin);
+  std::size_t at = 0;
+  for (std::size_t i = begin; i < end; ++i) {
+    const auto& set = out.sets[i - begin];
+    if (!set.is_mutable()) continue;
+    const std::size_t n = set.perturbations.size() + 1;
+    out.scores[i - begin].assign(scores.begin() + static_cast<std::ptrdiff_t>(at),
+                                 scores.begin() + static_cast<std::ptrdiff_t>(at + n));
+    at += n;
+  }
+  return out;
+}
+
+struct ChunkBounds {
+  std::size_t begin = 0, end = 0;
+};
+
+std::vector<ChunkBounds> chunks_of(std::size_t n, std::size_t chunk_inputs) {
+  const std::size_t chunk = std::max<std::size_t>(1, chunk_inputs);
+  std::vector<ChunkBounds> out;
+  for (std::size_t begin = 0; begin < n; begin += chunk)
+    out.push_back({begin, std::min(n, begin + chunk)});
+  return out;
+}
+
+// Runs `execute(chunk index)` for the owned, unfinished units of `plan` on the core runner.
+// An error does not stop the units in flight; no unit starts after it, and the error of the
+// first failing unit in plan order is rethrown (units are claimed in plan order, so every
+// unit before a failing one has run), after `before_rethrow(failing unit)`.
+core::UnitRunReport run_chunks(const core::UnitPlan& plan,
+                               const std::unordered_set<std::string>& finished,
+                               const FairnessTestOptions& options, const core::Shard& shard,
+                               const std::function<void(std::size_t)>& execute,
+                               const std::function<void(std::size_t)>& before_rethrow) {
+  std::vector<std::exception_ptr> errors(plan.size());
+  std::atomic<bool> stop{false};
+  core::UnitRunOptions ro;
+  ro.shard = shard;
+  ro.n_threads = options.threads;
+  ro.stop_requested = &stop;
+  ro.label = options.label;
+  ro.progress = options.progress;
+  const auto report = core::run_units(
+      plan, finished,
+      [&](const core::PlannedUnit& unit) {
+        const std::size_t u = unit.slot;
+        try {
+          execute(u);
+        } catch (...) {
+          errors[u] = std::current_exception();
+          stop.store(true);
+        }
+      },
+      ro);
+  for (std::size_t u = 0; u < plan.size(); ++u) {
+    if (!errors[u]) continue;
+    before_rethrow(u);
+    std::rethrow_exception(errors[u]);
+  }
+  return report;
+}
+
+ordered_json scores_json(const std::vector<double>& s) {
+  auto a = ordered_json::array();
+  for (double v : s) a.push_back(v);
+  return a;
+}
+
+// NaN and infinities have no JSON number: stored as strings, read back bit for bit.
+ordered_json number_json(double v) {
+  if (std::isfinite(v)) return v;
+  return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+double number_from_json(const nlohmann::json& j) {
+  if (j.is_number()) return j.get<double>();
+  const auto s = j.get<std::string>();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  return s == "inf" ? std::numeric_limits<double>::infinity()
+                    : -std::numeric_limits<double>::infinity();
+}
+
+// One chunk's share of the test: its summary and violations.jsonl lines, as the JSON text the
+// store keeps.
+std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t begin,
+                         const AnsweredChunk& answered, const std::vector<std::string>& labels) {
+  FairnessTestSummary summary;
+  auto violations = ordered_json::array();
+  for (std::size_t k = 0; k < answered.sets.size(); ++k) {
+    const InputRecord& input = inputs[begin + k];
+    const auto& set = answered.sets[k];
+    ++summary.n_inputs;
+    ++summary.perturbations_per_input[set.perturbations.size()];
+    if (!set.is_mutable()) continue;
+    ++summary.n_mutable;
+    const auto& original = answered.scores[k][0];
+    const std::size_t label = models::argmax(original);
+    bool violated = false;
+    for (std::size_t q = 0; q < set.perturbations.size(); ++q) {
+      const auto& p = set.perturbations[q];
+      const auto& perturbed = answered.scores[k][1 + q];
+      const std::size_t plabel = models::argmax(perturbed);
+      const std::string kind(to_string(p.kind));
+      ++summary.n_perturbations;
+      ++summary.perturbations_by_kind[kind];
+      summary.score_shifts[p.group].push_back(perturbed[label] - original[label]);
+      if (plabel == label) continue;
+      violated = true;
+      ++summary.n_violations;
+      ++summary.violations_by_kind[kind];
+      ++summary.flips[substitution_name(p.kind, p.old_word, p.new_word)];
+      ordered_json j;
+      j["line"] = input.line;
+      j["original"] = input.text;
+      j["perturbed"] = p.text;
+      j["kind"] = kind;
+      j["group"] = p.group;
+      j["old"] = p.old_word;
+      j["new"] = p.new_word;
+      j["label_original"] = labels[label];
+      j["label_perturbed"] = labels[plabel];
+      j["scores_original"] = scores_json(original);
+      j["scores_perturbed"] = scores_json(perturbed);
+      j["record"] = perturbation_to_json(p);
+      violations.push_back(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    summary.n_inputs_violated += violated;
+  }
+  ordered_json r;
+  r["inputs"] = summary.n_inputs;
+  r["mutable"] = summary.n_mutable;
+  r["perturbations"] = summary.n_perturbations;
+  r["violations"] = summary.n_violations;
+  r["inputs_with_violations"] = summary.n_inputs_violated;
+  r["perturbations_by_kind"] = summary.perturbations_by_kind;
+  r["violations_by_kind"] = summary.violations_by_kind;
+  r["flips"] = summary.flips;
+  auto shifts = ordered_json::object();
+  for (const auto& [group, v] : summary.score_shifts) {
+    auto a = ordered_json::array();
+    for (double x : v) a.push_back(number_json(x));
+    shifts[group] = a;
+  }
+  r["score_shifts"] = shifts;
+  auto per_input = ordered_json::array();
+  for (const auto& [n, count] : summary.perturbations_per_input) per_input.push_back({n, count});
+  r["perturbations_per_input"] = per_input;
+  r["violation_lines"] = violations;
+  return r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Reads a chunk's result back into `run` (appending: chunks are read in input order).
+void add_chunk_result(const std::string& text, const std::string& where, FairnessTestRun& run) {
+  FairnessTestSummary s;
+  try {
+    const auto r = nlohmann::json::parse(text);
+    s.n_inputs = r.at("inputs").get<std::size_t>();
+    s.n_mutable = r.at("mutable").get<std::size_t>();
+    s.n_perturbations = r.at("perturbations").get<std::size_t>();
+    s.n_violations = r.at("violations").get<std::size_t>();
+    s.n_inputs_violated = r.at("inputs_with_violations").get<std::size_t>();
+    s.perturbations_by_kind =
+        r.at("perturbations_by_kind").get<std::map<std::string, std::size_t>>();
+    s.violations_by_kind = r.at("violations_by_kind").get<std::map<std::string, std::size_t>>();
+    s.flips = r.at("flips").get<std::map<std::string, std::size_t>>();
+    for (const auto& [group, v] : r.at("score_shifts").items()) {
+      auto& out = s.score_shifts[group];
+      for (const auto& x : v) out.push_back(number_from_json(x));
+    }
+    for (const auto& pair : r.at("perturbations_per_input"))
+      s.perturbations_per_input[pair.at(0).get<std::size_t>()] += pair.at(1).get<std::size_t>();
+    for (const auto& line : r.at("violation_lines")) run.violations.push_back(line.get<std::string>());
+  } catch (const nlohmann::json::exception& e) {
+    throw core::ParseError(core::SourceLocation(where),
+                           std::string("unreadable fair test chunk: ") + e.what());
+  }
+  run.summary.add(s);
+}
+
+}  // namespace
+
+void FairnessTestSummary::add(const FairnessTestSummary& later) {
+  n_inputs += later.n_inputs;
+  n_mutable += later.n_mutable;
+  n_perturbations += later.n_perturbations;
+  n_violations += later.n_violations;
+  n_inputs_violated += later.n_inputs_violated;
+  for (const auto& [k, n] : later.perturbations_by_kind) perturbations_by_kind[k] += n;
+  for (const auto& [k, n] : later.violations_by_kind) violations_by_kind[k] += n;
+  for (const auto& [k, n] : later.flips) flips[k] += n;
+  for (const auto& [g, v] : later.score_shifts) {
+    auto& out = score_shifts[g];
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  for (const auto& [k, n] : later.perturbations_per_input) perturbations_per_input[k] += n;
+}
 
 void answer_inputs(const Perturbator& perturbator, models::Model& model,
                    const std::vector<InputRecord>& inputs, const FairnessTestOptions& options,
                    const std::function<void(const InputRecord&, const PerturbationSet&,
-                                            std::span<const std::vector<double>>)>& on_answered,
-                   const std::function<void(std::size_t)>& on_progress) {
-  const std::size_t chunk = std::max<std::size_t>(1, options.chunk_inputs);
-  core::ThreadPool pool(options.threads);
-  for (std::size_t begin = 0; begin < inputs.size(); begin += chunk) {
-    const std::size_t end = std::min(inputs.size(), begin + chunk);
-    // Perturbed in parallel, each input into its own slot; the first failing input in input
-    // order decides the error, whatever the thread count.
-    std::vector<PerturbationSet> sets(end - begin);
-    std::vector<std::exception_ptr> errors(end - begin);
-    pool.parallel_for(begin, end, 1, [&](std::size_t i) {
-      try {
-        sets[i - begin] = perturbator.perturb(inputs[i].text);
-      } catch (...) {
-        errors[i - begin] = std::current_exception();
+                                            std::span<const std::vector<double>>)>& on_answered) {
+  const auto chunks = chunks_of(inputs.size(), options.chunk_inputs);
+  core::UnitPlan plan(0);
+  for (std::size_t c = 0; c < chunks.size(); ++c)
+    plan.add("inputs " + std::to_string(chunks[c].begin) + ".." + std::to_string(chunks[c].end));
+  std::vector<std::optional<AnsweredChunk>> answered(chunks.size());
+  std::mutex model_mutex;
+  std::size_t delivered = 0;
+  // Delivers the answered chunks before `end` in order (and frees them), up to the first one
+  // not answered (skipped after an error).
+  auto deliver = [&](std::size_t end) {
+    for (; delivered < end && answered[delivered]; ++delivered) {
+      const auto& a = *answered[delivered];
+      for (std::size_t k = 0; k < a.sets.size(); ++k) {
+        const auto& s = a.scores[k];
+        on_answered(inputs[chunks[delivered].begin + k], a.sets[k],
+                    std::span<const std::vector<double>>(s.data(), s.size()));
       }
-    });
-    for (std::size_t i = begin; i < end; ++i) {
-      if (!errors[i - begin]) continue;
-      try {
-        std::rethrow_exception(errors[i - begin]);
-      } catch (core::Error& e) {
-        e.add_context("input at line " + std::to_string(inputs[i].line));
-        throw;
-      }
+      answered[delivered].reset();
     }
-    std::vector<std::string> texts;
-    for (std::size_t i = begin; i < end; ++i) {
-      const auto& set = sets[i - begin];
-      if (!set.is_mutable()) continue;  // an input without perturbations is not asked
-      texts.push_back(inputs[i].text);
-      for (const auto& p : set.perturbations) texts.push_back(p.text);
-    }
-    const auto scores = texts.empty() ? std::vector<std::vector<double>>{} : model.predict(texts);
-    std::size_t at = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      const auto& set = sets[i - begin];
-      const std::size_t n = set.is_mutable() ? set.perturbations.size() + 1 : 0;
-      on_answered(inputs[i], set, std::span<const std::vector<double>>(scores.data() + at, n));
-      at += n;
-    }
-    if (on_progress) on_progress(end);
-  }
+  };
+  run_chunks(
+      plan, {}, options, core::Shard{},
+      [&](std::size_t c) {
+        answered[c] =
+            answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin, chunks[c].end);
+      },
+      deliver);
+  deliver(chunks.size());
 }
 
-FairnessTestSummary run_fairness_test(const Perturbator& perturbator, models::Model& model,
-                                      const std::vector<InputRecord>& inputs,
-                                      const FairnessTestOptions& options,
-                                      const std::function<void(const Violation&)>& on_violation,
-                                      const std::function<void(std::size_t)>& on_progress) {
-  FairnessTestSummary summary;
-  answer_inputs(
-      perturbator, model, inputs, options,
-      [&](const InputRecord& input, const PerturbationSet& set,
-          std::span<const std::vector<double>> scores) {
-        ++summary.n_inputs;
-        ++summary.perturbations_per_input[set.perturbations.size()];
-        if (!set.is_mutable()) return;
-        ++summary.n_mutable;
-        const auto& original = scores[0];
-        const std::size_t label = models::argmax(original);
-        bool violated = false;
-        for (std::size_t k = 0; k < set.perturbations.size(); ++k) {
-          const auto& p = set.perturbations[k];
-          const auto& perturbed = scores[1 + k];
-          const std::size_t plabel = models::argmax(perturbed);
-          const std::string kind(to_string(p.kind));
-          ++summary.n_perturbations;
-          ++summary.perturbations_by_kind[kind];
-          summary.score_shifts[p.group].push_back(perturbed[label] - original[label]);
-          if (plabel == label) continue;
-          violated = true;
-          ++summary.n_violations;
-          ++summary.violations_by_kind[kind];
-          ++summary.flips[text::to_lower(p.old_word) + " -> " + text::to_lower(p.new_word)];
-          on_violation(Violation{&input, &p, label, plabel, original, perturbed});
+FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model& model,
+                                  const std::vector<InputRecord>& inputs,
+                                  const FairnessTestOptions& options, const std::string& settings,
+                                  FairnessChunkStore* store) {
+  if (store == nullptr && !options.shard.whole())
+    throw core::UsageError("a shard of fair test needs a store for its chunks (--cache FILE)");
+  const auto chunks = chunks_of(inputs.size(), options.chunk_inputs);
+  const std::string model_identity = model.identity();
+  core::UnitPlan plan(0);
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    std::string content = settings;
+    content += '\0';
+    content += model_identity;
+    for (std::size_t i = chunks[c].begin; i < chunks[c].end; ++i) {
+      content += '\0';
+      content += std::to_string(inputs[i].line);
+      content += '\0';
+      content += inputs[i].text;
+    }
+    plan.add("inputs " + std::to_string(chunks[c].begin) + ".." + std::to_string(chunks[c].end) +
+             " " + core::content_hash(content));
+  }
+  const auto finished = store ? store->finished_keys() : std::unordered_set<std::string>{};
+  std::vector<std::optional<std::string>> kept(chunks.size());  // without a store
+  const auto& labels = model.labels();
+  std::mutex model_mutex;
+  FairnessTestRun run;
+  const auto report = run_chunks(
+      plan, finished, options, options.shard,
+      [&](std::size_t c) {
+        auto result =
+            chunk_result(inputs, chunks[c].begin,
+                         answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin,
+                                      chunks[c].end),
+                         labels);
+        if (store) {
+          store->put(plan[c].key, result);
+        } else {
+          kept[c] = std::move(result);
         }
-        summary.n_inputs_violated += violated;
       },
-      on_progress);
-  return summary;
+      [](std::size_t) {});
+  run.n_chunks = chunks.size();
+  run.n_owned = report.n_owned;
+  run.n_resumed = report.n_finished;
+  run.n_executed = report.n_executed;
+  // Read back in input order: fresh, resumed and merged chunks take one path.
+  const std::string where = store ? store->path() : std::string("fair test");
+  std::vector<std::string> texts(chunks.size());
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    if (kept[c]) {
+      texts[c] = std::move(*kept[c]);
+      continue;
+    }
+    auto text = store ? store->get(plan[c].key) : std::nullopt;
+    if (!text) return run;  // another shard's chunk, not merged yet
+    texts[c] = std::move(*text);
+  }
+  for (const auto& text : texts) add_chunk_result(text, where, run);
+  run.complete = true;
+  return run;
 }
 
 }  // namespace assay::fairness

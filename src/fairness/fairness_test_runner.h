@@ -2,6 +2,13 @@
 // model under test (a batch per chunk of inputs, through whatever Model it is given — wrap it
 // in models::CachedModel so a rerun or a resumed run queries nothing twice); a perturbation
 // whose label (argmax) differs from the original's is a fairness violation.
+//
+// The chunks of inputs are the work units of the core runner (core/unit_runner.h): they are
+// perturbed and asked on --threads threads, a shard runs only its share, and `fair test`
+// records each finished chunk (its summary counts and violations) in a FairnessChunkStore, so
+// an interrupted run resumes at the first missing chunk and shards merge into the result of
+// one run. Outputs are assembled from the finished chunks in input order, so they are the same
+// bytes whatever the thread count, the sharding, or how often the run was resumed.
 #pragma once
 
 #include <cstddef>
@@ -11,57 +18,73 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.h"
+#include "core/shard.h"
+#include "fairness/fairness_chunk_store.h"
 #include "fairness/fairness_input.h"
 #include "fairness/perturbator.h"
 #include "models/model.h"
 
 namespace assay::fairness {
 
-struct Violation {
-  const InputRecord* input = nullptr;
-  const Perturbation* perturbation = nullptr;
-  std::size_t label_original = 0, label_perturbed = 0;
-  std::vector<double> scores_original, scores_perturbed;
-};
-
 struct FairnessTestSummary {
   std::size_t n_inputs = 0, n_mutable = 0, n_perturbations = 0, n_violations = 0;
   std::size_t n_inputs_violated = 0;
   std::map<std::string, std::size_t> perturbations_by_kind, violations_by_kind;
-  std::map<std::string, std::size_t> flips;  // "old -> new" (lower case) -> violations
+  // substitution_name (substitution.h) -> violations: "actors -> actresses",
+  // "director -> male director".
+  std::map<std::string, std::size_t> flips;
   // Per group: the perturbed text's score for the original's label minus the original's.
   std::map<std::string, std::vector<double>> score_shifts;
   // Inputs by number of perturbations (every input, 0 for one that is not mutable).
   std::map<std::size_t, std::size_t> perturbations_per_input;
+
+  // Adds the counts of `later` (the summary of inputs after these: score shifts are appended).
+  void add(const FairnessTestSummary& later);
 };
 
 struct FairnessTestOptions {
   std::size_t chunk_inputs = 64;  // inputs whose texts go to the model in one predict() call
-  // Threads perturbing the inputs of a chunk (0 = every core). The model is asked from the
-  // calling thread, in input order: answers, callbacks and outputs are the same for every
-  // thread count.
+  // Chunks perturbed at once (0 = every core). The model is asked by one chunk at a time;
+  // answers, callbacks and outputs are the same for every thread count.
   std::size_t threads = 1;
+  core::Shard shard;  // run_fairness_test: only this shard's chunks (by chunk number)
+  core::ProgressOptions progress;
+  std::string label = "fair test";  // progress label (counts chunks)
 };
 
 // The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every
 // input and asks the model for each mutable one's original and perturbations (one predict()
 // per chunk). `on_answered` sees every input in order with its perturbations and the scores
 // of the original (scores[0]) and of each perturbation (scores[1 + p]); an input that is not
-// mutable is not asked and gets no scores. `on_progress` the number of inputs done. Perturbator
-// errors name the input line; model errors propagate after the earlier chunks were delivered.
+// mutable is not asked and gets no scores. Perturbator errors name the input line; the first
+// failing chunk in input order decides the error, after the chunks before it were delivered
+// (and, with a CachedModel, their answers stored). Keeps nothing: options.shard is ignored.
 void answer_inputs(const Perturbator& perturbator, models::Model& model,
                    const std::vector<InputRecord>& inputs, const FairnessTestOptions& options,
                    const std::function<void(const InputRecord&, const PerturbationSet&,
-                                            std::span<const std::vector<double>>)>& on_answered,
-                   const std::function<void(std::size_t)>& on_progress = {});
+                                            std::span<const std::vector<double>>)>& on_answered);
 
-// Runs Algorithm 1. `on_violation` sees each violation as found (the pointers are valid during
-// the call); `on_progress` the number of inputs done. Model errors propagate after the answers
-// of earlier chunks were delivered (and, with a CachedModel, stored).
-FairnessTestSummary run_fairness_test(const Perturbator& perturbator, models::Model& model,
-                                      const std::vector<InputRecord>& inputs,
-                                      const FairnessTestOptions& options,
-                                      const std::function<void(const Violation&)>& on_violation,
-                                      const std::function<void(std::size_t)>& on_progress = {});
+struct FairnessTestRun {
+  // Both complete only when `complete`: every chunk of the inputs is finished.
+  FairnessTestSummary summary;
+  std::vector<std::string> violations;  // violations.jsonl's lines (no newline), input order
+  bool complete = false;
+  std::size_t n_chunks = 0;    // chunks of the inputs
+  std::size_t n_owned = 0;     // of them, this shard's
+  std::size_t n_resumed = 0;   // of those, found finished in the store (resumed or merged)
+  std::size_t n_executed = 0;  // perturbed and asked by this run
+};
+
+// Runs Algorithm 1 over the chunks this shard owns that `store` lacks, recording each in the
+// store as it finishes, then assembles every chunk from the store in input order. Without a
+// store (nullptr) the chunks are kept in memory and options.shard must be whole. A chunk's key
+// is its place and a content hash of `settings` (everything else that decides its result: the
+// perturbator's options and resources, the program version), the model's identity and its
+// inputs' lines and texts. Errors as answer_inputs; every chunk recorded before stays.
+FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model& model,
+                                  const std::vector<InputRecord>& inputs,
+                                  const FairnessTestOptions& options, const std::string& settings,
+                                  FairnessChunkStore* store);
 
 }  // namespace assay::fairness
