@@ -169,6 +169,13 @@ struct Perturbator::Impl {
   std::mutex mutex;
   std::unordered_map<std::string, std::unique_ptr<NounInfo>> nouns;
   std::unordered_map<std::string, std::string> top_counterpart;  // for kMutual
+  // Counterparts per lemma ("Actors", "actor" and "actors" share one vector search).
+  struct LemmaCounterparts {
+    std::vector<std::vector<CounterpartCandidate>> candidates;
+    std::vector<std::size_t> chosen;
+    std::vector<DroppedCandidate> dropped;
+  };
+  std::unordered_map<std::string, std::shared_ptr<const LemmaCounterparts>> by_lemma;
   text::TagId nn = 0, nns = 0, nnp = 0, nnps = 0;
   std::vector<bool> blocks_active;  // per tag: jj* and nn* before a noun block ActiveMutate
   std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
@@ -584,16 +591,30 @@ const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std:
     info->lemma = *lemma;
     info->neutral = is_neutral(*lemma);
     if (options_.analogy) {
-      info->candidates = counterparts(*lemma, &info->dropped);
-      info->chosen.assign(info->candidates.size(), 0);
-      for (std::size_t g = 0; g < info->candidates.size(); ++g) {
-        const auto& list = info->candidates[g];
-        if (list.size() < 2) continue;
-        const auto pick = choose_counterpart(*lemma, g);
-        for (std::size_t i = 0; i < list.size(); ++i) {
-          if (list[i].word == *pick) info->chosen[g] = i;
-        }
+      std::shared_ptr<const Impl::LemmaCounterparts> known;
+      {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        const auto it = impl_->by_lemma.find(*lemma);
+        if (it != impl_->by_lemma.end()) known = it->second;
       }
+      if (!known) {
+        auto c = std::make_shared<Impl::LemmaCounterparts>();
+        c->candidates = counterparts(*lemma, &c->dropped);
+        c->chosen.assign(c->candidates.size(), 0);
+        for (std::size_t g = 0; g < c->candidates.size(); ++g) {
+          const auto& list = c->candidates[g];
+          if (list.size() < 2) continue;
+          const auto pick = choose_counterpart(*lemma, g);
+          for (std::size_t i = 0; i < list.size(); ++i) {
+            if (list[i].word == *pick) c->chosen[g] = i;
+          }
+        }
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        known = impl_->by_lemma.emplace(*lemma, std::move(c)).first->second;
+      }
+      info->candidates = known->candidates;
+      info->chosen = known->chosen;
+      info->dropped = known->dropped;
     } else {
       info->candidates.assign(attribute_.groups.size(), {});
       info->chosen.assign(attribute_.groups.size(), 0);
