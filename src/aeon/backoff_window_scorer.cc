@@ -1,8 +1,9 @@
 #include "aeon/backoff_window_scorer.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <span>
@@ -313,23 +314,42 @@ const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
 
 namespace {
 
-constexpr std::size_t kDenseFrom = 2048;  // lists at least this long get a by-word index
+using Entry = lm::SphinxTrie::Entry;
 
-bool strictly_sorted(std::span<const lm::SphinxTrie::Entry> list) {
+constexpr std::size_t kIndexFrom = 256;  // lists at least this long get a WordIndex
+
+// `list` itself when it is strictly sorted by word, else a sorted copy kept in `copy`.
+std::span<const Entry> sorted_list(std::span<const Entry> list, std::vector<Entry>& copy) {
   for (std::size_t i = 1; i < list.size(); ++i) {
-    if (!(list[i - 1].word < list[i].word)) return false;
+    if (!(list[i - 1].word < list[i].word)) {
+      copy.assign(list.begin(), list.end());
+      std::stable_sort(copy.begin(), copy.end(), [](const Entry& a, const Entry& b) { return a.word < b.word; });
+      copy.erase(std::unique(copy.begin(), copy.end(), [](const Entry& a, const Entry& b) { return a.word == b.word; }),
+                 copy.end());
+      return copy;
+    }
   }
-  return true;
+  return list;
 }
 
-std::vector<std::int32_t> dense_index(std::span<const lm::SphinxTrie::Entry> list, std::size_t V) {
-  std::vector<std::int32_t> d(V, -1);
-  for (std::size_t i = 0; i < list.size(); ++i) d[static_cast<std::size_t>(list[i].word)] = static_cast<std::int32_t>(i);
-  return d;
+void build_index(std::span<const Entry> list, std::size_t V, BackoffWindowScorer::WordIndex& index) {
+  if (list.size() < kIndexFrom) return;
+  const std::size_t blocks = (V + 63) / 64;
+  index.bits.assign(blocks, 0);
+  index.rank.assign(blocks, 0);
+  for (const Entry& e : list) {
+    const auto w = static_cast<std::size_t>(e.word);
+    index.bits[w / 64] |= std::uint64_t{1} << (w % 64);
+  }
+  std::uint32_t before = 0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    index.rank[b] = before;
+    before += static_cast<std::uint32_t>(std::popcount(index.bits[b]));
+  }
 }
 
 // The first index ≥ lo of `list` (sorted by word) whose word is not below w.
-std::size_t gallop(std::span<const lm::SphinxTrie::Entry> list, std::size_t lo, WordId w) {
+std::size_t gallop(std::span<const Entry> list, std::size_t lo, WordId w) {
   const std::size_t n = list.size();
   if (lo >= n || !(list[lo].word < w)) return lo;
   std::size_t step = 1;
@@ -337,63 +357,39 @@ std::size_t gallop(std::span<const lm::SphinxTrie::Entry> list, std::size_t lo, 
   const auto first = list.begin() + static_cast<std::ptrdiff_t>(lo + step / 2);
   const auto last = list.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step + 1, n));
   return static_cast<std::size_t>(
-      std::lower_bound(first, last, w, [](const lm::SphinxTrie::Entry& e, WordId key) { return e.word < key; }) -
-      list.begin());
+      std::lower_bound(first, last, w, [](const Entry& e, WordId key) { return e.word < key; }) - list.begin());
 }
 
-// Calls fn(cand, j) for every candidate (sorted by word) whose word is list[j].
-template <typename Fn>
-void match_sorted(std::vector<Cand>& cands, std::span<const lm::SphinxTrie::Entry> list,
-                  const std::vector<std::int32_t>& dense, Fn&& fn) {
-  if (!dense.empty()) {
-    for (Cand& k : cands) {
-      const std::int32_t j = dense[static_cast<std::size_t>(k.w)];
-      if (j >= 0) fn(k, static_cast<std::size_t>(j));
+// Calls fn(i, j) for every word of a sorted sequence (word(i) for i < n, ascending) that is
+// list[j]: by the list's WordIndex when it has one, else by galloping forward.
+template <typename WordAt, typename Fn>
+void match(std::size_t n, WordAt&& word, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
+           Fn&& fn) {
+  if (!index.empty()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t j = index.find(word(i));
+      if (j >= 0) fn(i, static_cast<std::size_t>(j));
     }
     return;
   }
   std::size_t lo = 0;
-  const std::size_t n = list.size();
-  for (Cand& k : cands) {
-    lo = gallop(list, lo, k.w);
-    if (lo == n) break;
-    if (list[lo].word == k.w) fn(k, lo);
-  }
-}
-
-// Calls fn(i, j) for every word at a[i] and b[j] (each list sorted by word unless it has a dense
-// index): walks the shorter list and finds each word in the longer one by its dense index or by
-// galloping forward.
-template <typename Fn>
-void for_common(std::span<const lm::SphinxTrie::Entry> a, const std::vector<std::int32_t>& a_dense,
-                std::span<const lm::SphinxTrie::Entry> b, const std::vector<std::int32_t>& b_dense, Fn&& fn) {
-  const bool a_short = a.size() <= b.size();
-  const auto shorter = a_short ? a : b;
-  const auto longer = a_short ? b : a;
-  const std::vector<std::int32_t>& dense = a_short ? b_dense : a_dense;
-  auto emit = [&](std::size_t i_short, std::size_t i_long) {
-    if (a_short)
-      fn(i_short, i_long);
-    else
-      fn(i_long, i_short);
-  };
-  if (!dense.empty()) {
-    for (std::size_t k = 0; k < shorter.size(); ++k) {
-      const std::int32_t j = dense[static_cast<std::size_t>(shorter[k].word)];
-      if (j >= 0) emit(k, static_cast<std::size_t>(j));
-    }
-    return;
-  }
-  std::size_t lo = 0;
-  const std::size_t n = longer.size();
-  for (std::size_t k = 0; k < shorter.size(); ++k) {
-    lo = gallop(longer, lo, shorter[k].word);
-    if (lo == n) break;
-    if (longer[lo].word == shorter[k].word) emit(k, lo);
+  const std::size_t m = list.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const WordId w = word(i);
+    lo = gallop(list, lo, w);
+    if (lo == m) break;
+    if (list[lo].word == w) fn(i, lo);
   }
 }
 
 }  // namespace
+
+std::int64_t BackoffWindowScorer::WordIndex::find(WordId w) const {
+  const auto i = static_cast<std::size_t>(w);
+  const std::uint64_t block = bits[i / 64], bit = std::uint64_t{1} << (i % 64);
+  if (!(block & bit)) return -1;
+  return static_cast<std::int64_t>(rank[i / 64]) + std::popcount(block & (bit - 1));
+}
 
 const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) const {
   ASSAY_CHECK(v >= 0 && v < trie_.vocabulary_size());
@@ -402,21 +398,25 @@ const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) 
   const std::lock_guard lock(sums_mutex_);
   if (const AfterSums* done = slot.load(std::memory_order_acquire)) return *done;
   const double lb = lm::SphinxTrie::log_base();
-  const auto list = trie_.bigrams_after(v);
   auto sums = std::make_unique<AfterSums>();
-  sums->alpha.resize(list.size());
+  sums->list = sorted_list(trie_.bigrams_after(v), sums->sorted);
+  const auto list = sums->list;
+  sums->terms.resize(list.size());
   for (std::size_t k = 0; k < list.size(); ++k) {
-    const lm::SphinxTrie::Entry& e = list[k];
+    const Entry& e = list[k];
     const auto i = static_cast<std::size_t>(e.word);
-    sums->alpha[k] = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
+    AfterTerm& t = sums->terms[k];
+    t.alpha = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
+    t.p = exp_p_[i];
+    t.alpha_q = t.alpha * exp_q_[i];
+    t.pq = exp_pq_[i];
     if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
     sums->a0 += std::exp(lb * static_cast<double>(e.prob));
-    sums->a1 += sums->alpha[k] * exp_q_[i];
-    sums->g0 += exp_p_[i];
-    sums->g1 += exp_pq_[i];
+    sums->a1 += t.alpha_q;
+    sums->g0 += t.p;
+    sums->g1 += t.pq;
   }
-  if (list.size() >= kDenseFrom || !strictly_sorted(list))
-    sums->dense = dense_index(list, static_cast<std::size_t>(trie_.vocabulary_size()));
+  build_index(list, static_cast<std::size_t>(trie_.vocabulary_size()), sums->index);
   const AfterSums* out = sums.get();
   after_store_.push_back(std::move(sums));
   slot.store(out, std::memory_order_release);
@@ -430,12 +430,13 @@ const BackoffWindowScorer::BeforeSums& BackoffWindowScorer::before_sums(WordId x
   const std::lock_guard lock(sums_mutex_);
   if (const BeforeSums* done = slot.load(std::memory_order_acquire)) return *done;
   const double lb = lm::SphinxTrie::log_base();
-  const auto list = trie_.bigrams_before(x);
   auto sums = std::make_unique<BeforeSums>();
+  sums->list = sorted_list(trie_.bigrams_before(x), sums->sorted);
+  const auto list = sums->list;
   sums->beta0.resize(list.size());
   sums->beta1.resize(list.size());
   for (std::size_t k = 0; k < list.size(); ++k) {
-    const lm::SphinxTrie::Entry& e = list[k];
+    const Entry& e = list[k];
     const auto i = static_cast<std::size_t>(e.word);
     sums->beta0[k] = std::exp(lb * static_cast<double>(e.prob));
     sums->beta1[k] = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
@@ -444,8 +445,7 @@ const BackoffWindowScorer::BeforeSums& BackoffWindowScorer::before_sums(WordId x
     sums->b1 += exp_p_[i] * sums->beta1[k];
     sums->g1 += exp_pq_[i];
   }
-  if (list.size() >= kDenseFrom || !strictly_sorted(list))
-    sums->dense = dense_index(list, static_cast<std::size_t>(trie_.vocabulary_size()));
+  build_index(list, static_cast<std::size_t>(trie_.vocabulary_size()), sums->index);
   const BeforeSums* out = sums.get();
   before_store_.push_back(std::move(sums));
   slot.store(out, std::memory_order_release);
@@ -475,8 +475,8 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   const bool f2 = c.f2, f3 = c.f3;
   const AfterSums* as = n1 >= 1 ? &after_sums(c.v) : nullptr;
   const BeforeSums* bs = f2 ? &before_sums(c.x) : nullptr;
-  const auto A = as ? trie_.bigrams_after(c.v) : std::span<const lm::SphinxTrie::Entry>{};
-  const auto B = bs ? trie_.bigrams_before(c.x) : std::span<const lm::SphinxTrie::Entry>{};
+  const auto A = as ? as->list : std::span<const Entry>{};
+  const auto B = bs ? bs->list : std::span<const Entry>{};
   // 1. The candidates scored exactly: the target and the trigram lists (each sorted by the free
   // word), merged into one list sorted by word, then matched against v's and x's bigrams.
   std::vector<Cand>& cands = s.cands;
@@ -503,8 +503,10 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
       cands.push_back(k);
     }
   }
+  auto cand_word = [&](std::size_t i) { return cands[i].w; };
   if (as) {
-    match_sorted(cands, A, as->dense, [&](Cand& k, std::size_t j) {
+    match(cands.size(), cand_word, A, as->index, [&](std::size_t i, std::size_t j) {
+      Cand& k = cands[i];
       k.m |= kAfterV;
       k.ia = static_cast<std::int32_t>(j);
       k.p_vw = A[j].prob;
@@ -512,7 +514,8 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
     });
   }
   if (bs) {
-    match_sorted(cands, B, bs->dense, [&](Cand& k, std::size_t j) {
+    match(cands.size(), cand_word, B, bs->index, [&](std::size_t i, std::size_t j) {
+      Cand& k = cands[i];
       k.m |= kBeforeX;
       k.ib = static_cast<std::int32_t>(j);
       k.p_wx = B[j].prob;
@@ -542,14 +545,22 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   const auto bs_id = static_cast<std::size_t>(trie_.begin_sentence());
   const auto es_id = static_cast<std::size_t>(trie_.end_sentence());
   if (as && bs) {
-    // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic.
+    // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic,
+    //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q); walks the shorter of the two lists.
     double z_ab = 0;
-    for_common(A, as->dense, B, bs->dense, [&](std::size_t i, std::size_t j) {
-      const auto w = static_cast<std::size_t>(A[i].word);
-      if (w == bs_id || w == es_id) return;
-      const double alpha = as->alpha[i], bj = (*beta)[j];
-      z_ab += (kAB * alpha - kB * exp_p_[w]) * bj + (kG * exp_p_[w] - kA * alpha) * exp_q_[w];
-    });
+    const std::vector<AfterTerm>& at = as->terms;
+    auto both = [&](std::size_t i, std::size_t j) {
+      const WordId w = A[i].word;
+      if (w == trie_.begin_sentence() || w == trie_.end_sentence()) return;
+      const AfterTerm& a = at[i];
+      z_ab += (*beta)[j] * (kAB * a.alpha - kB * a.p) + (kG * a.pq - kA * a.alpha_q);
+    };
+    if (A.size() <= B.size()) {
+      match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs->index, both);
+    } else {
+      match(B.size(), [&](std::size_t j) { return B[j].word; }, A, as->index,
+            [&](std::size_t j, std::size_t i) { both(i, j); });
+    }
     z += z_ab;
   }
   // 4. The exactly scored candidates: their exact term instead of the approximation.
@@ -558,9 +569,9 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
     if (i == bs_id || i == es_id) continue;
     double approx;
     if (k.ia >= 0 && k.ib >= 0) {
-      approx = kAB * as->alpha[static_cast<std::size_t>(k.ia)] * (*beta)[static_cast<std::size_t>(k.ib)];
+      approx = kAB * as->terms[static_cast<std::size_t>(k.ia)].alpha * (*beta)[static_cast<std::size_t>(k.ib)];
     } else if (k.ia >= 0) {
-      approx = f2 ? kA * as->alpha[static_cast<std::size_t>(k.ia)] * exp_q_[i]
+      approx = f2 ? kA * as->terms[static_cast<std::size_t>(k.ia)].alpha_q
                   : kA * std::exp(lb * static_cast<double>(k.p_vw));
     } else if (k.ib >= 0) {
       approx = kB * exp_p_[i] * (*beta)[static_cast<std::size_t>(k.ib)];

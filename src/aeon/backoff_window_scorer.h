@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "lm/sphinx_trie.h"
@@ -78,20 +79,39 @@ class BackoffWindowScorer {
   // The per-word sums of separable_probability (exposed for tests). Over a word's explicit
   // bigrams in one direction, <s> and </s> excluded, with E(a) = 1.0001^a and P, Q a word's
   // unigram probability and back-off weight, p and bo the bigram's probability and back-off:
+  // The index of a word in a list sorted by word, or −1: a bit set over the vocabulary with
+  // the count of entries before each 64-word block (built for long lists only; a short list
+  // is searched by galloping).
+  struct WordIndex {
+    std::vector<std::uint64_t> bits;
+    std::vector<std::uint32_t> rank;
+    bool empty() const { return bits.empty(); }
+    std::int64_t find(lm::WordId w) const;
+  };
+  struct AfterTerm {
+    double alpha;    // E(p_vw + bo_vw)
+    double p;        // E(P(w))
+    double alpha_q;  // E(p_vw + bo_vw + Q(w))
+    double pq;       // E(P(w) + Q(w))
+  };
   struct AfterSums {  // bigrams (v, w) for one v
+    std::span<const lm::SphinxTrie::Entry> list;  // bigrams_after(v), sorted by word
+    std::vector<lm::SphinxTrie::Entry> sorted;    // the sorted copy `list` views where needed
     double a0 = 0;    // Σ E(p_vw)
     double a1 = 0;    // Σ E(p_vw + Q(w) + bo_vw)
     double g0 = 0;    // Σ E(P(w))
     double g1 = 0;    // Σ E(P(w) + Q(w))
-    std::vector<double> alpha;  // per entry of bigrams_after(v): E(p_vw + bo_vw)
-    std::vector<std::int32_t> dense;  // empty, or entry index by word (−1: none)
+    std::vector<AfterTerm> terms;  // per entry of `list`
+    WordIndex index;
   };
   struct BeforeSums {  // bigrams (w, x) for one x
+    std::span<const lm::SphinxTrie::Entry> list;  // bigrams_before(x), sorted by word
+    std::vector<lm::SphinxTrie::Entry> sorted;
     double b0 = 0;     // Σ E(P(w) + p_wx)
     double b1 = 0;     // Σ E(P(w) + p_wx + bo_wx)
     double g1 = 0;     // Σ E(P(w) + Q(w))
-    std::vector<double> beta0, beta1;  // per entry of bigrams_before(x): E(p_wx), E(p_wx + bo_wx)
-    std::vector<std::int32_t> dense;
+    std::vector<double> beta0, beta1;  // per entry of `list`: E(p_wx), E(p_wx + bo_wx)
+    WordIndex index;
   };
   // Computed on the first call for a word and kept for the scorer's lifetime (thread-safe).
   const AfterSums& after_sums(lm::WordId v) const;
