@@ -55,7 +55,8 @@ struct FairPerturbOptions {
 // dropped with AEON's reason, or kept and flagged.
 class AeonGate {
  public:
-  explicit AeonGate(const FairPerturbOptions& o) : drop_(o.gate_action == "drop") {
+  // `ngram`: the trigram the perturbator loaded, shared when it is the gate's (else null).
+  AeonGate(const FairPerturbOptions& o, const lm::NgramModel* ngram) : drop_(o.gate_action == "drop") {
     thresholds_ = aeon::thresholds_for_task(o.gate_task);
     if (o.gate_sim) thresholds_.sim = *o.gate_sim;
     if (o.gate_nat) thresholds_.nat = *o.gate_nat;
@@ -64,6 +65,7 @@ class AeonGate {
     so.vectors = o.gate_vectors;
     so.vectors_format = o.gate_vectors_format;
     so.wordnet_dir = o.resources.wordnet_dir;
+    so.ngram = ngram;
     // SynEval's normaliser in closed form over the generic candidates (within 4e-6 of the
     // exact one, measured; less time) unless --gate-exact.
     so.ngram_normaliser = o.gate_exact ? aeon::NgramNormaliser::kBackoff : aeon::NgramNormaliser::kSeparable;
@@ -132,14 +134,20 @@ int run(const FairPerturbOptions& o) {
   const auto inputs = fairness::read_inputs(o.input, in);
 
   const auto t0 = std::chrono::steady_clock::now();
-  // The gate's models load while the perturbator's do.
+  // The offline gate reads the CMU trigram as the perturbator's fluency does: loaded once, as
+  // an lm::SphinxTrie, for both (the gate is built when it is there; WordNet is shared by the
+  // process already). Otherwise the gate's models load while the perturbator's do.
+  const bool share_ngram = !o.gate.empty() && o.gate_model_dir.empty() && o.resources.ngram_model == "cmu";
+  fairness::ResourceOptions resource_options = o.resources;
+  resource_options.ngram_trie = share_ngram;
   std::future<std::unique_ptr<AeonGate>> gate_loading;
-  if (!o.gate.empty())
-    gate_loading = std::async(std::launch::async, [&o] { return std::make_unique<AeonGate>(o); });
-  const auto resources = fairness::PerturbatorResources::load(o.resources);
+  if (!o.gate.empty() && !share_ngram)
+    gate_loading = std::async(std::launch::async, [&o] { return std::make_unique<AeonGate>(o, nullptr); });
+  const auto resources = fairness::PerturbatorResources::load(resource_options);
   const fairness::Perturbator perturbator(resources, std::move(attribute), po);
   std::unique_ptr<AeonGate> gate;
   if (gate_loading.valid()) gate = gate_loading.get();
+  if (share_ngram) gate = std::make_unique<AeonGate>(o, resources.lm.get());
   const double load_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
