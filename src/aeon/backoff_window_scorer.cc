@@ -1,7 +1,6 @@
 #include "aeon/backoff_window_scorer.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -145,19 +144,16 @@ BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie) : trie_(tri
   // Σ 1.0001^P(w) and Σ 1.0001^(P(w) + Q(w)) over V ∖ {<s>, </s>} (separable_probability).
   const std::vector<float>& P = trie.unigram_probs();
   const std::vector<float>& Q = trie.unigram_backoffs();
-  exp_p_.resize(P.size());
-  exp_q_.resize(P.size());
-  exp_pq_.resize(P.size());
+  uni_.resize(P.size());
   after_sums_ = std::vector<std::atomic<const AfterSums*>>(P.size());
   before_sums_ = std::vector<std::atomic<const BeforeSums*>>(P.size());
   for (WordId w = 0; w < trie.vocabulary_size(); ++w) {
     const auto i = static_cast<std::size_t>(w);
-    exp_p_[i] = std::exp(c * static_cast<double>(P[i]));
-    exp_q_[i] = std::exp(c * static_cast<double>(Q[i]));
-    exp_pq_[i] = std::exp(c * (static_cast<double>(P[i]) + static_cast<double>(Q[i])));
+    uni_[i] = UnigramTerms{P[i], Q[i], std::exp(c * static_cast<double>(P[i])), std::exp(c * static_cast<double>(Q[i])),
+                           std::exp(c * (static_cast<double>(P[i]) + static_cast<double>(Q[i])))};
     if (w == trie.begin_sentence() || w == trie.end_sentence()) continue;
-    sum_p_ += exp_p_[i];
-    sum_pq_ += exp_pq_[i];
+    sum_p_ += uni_[i].exp_p;
+    sum_pq_ += uni_[i].exp_pq;
   }
 }
 
@@ -388,7 +384,12 @@ std::int64_t BackoffWindowScorer::WordIndex::find(WordId w) const {
   const auto i = static_cast<std::size_t>(w);
   const std::uint64_t block = bits[i / 64], bit = std::uint64_t{1} << (i % 64);
   if (!(block & bit)) return -1;
-  return static_cast<std::int64_t>(rank[i / 64]) + std::popcount(block & (bit - 1));
+  // Bit count by halves (std::popcount is a library call without -mpopcnt).
+  std::uint64_t m = block & (bit - 1);
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<std::int64_t>(rank[i / 64]) + static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
 }
 
 const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) const {
@@ -407,9 +408,9 @@ const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) 
     const auto i = static_cast<std::size_t>(e.word);
     AfterTerm& t = sums->terms[k];
     t.alpha = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
-    t.p = exp_p_[i];
-    t.alpha_q = t.alpha * exp_q_[i];
-    t.pq = exp_pq_[i];
+    t.p = uni_[i].exp_p;
+    t.alpha_q = t.alpha * uni_[i].exp_q;
+    t.pq = uni_[i].exp_pq;
     if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
     sums->a0 += std::exp(lb * static_cast<double>(e.prob));
     sums->a1 += t.alpha_q;
@@ -441,15 +442,55 @@ const BackoffWindowScorer::BeforeSums& BackoffWindowScorer::before_sums(WordId x
     sums->beta0[k] = std::exp(lb * static_cast<double>(e.prob));
     sums->beta1[k] = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
     if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
-    sums->b0 += exp_p_[i] * sums->beta0[k];
-    sums->b1 += exp_p_[i] * sums->beta1[k];
-    sums->g1 += exp_pq_[i];
+    sums->b0 += uni_[i].exp_p * sums->beta0[k];
+    sums->b1 += uni_[i].exp_p * sums->beta1[k];
+    sums->g1 += uni_[i].exp_pq;
   }
   build_index(list, static_cast<std::size_t>(trie_.vocabulary_size()), sums->index);
   const BeforeSums* out = sums.get();
   before_store_.push_back(std::move(sums));
   slot.store(out, std::memory_order_release);
   return *out;
+}
+
+BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x) const {
+  const AfterSums& as = after_sums(v);
+  const BeforeSums& bs = before_sums(x);
+  const auto A = as.list;
+  const auto B = bs.list;
+  // Short intersections are cheaper to walk than to look up.
+  constexpr std::size_t kKeepFrom = 64;
+  const bool keep = std::min(A.size(), B.size()) >= kKeepFrom;
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) << 32) | static_cast<std::uint32_t>(x);
+  if (keep) {
+    const std::lock_guard lock(pairs_mutex_);
+    if (const auto it = pairs_.find(key); it != pairs_.end()) return it->second;
+  }
+  PairSums ps;
+  auto both = [&](std::size_t i, std::size_t j) {
+    const WordId w = A[i].word;
+    if (w == trie_.begin_sentence() || w == trie_.end_sentence()) return;
+    const AfterTerm& a = as.terms[i];
+    const double b0 = bs.beta0[j], b1 = bs.beta1[j];
+    ps.alpha_beta0 += a.alpha * b0;
+    ps.alpha_beta1 += a.alpha * b1;
+    ps.p_beta0 += a.p * b0;
+    ps.p_beta1 += a.p * b1;
+    ps.p_q += a.pq;
+    ps.alpha_q += a.alpha_q;
+  };
+  // Walks the shorter of the two lists.
+  if (A.size() <= B.size()) {
+    match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs.index, both);
+  } else {
+    match(B.size(), [&](std::size_t j) { return B[j].word; }, A, as.index,
+          [&](std::size_t j, std::size_t i) { both(i, j); });
+  }
+  if (keep) {
+    const std::lock_guard lock(pairs_mutex_);
+    pairs_.emplace(key, ps);
+  }
+  return ps;
 }
 
 // Σ_w 1.0001^(S̃(w) − S(t)) over V ∖ {<s>, </s>}, S̃ the approximated score (exact for the
@@ -467,8 +508,6 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   const WordId t = win[2];
   ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
   const Context c = context(win);
-  const std::vector<float>& P = trie_.unigram_probs();
-  const std::vector<float>& Q = trie_.unigram_backoffs();
   const double lb = lm::SphinxTrie::log_base();
   Scratch& s = tls_scratch;
   const int n1 = c.n1;
@@ -525,7 +564,7 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   const auto ti = static_cast<std::size_t>(t);
   const Cand& target =
       *std::lower_bound(cands.begin(), cands.end(), t, [](const Cand& k, WordId w) { return k.w < w; });
-  const int st = exact_score(c, target, P[ti], Q[ti]);
+  const int st = exact_score(c, target, uni_[ti].p, uni_[ti].q);
   // 2. The context constants, relative to the target's score.
   const double b0 = n1 >= 1 ? static_cast<double>(c.b0) : 0.0;
   const double b1 = n1 == 2 ? static_cast<double>(c.b1) : 0.0;
@@ -546,27 +585,16 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   const auto es_id = static_cast<std::size_t>(trie_.end_sentence());
   if (as && bs) {
     // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic,
-    //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q); walks the shorter of the two lists.
-    double z_ab = 0;
-    const std::vector<AfterTerm>& at = as->terms;
-    auto both = [&](std::size_t i, std::size_t j) {
-      const WordId w = A[i].word;
-      if (w == trie_.begin_sentence() || w == trie_.end_sentence()) return;
-      const AfterTerm& a = at[i];
-      z_ab += (*beta)[j] * (kAB * a.alpha - kB * a.p) + (kG * a.pq - kA * a.alpha_q);
-    };
-    if (A.size() <= B.size()) {
-      match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs->index, both);
-    } else {
-      match(B.size(), [&](std::size_t j) { return B[j].word; }, A, as->index,
-            [&](std::size_t j, std::size_t i) { both(i, j); });
-    }
-    z += z_ab;
+    //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q).
+    const PairSums ps = pair_sums(c.v, c.x);
+    z += kAB * (f3 ? ps.alpha_beta1 : ps.alpha_beta0) - kB * (f3 ? ps.p_beta1 : ps.p_beta0) + kG * ps.p_q -
+         kA * ps.alpha_q;
   }
   // 4. The exactly scored candidates: their exact term instead of the approximation.
   for (const Cand& k : cands) {
     const auto i = static_cast<std::size_t>(k.w);
     if (i == bs_id || i == es_id) continue;
+    const UnigramTerms& u = uni_[i];
     double approx;
     if (k.ia >= 0 && k.ib >= 0) {
       approx = kAB * as->terms[static_cast<std::size_t>(k.ia)].alpha * (*beta)[static_cast<std::size_t>(k.ib)];
@@ -574,11 +602,11 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
       approx = f2 ? kA * as->terms[static_cast<std::size_t>(k.ia)].alpha_q
                   : kA * std::exp(lb * static_cast<double>(k.p_vw));
     } else if (k.ib >= 0) {
-      approx = kB * exp_p_[i] * (*beta)[static_cast<std::size_t>(k.ib)];
+      approx = kB * u.exp_p * (*beta)[static_cast<std::size_t>(k.ib)];
     } else {
-      approx = kG * (f2 ? exp_pq_[i] : exp_p_[i]);
+      approx = kG * (f2 ? u.exp_pq : u.exp_p);
     }
-    const int exact = i == ti ? st : exact_score(c, k, P[i], Q[i]);
+    const int exact = i == ti ? st : exact_score(c, k, u.p, u.q);
     z += exp_units(st - exact) - approx;
   }
   return 1.0 / z;

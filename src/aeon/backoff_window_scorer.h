@@ -29,6 +29,7 @@
 #include <memory>
 #include <mutex>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "lm/sphinx_trie.h"
@@ -113,6 +114,15 @@ class BackoffWindowScorer {
     std::vector<double> beta0, beta1;  // per entry of `list`: E(p_wx), E(p_wx + bo_wx)
     WordIndex index;
   };
+  // Σ over the words with both bigrams (v w) and (w x), <s> and </s> excluded, of α = E(p_vw +
+  // bo_vw), β0 = E(p_wx), β1 = E(p_wx + bo_wx), p = E(P(w)), q = E(Q(w)).
+  struct PairSums {
+    double alpha_beta0 = 0, alpha_beta1 = 0;  // Σ α·β0, Σ α·β1
+    double p_beta0 = 0, p_beta1 = 0;          // Σ p·β0, Σ p·β1
+    double p_q = 0, alpha_q = 0;              // Σ p·q, Σ α·q
+  };
+  // Kept per pair (v, x) when the shorter list is long enough to be worth it (thread-safe).
+  PairSums pair_sums(lm::WordId v, lm::WordId x) const;
   // Computed on the first call for a word and kept for the scorer's lifetime (thread-safe).
   const AfterSums& after_sums(lm::WordId v) const;
   const BeforeSums& before_sums(lm::WordId x) const;
@@ -121,7 +131,12 @@ class BackoffWindowScorer {
 
   const lm::SphinxTrie& trie_;
   std::vector<double> exp_hi_, exp_lo_;
-  std::vector<double> exp_p_, exp_q_, exp_pq_;  // 1.0001^P(w), 1.0001^Q(w), 1.0001^(P(w) + Q(w))
+  // Per word, in one cache line's share: P, Q and 1.0001^P, 1.0001^Q, 1.0001^(P + Q).
+  struct UnigramTerms {
+    float p, q;
+    double exp_p, exp_q, exp_pq;
+  };
+  std::vector<UnigramTerms> uni_;
   double sum_p_ = 0, sum_pq_ = 0;
   // Per-word sums, built on first use under `sums_mutex_`, published through the atomics.
   mutable std::mutex sums_mutex_;
@@ -129,6 +144,8 @@ class BackoffWindowScorer {
   mutable std::vector<std::atomic<const BeforeSums*>> before_sums_;
   mutable std::vector<std::unique_ptr<AfterSums>> after_store_;
   mutable std::vector<std::unique_ptr<BeforeSums>> before_store_;
+  mutable std::mutex pairs_mutex_;
+  mutable std::unordered_map<std::uint64_t, PairSums> pairs_;
 };
 
 }  // namespace assay::aeon
