@@ -66,8 +66,8 @@ class AeonGate {
     so.vectors_format = o.gate_vectors_format;
     so.wordnet_dir = o.resources.wordnet_dir;
     so.ngram = ngram;
-    // SynEval's normaliser in closed form over the generic candidates (within 4e-6 of the
-    // exact one, measured; less time) unless --gate-exact.
+    // SynEval's separable normaliser (precomputed sums; within 2e-4 relative of the exact
+    // one) unless --gate-exact.
     so.ngram_normaliser = o.gate_exact ? aeon::NgramNormaliser::kBackoff : aeon::NgramNormaliser::kSeparable;
     scorer_ = std::make_unique<aeon::TestCaseScorer>(so);
   }
@@ -276,8 +276,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   cmd->add_option("--gate-model-dir", o->gate_model_dir,
                   "A BERT-family folder for AEON (default: offline trigram + WordNet backends)");
   cmd->add_flag("--gate-exact", o->gate_exact,
-               "AEON's exact SynEval normaliser (default: the closed form over generic "
-               "candidates, within 4e-6 relative and faster)");
+               "AEON's exact SynEval normaliser (default: the separable one from precomputed "
+               "sums, within 2e-4 relative and faster)");
   cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval");
   cmd->add_option("--gate-vectors-format", o->gate_vectors_format, "Their format")
       ->capture_default_str();

@@ -56,8 +56,9 @@ class BackoffWindowScorer {
   // right neighbour x. Σ over the vocabulary is then precomputed sums — over V, over v's bigram
   // followers and over x's bigram predecessors (per word, computed on first use and kept) —
   // plus one term per candidate with both bigrams (v w) and (w x), found by intersecting the
-  // two lists, plus the trigram candidates' exact corrections. Cost: the smaller neighbour
-  // list and the trigram lists, not the vocabulary nor the union of both bigram lists. Each
+  // two lists (pair_sums, kept per pair), plus the trigram candidates' exact corrections.
+  // Cost: the trigram lists, and the shorter neighbour list once per neighbour pair; not the
+  // vocabulary nor the union of both bigram lists. Each
   // approximated term is off by at most ±0.5 units of log base 1.0001 (±5e-5 relative) per
   // truncated factor with a negative sum; measured on the MR annotations' 3,348 windows
   // against probability(): see SeparableIsWithinTwoTenThousandthsOfExact in

@@ -44,8 +44,9 @@ struct TestCaseScorerOptions {
   std::string wordnet_dir = wordnet::kDefaultDir;
   // Offline SynEval normaliser: kBackoff reads the model with lm::SphinxTrie (no lock, exact
   // back-off sums); kEnumerate is the reference — sphinxbase look-ups for every candidate;
-  // kSeparable is kBackoff with the generic candidates' sum in closed form (within 4e-6
-  // relative measured, about a third less time; the fairness engine's AEON gate uses it).
+  // kSeparable approximates every candidate but the target and the trigram candidates from
+  // precomputed per-word and per-pair sums (within 2e-4 relative of kBackoff, a fraction of
+  // its time; the fairness engine's AEON gate uses it).
   NgramNormaliser ngram_normaliser = NgramNormaliser::kBackoff;
 };
 

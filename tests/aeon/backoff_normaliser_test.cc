@@ -265,7 +265,9 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
       const auto* b = f2 ? t.bigram(w, x) : nullptr;
       const double bo_vw = a ? a->backoff : 0.0;
       score = (a ? static_cast<double>(a->prob) + b1 : P[i] + b0 + b1) + 0.5;
-      if (f2) score += (b ? static_cast<double>(b->prob) : P[static_cast<std::size_t>(x)] + Q[i]) + bo_vw + 0.5;
+      if (f2)
+        score += (b ? static_cast<double>(b->prob) : static_cast<double>(P[static_cast<std::size_t>(x)]) + Q[i]) +
+                 bo_vw + 0.5;
       if (f3) score += b ? k3f + b->backoff + 0.5 : k3;
     }
     z += std::exp(static_cast<long double>(assay::lm::SphinxTrie::log_base()) * (score - st));
