@@ -1,8 +1,11 @@
 #include "aeon/backoff_window_scorer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <span>
 #include <utility>
 
 #include "core/check.h"
@@ -25,11 +28,20 @@ enum : std::uint8_t {
 constexpr int kLoBits = 10;
 constexpr int kHiRange = 1024;  // table covers |d| < kHiRange << kLoBits
 
+// One candidate's explicit n-grams with the window (`m`, kAfterV | …) and their values.
+struct Cand {
+  WordId w = kNoWord;
+  std::uint8_t m = 0;
+  float p_vw = 0, bo_vw = 0, p_uvw = 0, p_wx = 0, bo_wx = 0, p_vwx = 0, p_wxy = 0;
+  std::int32_t ia = -1, ib = -1;  // separable: its entry in bigrams_after(v) / bigrams_before(x)
+};
+
 // Per-thread scratch, sized to the vocabulary; `mark` is all zero between calls.
 struct Scratch {
   std::vector<int> total;
   std::vector<std::uint8_t> mark;
   std::vector<WordId> touched;
+  std::vector<Cand> cands;  // separable_probability's exactly scored candidates
   std::vector<float> p_vw, bo_vw, p_uvw, p_wx, bo_wx, p_vwx, p_wxy;
   void fit(std::size_t n) {
     if (total.size() >= n) return;
@@ -40,7 +52,63 @@ struct Scratch {
 };
 
 thread_local Scratch tls_scratch;
-thread_local std::vector<std::pair<std::size_t, int>> tls_explicit;
+
+// The window's context constants (sphinxbase's factors that do not depend on the candidate).
+struct BackoffContext {
+  WordId u = kNoWord, v = kNoWord, x = kNoWord, y = kNoWord;
+  int n1 = 0;  // history length of the first factor
+  bool f2 = false, f3 = false;
+  float b0 = 0, b1 = 0, px = 0, base3 = 0;
+  int k3 = 0;
+  const lm::SphinxTrie::Entry* xy = nullptr;
+};
+
+// The exact integer score of a candidate with unigram values Pi, Qi, following sphinxbase's
+// look-up for each factor.
+inline int exact_score(const BackoffContext& c, const Cand& k, float Pi, float Qi) {
+  const std::uint8_t m = k.m;
+  const int n1 = c.n1;
+  int score = 0;
+  if (n1 == 0) {
+    score += static_cast<int>(Pi);
+  } else if (m & kAfterV) {
+    if (n1 == 1)
+      score += static_cast<int>(k.p_vw);
+    else if (m & kTriUVW)
+      score += static_cast<int>(k.p_uvw);
+    else
+      score += static_cast<int>(k.p_vw + c.b1);
+  } else {
+    float a = Pi + c.b0;
+    if (n1 == 2) a = a + c.b1;
+    score += static_cast<int>(a);
+  }
+  if (c.f2) {
+    const float bc1 = (m & kAfterV) ? k.bo_vw : 0.0f;  // bo(v w); v valid whenever set
+    if (m & kBeforeX) {
+      if (n1 == 0)
+        score += static_cast<int>(k.p_wx);
+      else if (m & kTriVWX)
+        score += static_cast<int>(k.p_vwx);
+      else
+        score += static_cast<int>(k.p_wx + bc1);
+    } else {
+      float b = c.px + Qi;
+      b = b + bc1;
+      score += static_cast<int>(b);
+    }
+  }
+  if (c.f3) {
+    const float bc1 = (m & kBeforeX) ? k.bo_wx : 0.0f;  // bo(w x)
+    if (!c.xy)
+      score += static_cast<int>(c.base3 + bc1);
+    else if (m & kTriWXY)
+      score += static_cast<int>(k.p_wxy);
+    else
+      score += static_cast<int>(c.xy->prob + bc1);
+  }
+  return score;
+}
 
 // The generic score of every word (no explicit n-gram with the neighbours): sphinxbase's
 // single-precision sums, truncated like its (int32) cast. N1 = history length of the first
@@ -76,15 +144,16 @@ BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie) : trie_(tri
   // Σ 1.0001^P(w) and Σ 1.0001^(P(w) + Q(w)) over V ∖ {<s>, </s>} (separable_probability).
   const std::vector<float>& P = trie.unigram_probs();
   const std::vector<float>& Q = trie.unigram_backoffs();
-  exp_p_.resize(P.size());
-  exp_pq_.resize(P.size());
+  uni_.resize(P.size());
+  after_sums_ = std::vector<std::atomic<const AfterSums*>>(P.size());
+  before_sums_ = std::vector<std::atomic<const BeforeSums*>>(P.size());
   for (WordId w = 0; w < trie.vocabulary_size(); ++w) {
     const auto i = static_cast<std::size_t>(w);
-    exp_p_[i] = std::exp(c * static_cast<double>(P[i]));
-    exp_pq_[i] = std::exp(c * (static_cast<double>(P[i]) + static_cast<double>(Q[i])));
+    uni_[i] = UnigramTerms{P[i], Q[i], std::exp(c * static_cast<double>(P[i])), std::exp(c * static_cast<double>(Q[i])),
+                           std::exp(c * (static_cast<double>(P[i]) + static_cast<double>(Q[i])))};
     if (w == trie.begin_sentence() || w == trie.end_sentence()) continue;
-    sum_p_ += exp_p_[i];
-    sum_pq_ += exp_pq_[i];
+    sum_p_ += uni_[i].exp_p;
+    sum_pq_ += uni_[i].exp_pq;
   }
 }
 
@@ -127,14 +196,7 @@ double BackoffWindowScorer::probability(const std::array<WordId, 5>& win) const 
 }
 
 // The window's context constants (sphinxbase's factors that do not depend on the candidate).
-struct BackoffWindowScorer::Context {
-  WordId u = kNoWord, v = kNoWord, x = kNoWord, y = kNoWord;
-  int n1 = 0;  // history length of the first factor
-  bool f2 = false, f3 = false;
-  float b0 = 0, b1 = 0, px = 0, base3 = 0;
-  int k3 = 0;
-  const lm::SphinxTrie::Entry* xy = nullptr;
-};
+struct BackoffWindowScorer::Context : BackoffContext {};
 
 BackoffWindowScorer::Context BackoffWindowScorer::context(const std::array<WordId, 5>& win) const {
   Context c;
@@ -164,21 +226,6 @@ BackoffWindowScorer::Context BackoffWindowScorer::context(const std::array<WordI
   return c;
 }
 
-int BackoffWindowScorer::generic_score(const Context& c, WordId w) const {
-  const auto i = static_cast<std::size_t>(w);
-  const std::vector<float>& P = trie_.unigram_probs();
-  const std::vector<float>& Q = trie_.unigram_backoffs();
-  float a = P[i];
-  if (c.n1 >= 1) a = a + c.b0;
-  if (c.n1 == 2) a = a + c.b1;
-  int s = static_cast<int>(a) + c.k3;
-  if (c.f2) {
-    const float b = c.px + Q[i];
-    s += static_cast<int>(b);
-  }
-  return s;
-}
-
 template <typename Fn>
 void BackoffWindowScorer::explicit_scores(const Context& c, Fn&& emit) const {
   const std::vector<float>& P = trie_.unigram_probs();
@@ -187,8 +234,7 @@ void BackoffWindowScorer::explicit_scores(const Context& c, Fn&& emit) const {
   s.fit(static_cast<std::size_t>(trie_.vocabulary_size()));
   const WordId u = c.u, v = c.v, x = c.x, y = c.y;
   const int n1 = c.n1;
-  const bool f2 = c.f2, f3 = c.f3;
-  const float b0 = c.b0, b1 = c.b1, px = c.px, base3 = c.base3;
+  const bool f2 = c.f2;
   const lm::SphinxTrie::Entry* xy = c.xy;
   s.touched.clear();
   auto touch = [&](WordId w, std::uint8_t bit) {
@@ -225,46 +271,16 @@ void BackoffWindowScorer::explicit_scores(const Context& c, Fn&& emit) const {
     const auto i = static_cast<std::size_t>(w);
     const std::uint8_t m = s.mark[i];
     s.mark[i] = 0;
-    int score = 0;
-    if (n1 == 0) {
-      score += static_cast<int>(P[i]);
-    } else if (m & kAfterV) {
-      if (n1 == 1)
-        score += static_cast<int>(s.p_vw[i]);
-      else if (m & kTriUVW)
-        score += static_cast<int>(s.p_uvw[i]);
-      else
-        score += static_cast<int>(s.p_vw[i] + b1);
-    } else {
-      float a = P[i] + b0;
-      if (n1 == 2) a = a + b1;
-      score += static_cast<int>(a);
-    }
-    if (f2) {
-      const float bc1 = (m & kAfterV) ? s.bo_vw[i] : 0.0f;  // bo(v w); v valid whenever set
-      if (m & kBeforeX) {
-        if (n1 == 0)
-          score += static_cast<int>(s.p_wx[i]);
-        else if (m & kTriVWX)
-          score += static_cast<int>(s.p_vwx[i]);
-        else
-          score += static_cast<int>(s.p_wx[i] + bc1);
-      } else {
-        float b = px + Q[i];
-        b = b + bc1;
-        score += static_cast<int>(b);
-      }
-    }
-    if (f3) {
-      const float bc1 = (m & kBeforeX) ? s.bo_wx[i] : 0.0f;  // bo(w x)
-      if (!xy)
-        score += static_cast<int>(base3 + bc1);
-      else if (m & kTriWXY)
-        score += static_cast<int>(s.p_wxy[i]);
-      else
-        score += static_cast<int>(xy->prob + bc1);
-    }
-    emit(i, score);
+    Cand k;
+    k.m = m;
+    k.p_vw = s.p_vw[i];
+    k.bo_vw = s.bo_vw[i];
+    k.p_uvw = s.p_uvw[i];
+    k.p_wx = s.p_wx[i];
+    k.bo_wx = s.bo_wx[i];
+    k.p_vwx = s.p_vwx[i];
+    k.p_wxy = s.p_wxy[i];
+    emit(i, exact_score(c, k, P[i], Q[i]));
   }
 }
 
@@ -292,41 +308,307 @@ const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
   return T;
 }
 
+namespace {
+
+using Entry = lm::SphinxTrie::Entry;
+
+constexpr std::size_t kIndexFrom = 256;  // lists at least this long get a WordIndex
+
+// `list` itself when it is strictly sorted by word, else a sorted copy kept in `copy`.
+std::span<const Entry> sorted_list(std::span<const Entry> list, std::vector<Entry>& copy) {
+  for (std::size_t i = 1; i < list.size(); ++i) {
+    if (!(list[i - 1].word < list[i].word)) {
+      copy.assign(list.begin(), list.end());
+      std::stable_sort(copy.begin(), copy.end(), [](const Entry& a, const Entry& b) { return a.word < b.word; });
+      copy.erase(std::unique(copy.begin(), copy.end(), [](const Entry& a, const Entry& b) { return a.word == b.word; }),
+                 copy.end());
+      return copy;
+    }
+  }
+  return list;
+}
+
+void build_index(std::span<const Entry> list, std::size_t V, BackoffWindowScorer::WordIndex& index) {
+  if (list.size() < kIndexFrom) return;
+  const std::size_t blocks = (V + 63) / 64;
+  index.bits.assign(blocks, 0);
+  index.rank.assign(blocks, 0);
+  for (const Entry& e : list) {
+    const auto w = static_cast<std::size_t>(e.word);
+    index.bits[w / 64] |= std::uint64_t{1} << (w % 64);
+  }
+  std::uint32_t before = 0;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    index.rank[b] = before;
+    before += static_cast<std::uint32_t>(std::popcount(index.bits[b]));
+  }
+}
+
+// The first index ≥ lo of `list` (sorted by word) whose word is not below w.
+std::size_t gallop(std::span<const Entry> list, std::size_t lo, WordId w) {
+  const std::size_t n = list.size();
+  if (lo >= n || !(list[lo].word < w)) return lo;
+  std::size_t step = 1;
+  while (lo + step < n && list[lo + step].word < w) step *= 2;
+  const auto first = list.begin() + static_cast<std::ptrdiff_t>(lo + step / 2);
+  const auto last = list.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step + 1, n));
+  return static_cast<std::size_t>(
+      std::lower_bound(first, last, w, [](const Entry& e, WordId key) { return e.word < key; }) - list.begin());
+}
+
+// Calls fn(i, j) for every word of a sorted sequence (word(i) for i < n, ascending) that is
+// list[j]: by the list's WordIndex when it has one, else by galloping forward.
+template <typename WordAt, typename Fn>
+void match(std::size_t n, WordAt&& word, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
+           Fn&& fn) {
+  if (!index.empty()) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int64_t j = index.find(word(i));
+      if (j >= 0) fn(i, static_cast<std::size_t>(j));
+    }
+    return;
+  }
+  std::size_t lo = 0;
+  const std::size_t m = list.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const WordId w = word(i);
+    lo = gallop(list, lo, w);
+    if (lo == m) break;
+    if (list[lo].word == w) fn(i, lo);
+  }
+}
+
+}  // namespace
+
+std::int64_t BackoffWindowScorer::WordIndex::find(WordId w) const {
+  const auto i = static_cast<std::size_t>(w);
+  const std::uint64_t block = bits[i / 64], bit = std::uint64_t{1} << (i % 64);
+  if (!(block & bit)) return -1;
+  // Bit count by halves (std::popcount is a library call without -mpopcnt).
+  std::uint64_t m = block & (bit - 1);
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return static_cast<std::int64_t>(rank[i / 64]) + static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
+}
+
+const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) const {
+  ASSAY_CHECK(v >= 0 && v < trie_.vocabulary_size());
+  std::atomic<const AfterSums*>& slot = after_sums_[static_cast<std::size_t>(v)];
+  if (const AfterSums* done = slot.load(std::memory_order_acquire)) return *done;
+  const std::lock_guard lock(sums_mutex_);
+  if (const AfterSums* done = slot.load(std::memory_order_acquire)) return *done;
+  const double lb = lm::SphinxTrie::log_base();
+  auto sums = std::make_unique<AfterSums>();
+  sums->list = sorted_list(trie_.bigrams_after(v), sums->sorted);
+  const auto list = sums->list;
+  sums->terms.resize(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const Entry& e = list[k];
+    const auto i = static_cast<std::size_t>(e.word);
+    AfterTerm& t = sums->terms[k];
+    t.alpha = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
+    t.p = uni_[i].exp_p;
+    t.alpha_q = t.alpha * uni_[i].exp_q;
+    t.pq = uni_[i].exp_pq;
+    if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
+    sums->a0 += std::exp(lb * static_cast<double>(e.prob));
+    sums->a1 += t.alpha_q;
+    sums->g0 += t.p;
+    sums->g1 += t.pq;
+  }
+  build_index(list, static_cast<std::size_t>(trie_.vocabulary_size()), sums->index);
+  const AfterSums* out = sums.get();
+  after_store_.push_back(std::move(sums));
+  slot.store(out, std::memory_order_release);
+  return *out;
+}
+
+const BackoffWindowScorer::BeforeSums& BackoffWindowScorer::before_sums(WordId x) const {
+  ASSAY_CHECK(x >= 0 && x < trie_.vocabulary_size());
+  std::atomic<const BeforeSums*>& slot = before_sums_[static_cast<std::size_t>(x)];
+  if (const BeforeSums* done = slot.load(std::memory_order_acquire)) return *done;
+  const std::lock_guard lock(sums_mutex_);
+  if (const BeforeSums* done = slot.load(std::memory_order_acquire)) return *done;
+  const double lb = lm::SphinxTrie::log_base();
+  auto sums = std::make_unique<BeforeSums>();
+  sums->list = sorted_list(trie_.bigrams_before(x), sums->sorted);
+  const auto list = sums->list;
+  sums->beta0.resize(list.size());
+  sums->beta1.resize(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    const Entry& e = list[k];
+    const auto i = static_cast<std::size_t>(e.word);
+    sums->beta0[k] = std::exp(lb * static_cast<double>(e.prob));
+    sums->beta1[k] = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
+    if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
+    sums->b0 += uni_[i].exp_p * sums->beta0[k];
+    sums->b1 += uni_[i].exp_p * sums->beta1[k];
+    sums->g1 += uni_[i].exp_pq;
+  }
+  build_index(list, static_cast<std::size_t>(trie_.vocabulary_size()), sums->index);
+  const BeforeSums* out = sums.get();
+  before_store_.push_back(std::move(sums));
+  slot.store(out, std::memory_order_release);
+  return *out;
+}
+
+BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x) const {
+  const AfterSums& as = after_sums(v);
+  const BeforeSums& bs = before_sums(x);
+  const auto A = as.list;
+  const auto B = bs.list;
+  // Short intersections are cheaper to walk than to look up.
+  constexpr std::size_t kKeepFrom = 64;
+  const bool keep = std::min(A.size(), B.size()) >= kKeepFrom;
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) << 32) | static_cast<std::uint32_t>(x);
+  if (keep) {
+    const std::lock_guard lock(pairs_mutex_);
+    if (const auto it = pairs_.find(key); it != pairs_.end()) return it->second;
+  }
+  PairSums ps;
+  auto both = [&](std::size_t i, std::size_t j) {
+    const WordId w = A[i].word;
+    if (w == trie_.begin_sentence() || w == trie_.end_sentence()) return;
+    const AfterTerm& a = as.terms[i];
+    const double b0 = bs.beta0[j], b1 = bs.beta1[j];
+    ps.alpha_beta0 += a.alpha * b0;
+    ps.alpha_beta1 += a.alpha * b1;
+    ps.p_beta0 += a.p * b0;
+    ps.p_beta1 += a.p * b1;
+    ps.p_q += a.pq;
+    ps.alpha_q += a.alpha_q;
+  };
+  // Walks the shorter of the two lists.
+  if (A.size() <= B.size()) {
+    match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs.index, both);
+  } else {
+    match(B.size(), [&](std::size_t j) { return B[j].word; }, A, as.index,
+          [&](std::size_t j, std::size_t i) { both(i, j); });
+  }
+  if (keep) {
+    const std::lock_guard lock(pairs_mutex_);
+    pairs_.emplace(key, ps);
+  }
+  return ps;
+}
+
+// Σ_w 1.0001^(S̃(w) − S(t)) over V ∖ {<s>, </s>}, S̃ the approximated score (exact for the
+// target and the trigram candidates). With the factors' truncations taken at +0.5, a candidate's
+// score by which bigrams it has with the neighbours (A: (v w), B: (w x)) is, in units,
+//   neither: P + f2·Q + cG     cG  = b0 + b1 + ½ + f2·(px + ½) + k3
+//   A only:  p_vw + f2·(Q + bo_vw) + cA                cA  = b1 + ½ + f2·(px + ½) + k3
+//   B only:  P + p_wx + f3·bo_wx + cB                  cB  = b0 + b1 + ½ + ½ + f3·(k3f + ½)
+//   both:    p_vw + bo_vw + p_wx + f3·bo_wx + cAB      cAB = b1 + ½ + ½ + f3·(k3f + ½)
+// (b0, b1 only with a history of one or two words; k3 the exact constant third factor, k3f its
+// float before truncation), so Σ = cG-sum over V + v's precomputed A-sums − their generic
+// terms + x's B-sums − their generic terms + per word of A ∩ B its "both" term minus the three
+// it was counted as; then each trigram candidate's exact term replaces its approximation.
 double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& win) const {
   const WordId t = win[2];
   ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
   const Context c = context(win);
   const double lb = lm::SphinxTrie::log_base();
-  // Everything relative to the target's exact integer score, so no term overflows.
-  int st = generic_score(c, t);
-  bool target_explicit = false;
-  std::vector<std::pair<std::size_t, int>>& ex = tls_explicit;
-  ex.clear();
-  explicit_scores(c, [&](std::size_t i, int score) {
-    ex.emplace_back(i, score);
-    if (i == static_cast<std::size_t>(t)) {
-      st = score;
-      target_explicit = true;
+  Scratch& s = tls_scratch;
+  const int n1 = c.n1;
+  const bool f2 = c.f2, f3 = c.f3;
+  const AfterSums* as = n1 >= 1 ? &after_sums(c.v) : nullptr;
+  const BeforeSums* bs = f2 ? &before_sums(c.x) : nullptr;
+  const auto A = as ? as->list : std::span<const Entry>{};
+  const auto B = bs ? bs->list : std::span<const Entry>{};
+  // 1. The candidates scored exactly: the target and the trigram lists (each sorted by the free
+  // word), merged into one list sorted by word, then matched against v's and x's bigrams.
+  std::vector<Cand>& cands = s.cands;
+  cands.clear();
+  const auto T1 = n1 == 2 ? trie_.trigrams_after(c.u, c.v) : std::span<const lm::SphinxTrie::Entry>{};
+  const auto T2 = f2 && n1 >= 1 ? trie_.trigrams_around(c.v, c.x) : std::span<const lm::SphinxTrie::Entry>{};
+  const auto T3 = c.xy ? trie_.trigrams_before(c.x, c.y) : std::span<const lm::SphinxTrie::Entry>{};
+  {
+    std::size_t i1 = 0, i2 = 0, i3 = 0;
+    bool target_pending = true;
+    constexpr WordId kEnd = std::numeric_limits<WordId>::max();
+    for (;;) {
+      WordId w = target_pending ? t : kEnd;
+      if (i1 < T1.size()) w = std::min(w, T1[i1].word);
+      if (i2 < T2.size()) w = std::min(w, T2[i2].word);
+      if (i3 < T3.size()) w = std::min(w, T3[i3].word);
+      if (w == kEnd) break;
+      Cand k;
+      k.w = w;
+      if (target_pending && t == w) target_pending = false;
+      if (i1 < T1.size() && T1[i1].word == w) k.m |= kTriUVW, k.p_uvw = T1[i1++].prob;
+      if (i2 < T2.size() && T2[i2].word == w) k.m |= kTriVWX, k.p_vwx = T2[i2++].prob;
+      if (i3 < T3.size() && T3[i3].word == w) k.m |= kTriWXY, k.p_wxy = T3[i3++].prob;
+      cands.push_back(k);
     }
-  });
-  // The generic score without the truncations, each truncation (toward zero, of a negative
-  // sum) taken as +0.5 on average: G(w) = P(w) + f2·Q(w) + C.
-  double cst = static_cast<double>(c.k3) + 0.5;
-  if (c.n1 >= 1) cst += static_cast<double>(c.b0);
-  if (c.n1 == 2) cst += static_cast<double>(c.b1);
-  if (c.f2) cst += static_cast<double>(c.px) + 0.5;
-  const double shift = cst - static_cast<double>(st);
-  const double scale = std::exp(lb * shift);
-  const double* e = c.f2 ? exp_pq_.data() : exp_p_.data();
-  auto approx = [&](std::size_t i) { return scale * e[i]; };
-  double z = scale * (c.f2 ? sum_pq_ : sum_p_);
-  const auto bs = static_cast<std::size_t>(trie_.begin_sentence());
-  const auto es = static_cast<std::size_t>(trie_.end_sentence());
-  for (const auto& [i, score] : ex) {
-    if (i == bs || i == es) continue;
-    z += exp_units(st - score) - approx(i);
   }
-  if (!target_explicit) z += 1.0 - approx(static_cast<std::size_t>(t));
+  auto cand_word = [&](std::size_t i) { return cands[i].w; };
+  if (as) {
+    match(cands.size(), cand_word, A, as->index, [&](std::size_t i, std::size_t j) {
+      Cand& k = cands[i];
+      k.m |= kAfterV;
+      k.ia = static_cast<std::int32_t>(j);
+      k.p_vw = A[j].prob;
+      k.bo_vw = A[j].backoff;
+    });
+  }
+  if (bs) {
+    match(cands.size(), cand_word, B, bs->index, [&](std::size_t i, std::size_t j) {
+      Cand& k = cands[i];
+      k.m |= kBeforeX;
+      k.ib = static_cast<std::int32_t>(j);
+      k.p_wx = B[j].prob;
+      k.bo_wx = B[j].backoff;
+    });
+  }
+  const auto ti = static_cast<std::size_t>(t);
+  const Cand& target =
+      *std::lower_bound(cands.begin(), cands.end(), t, [](const Cand& k, WordId w) { return k.w < w; });
+  const int st = exact_score(c, target, uni_[ti].p, uni_[ti].q);
+  // 2. The context constants, relative to the target's score.
+  const double b0 = n1 >= 1 ? static_cast<double>(c.b0) : 0.0;
+  const double b1 = n1 == 2 ? static_cast<double>(c.b1) : 0.0;
+  const double k3f = c.f3 ? static_cast<double>(c.xy ? c.xy->prob : c.base3) : 0.0;
+  const double f2_part = f2 ? static_cast<double>(c.px) + 0.5 : 0.0;
+  const double f3_part = f3 ? k3f + 0.5 : 0.0;
+  const double base = static_cast<double>(c.k3) - static_cast<double>(st);
+  auto E = [lb](double units) { return std::exp(lb * units); };
+  const double kG = E(b0 + b1 + 0.5 + f2_part + base);
+  const double kA = E(b1 + 0.5 + f2_part + base);
+  const double kB = E(b0 + b1 + 1.0 + f3_part - static_cast<double>(st));
+  const double kAB = E(b1 + 1.0 + f3_part - static_cast<double>(st));
+  double z = kG * (f2 ? sum_pq_ : sum_p_);
+  if (as) z += kA * (f2 ? as->a1 : as->a0) - kG * (f2 ? as->g1 : as->g0);
+  if (bs) z += kB * (f3 ? bs->b1 : bs->b0) - kG * bs->g1;
+  const std::vector<double>* beta = bs ? (f3 ? &bs->beta1 : &bs->beta0) : nullptr;
+  const auto bs_id = static_cast<std::size_t>(trie_.begin_sentence());
+  const auto es_id = static_cast<std::size_t>(trie_.end_sentence());
+  if (as && bs) {
+    // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic,
+    //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q).
+    const PairSums ps = pair_sums(c.v, c.x);
+    z += kAB * (f3 ? ps.alpha_beta1 : ps.alpha_beta0) - kB * (f3 ? ps.p_beta1 : ps.p_beta0) + kG * ps.p_q -
+         kA * ps.alpha_q;
+  }
+  // 4. The exactly scored candidates: their exact term instead of the approximation.
+  for (const Cand& k : cands) {
+    const auto i = static_cast<std::size_t>(k.w);
+    if (i == bs_id || i == es_id) continue;
+    const UnigramTerms& u = uni_[i];
+    double approx;
+    if (k.ia >= 0 && k.ib >= 0) {
+      approx = kAB * as->terms[static_cast<std::size_t>(k.ia)].alpha * (*beta)[static_cast<std::size_t>(k.ib)];
+    } else if (k.ia >= 0) {
+      approx = f2 ? kA * as->terms[static_cast<std::size_t>(k.ia)].alpha_q
+                  : kA * std::exp(lb * static_cast<double>(k.p_vw));
+    } else if (k.ib >= 0) {
+      approx = kB * u.exp_p * (*beta)[static_cast<std::size_t>(k.ib)];
+    } else {
+      approx = kG * (f2 ? u.exp_pq : u.exp_p);
+    }
+    const int exact = i == ti ? st : exact_score(c, k, u.p, u.q);
+    z += exp_units(st - exact) - approx;
+  }
   return 1.0 / z;
 }
 

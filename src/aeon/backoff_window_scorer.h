@@ -19,10 +19,17 @@
 // the sum is not a closed form); the only difference from the reference is the summation order
 // and the exponential (table product vs std::exp of a rounded double): about 1e-15 relative.
 //
-// Thread-safe: const, with per-thread scratch (thread_local).
+// Thread-safe: const, with per-thread scratch (thread_local) and per-word sums built once
+// under a lock.
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "lm/sphinx_trie.h"
@@ -40,22 +47,28 @@ class BackoffWindowScorer {
   // Every word's integer score S(w) in the window (log base 1.0001; tests compare it with
   // sphinxbase's look-ups).
   std::vector<int> candidate_scores(const std::array<lm::WordId, 5>& window) const;
-  // The same probability with the generic candidates' normaliser in closed form: their scores
-  // taken without sphinxbase's truncations (each truncation of a negative sum counted as +0.5
-  // units), so that Σ over them is a precomputed vocabulary sum times a context constant; only
-  // the candidates with explicit n-grams (and the target) are scored exactly. Cost: the
-  // explicit candidates, not the vocabulary — still tens of thousands next to a frequent word
-  // ("the"), so it saves about a third on review sentences, not an order of magnitude. Each
-  // generic term is off by less than ±0.5 units of log base 1.0001 (±5e-5 relative) per
-  // truncated factor; measured on the MR annotations' 3,348 windows: mean relative difference
-  // from probability() 6e-8, largest 4e-6 (tests/aeon/backoff_normaliser_test.cc). Not
-  // sphinxbase-exact: for gating, not for AEON's published figures.
+  // The same probability with the normaliser approximated: only the target and the candidates
+  // with an explicit trigram with the window's words — (u v w), (v w x), (w x y) — are scored
+  // exactly; every other candidate's score is taken without sphinxbase's integer truncations
+  // (each truncation of a sum counted as +0.5 units, its mean for a negative sum), which makes
+  // it a product of a part that depends on the candidate and the left neighbour v (its bigram
+  // (v w) if any, else its unigram values) and a part that depends on the candidate and the
+  // right neighbour x. Σ over the vocabulary is then precomputed sums — over V, over v's bigram
+  // followers and over x's bigram predecessors (per word, computed on first use and kept) —
+  // plus one term per candidate with both bigrams (v w) and (w x), found by intersecting the
+  // two lists (pair_sums, kept per pair), plus the trigram candidates' exact corrections.
+  // Cost: the trigram lists, and the shorter neighbour list once per neighbour pair; not the
+  // vocabulary nor the union of both bigram lists. Each
+  // approximated term is off by at most ±0.5 units of log base 1.0001 (±5e-5 relative) per
+  // truncated factor with a negative sum; measured on the MR annotations' 3,348 windows
+  // against probability(): see SeparableIsWithinTwoTenThousandthsOfExact in
+  // tests/aeon/backoff_normaliser_test.cc for the figures. Not sphinxbase-exact: for gating,
+  // not for AEON's published figures.
   double separable_probability(const std::array<lm::WordId, 5>& window) const;
 
  private:
   struct Context;
   Context context(const std::array<lm::WordId, 5>& window) const;
-  int generic_score(const Context& c, lm::WordId w) const;
   // Calls emit(index, exact integer score) for every candidate with an explicit n-gram with
   // the window's neighbours.
   template <typename Fn>
@@ -64,10 +77,76 @@ class BackoffWindowScorer {
   // Fills the calling thread's score array for the window and returns it.
   const int* scores(const std::array<lm::WordId, 5>& window) const;
 
+ public:
+  // The per-word sums of separable_probability (exposed for tests). Over a word's explicit
+  // bigrams in one direction, <s> and </s> excluded, with E(a) = 1.0001^a and P, Q a word's
+  // unigram probability and back-off weight, p and bo the bigram's probability and back-off:
+  // The index of a word in a list sorted by word, or −1: a bit set over the vocabulary with
+  // the count of entries before each 64-word block (built for long lists only; a short list
+  // is searched by galloping).
+  struct WordIndex {
+    std::vector<std::uint64_t> bits;
+    std::vector<std::uint32_t> rank;
+    bool empty() const { return bits.empty(); }
+    std::int64_t find(lm::WordId w) const;
+  };
+  struct AfterTerm {
+    double alpha;    // E(p_vw + bo_vw)
+    double p;        // E(P(w))
+    double alpha_q;  // E(p_vw + bo_vw + Q(w))
+    double pq;       // E(P(w) + Q(w))
+  };
+  struct AfterSums {  // bigrams (v, w) for one v
+    std::span<const lm::SphinxTrie::Entry> list;  // bigrams_after(v), sorted by word
+    std::vector<lm::SphinxTrie::Entry> sorted;    // the sorted copy `list` views where needed
+    double a0 = 0;    // Σ E(p_vw)
+    double a1 = 0;    // Σ E(p_vw + Q(w) + bo_vw)
+    double g0 = 0;    // Σ E(P(w))
+    double g1 = 0;    // Σ E(P(w) + Q(w))
+    std::vector<AfterTerm> terms;  // per entry of `list`
+    WordIndex index;
+  };
+  struct BeforeSums {  // bigrams (w, x) for one x
+    std::span<const lm::SphinxTrie::Entry> list;  // bigrams_before(x), sorted by word
+    std::vector<lm::SphinxTrie::Entry> sorted;
+    double b0 = 0;     // Σ E(P(w) + p_wx)
+    double b1 = 0;     // Σ E(P(w) + p_wx + bo_wx)
+    double g1 = 0;     // Σ E(P(w) + Q(w))
+    std::vector<double> beta0, beta1;  // per entry of `list`: E(p_wx), E(p_wx + bo_wx)
+    WordIndex index;
+  };
+  // Σ over the words with both bigrams (v w) and (w x), <s> and </s> excluded, of α = E(p_vw +
+  // bo_vw), β0 = E(p_wx), β1 = E(p_wx + bo_wx), p = E(P(w)), q = E(Q(w)).
+  struct PairSums {
+    double alpha_beta0 = 0, alpha_beta1 = 0;  // Σ α·β0, Σ α·β1
+    double p_beta0 = 0, p_beta1 = 0;          // Σ p·β0, Σ p·β1
+    double p_q = 0, alpha_q = 0;              // Σ p·q, Σ α·q
+  };
+  // Kept per pair (v, x) when the shorter list is long enough to be worth it (thread-safe).
+  PairSums pair_sums(lm::WordId v, lm::WordId x) const;
+  // Computed on the first call for a word and kept for the scorer's lifetime (thread-safe).
+  const AfterSums& after_sums(lm::WordId v) const;
+  const BeforeSums& before_sums(lm::WordId x) const;
+
+ private:
+
   const lm::SphinxTrie& trie_;
   std::vector<double> exp_hi_, exp_lo_;
-  std::vector<double> exp_p_, exp_pq_;  // 1.0001^P(w), 1.0001^(P(w) + Q(w))
+  // Per word, in one cache line's share: P, Q and 1.0001^P, 1.0001^Q, 1.0001^(P + Q).
+  struct UnigramTerms {
+    float p, q;
+    double exp_p, exp_q, exp_pq;
+  };
+  std::vector<UnigramTerms> uni_;
   double sum_p_ = 0, sum_pq_ = 0;
+  // Per-word sums, built on first use under `sums_mutex_`, published through the atomics.
+  mutable std::mutex sums_mutex_;
+  mutable std::vector<std::atomic<const AfterSums*>> after_sums_;
+  mutable std::vector<std::atomic<const BeforeSums*>> before_sums_;
+  mutable std::vector<std::unique_ptr<AfterSums>> after_store_;
+  mutable std::vector<std::unique_ptr<BeforeSums>> before_store_;
+  mutable std::mutex pairs_mutex_;
+  mutable std::unordered_map<std::uint64_t, PairSums> pairs_;
 };
 
 }  // namespace assay::aeon

@@ -43,8 +43,9 @@ class BackoffWindowScorer;
 enum class NgramNormaliser {
   kBackoff,    // back-off sums + enumerated explicit n-grams (needs a trigram lm::SphinxTrie)
   kEnumerate,  // every candidate looked up (the reference)
-  // kBackoff's exact explicit n-grams with the generic candidates' sum in closed form (largest
-  // relative difference 4e-6 measured; BackoffWindowScorer::separable_probability): for gating.
+  // Only the target and the trigram candidates exact, every other candidate's term from
+  // per-word and per-pair sums with sphinxbase's truncations at their mean (within 2e-4
+  // relative of kBackoff, BackoffWindowScorer::separable_probability): for gating.
   kSeparable,
 };
 

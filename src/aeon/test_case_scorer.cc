@@ -18,11 +18,13 @@ namespace assay::aeon {
 
 TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
   if (o.model_dir.empty() && o.embedding_dir.empty()) {
-    if (o.ngram_normaliser != NgramNormaliser::kEnumerate)
-      ngram_ = lm::SphinxTrie::load(o.ngram_model);
-    else
-      ngram_ = lm::SphinxModel::load(o.ngram_model);
-    ngram_syneval_ = std::make_unique<NgramSynEval>(*ngram_, o.syneval.phi, o.ngram_normaliser);
+    if (o.ngram == nullptr) {
+      if (o.ngram_normaliser != NgramNormaliser::kEnumerate)
+        ngram_ = lm::SphinxTrie::load(o.ngram_model);
+      else
+        ngram_ = lm::SphinxModel::load(o.ngram_model);
+    }
+    ngram_syneval_ = std::make_unique<NgramSynEval>(o.ngram ? *o.ngram : *ngram_, o.syneval.phi, o.ngram_normaliser);
     if (!o.vectors.empty()) {
       vectors_ = std::make_unique<vectors::EmbeddingMatrix>(
           vectors::read_vectors(o.vectors, vectors::parse_vector_format(o.vectors_format)));

@@ -35,13 +35,18 @@ struct TestCaseScorerOptions {
   SynEvalOptions syneval;
   // Offline backends (used when model_dir and embedding_dir are both empty).
   std::string ngram_model = lm::kCmuTrigramPath;  // a file (lm::ngram_model_path)
+  // An n-gram model already loaded, used instead of reading `ngram_model` (not owned; must
+  // outlive the scorer). kBackoff and kSeparable need a trigram lm::SphinxTrie; on another
+  // model SynEval enumerates.
+  const lm::NgramModel* ngram = nullptr;
   std::string vectors;                 // word-vector file; empty = WordNet only
   std::string vectors_format = "glove";  // see vectors::parse_vector_format
   std::string wordnet_dir = wordnet::kDefaultDir;
   // Offline SynEval normaliser: kBackoff reads the model with lm::SphinxTrie (no lock, exact
   // back-off sums); kEnumerate is the reference — sphinxbase look-ups for every candidate;
-  // kSeparable is kBackoff with the generic candidates' sum in closed form (within 4e-6
-  // relative measured, about a third less time; the fairness engine's AEON gate uses it).
+  // kSeparable approximates every candidate but the target and the trigram candidates from
+  // precomputed per-word and per-pair sums (within 2e-4 relative of kBackoff, a fraction of
+  // its time; the fairness engine's AEON gate uses it).
   NgramNormaliser ngram_normaliser = NgramNormaliser::kBackoff;
 };
 
@@ -85,7 +90,7 @@ class TestCaseScorer {
   std::optional<lm::BertModel::Loaded> mlm_, embedder_;
   std::unique_ptr<SemEval> semeval_;
   std::unique_ptr<SynEval> syneval_;
-  std::unique_ptr<lm::NgramModel> ngram_;
+  std::unique_ptr<lm::NgramModel> ngram_;  // null when the options lent one
   std::unique_ptr<vectors::EmbeddingMatrix> vectors_;
   std::unique_ptr<WordNetRelations> wordnet_;
   std::unique_ptr<NgramSynEval> ngram_syneval_;

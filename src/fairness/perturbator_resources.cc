@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "knowledge/open_graph.h"
 #include "lm/model_spec.h"
+#include "lm/sphinx_trie.h"
 #include "vectors/vector_reader.h"
 
 namespace assay::fairness {
@@ -18,7 +19,11 @@ PerturbatorResources PerturbatorResources::load(const ResourceOptions& o) {
     g.wordnet_dir = o.wordnet_dir;
     return knowledge::open_graph(o.kg, g);
   });
-  auto lm = std::async(std::launch::async, [&] { return lm::open_ngram_model(o.ngram_model); });
+  auto lm = std::async(std::launch::async, [&]() -> std::unique_ptr<lm::NgramModel> {
+    if (o.ngram_trie && !o.ngram_model.starts_with("arpa:"))
+      return lm::SphinxTrie::load(lm::ngram_model_path(o.ngram_model));
+    return lm::open_ngram_model(o.ngram_model);
+  });
   auto lemmatizer = std::async(
       std::launch::async, [&] { return std::make_unique<text::WordNetLemmatizer>(o.wordnet_dir); });
   auto vecs = std::async(std::launch::async, [&]() -> std::unique_ptr<vectors::EmbeddingMatrix> {

@@ -30,6 +30,10 @@ struct ResourceOptions {
   std::string kg = "wordnet";
   // lm::open_ngram_model: "cmu" (the CMU trigram), "arpa:FILE" or "sphinx:FILE".
   std::string ngram_model = "cmu";
+  // Read a sphinxbase model ("cmu", "sphinx:FILE") with lm::SphinxTrie instead of sphinxbase:
+  // the same scores, no lock, and the form AEON's back-off SynEval needs, so `fair perturb
+  // --gate aeon` loads the trigram once for both. Costs more memory and start-up than sphinxbase.
+  bool ngram_trie = false;
   std::string vectors;                      // empty: no analogy by vectors
   std::string vectors_format = "word2vec";  // vectors::parse_vector_format
   std::size_t vectors_limit = 0;            // read only the first N vectors (0 = all)

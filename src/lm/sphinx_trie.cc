@@ -89,11 +89,25 @@ bool has_trie_header(const std::string& path) {
 }
 
 std::vector<unsigned char> slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw core::IoError(core::SourceLocation{path}, "cannot open the n-gram model");
-  std::vector<unsigned char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw core::IoError(core::SourceLocation{path}, "cannot read the n-gram model");
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw core::IoError(core::SourceLocation{path}, "cannot read the n-gram model");
+  std::vector<unsigned char> data(static_cast<std::size_t>(size));
+  in.seekg(0);
+  in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(size));
+  if (in.gcount() != static_cast<std::streamsize>(size) || in.bad())
+    throw core::IoError(core::SourceLocation{path}, "cannot read the n-gram model");
   return data;
+}
+
+// Whether layer entries [begin, end) are strictly increasing by word: then sphinxbase's
+// interpolation search (find_child) reaches every one of them, and none needs searching for.
+bool strictly_increasing(const std::vector<SphinxTrie::Entry>& e, std::uint32_t begin, std::uint32_t end) {
+  for (std::uint32_t j = begin + 1; j < end; ++j) {
+    if (!(e[j - 1].word < e[j].word)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -281,8 +295,9 @@ void SphinxTrie::build_indexes() {
   std::vector<std::uint8_t> bi_found(uni_next_[V], 0);
   before_offsets_.assign(V + 1, 0);
   for (std::size_t w = 0; w < V; ++w) {
+    const bool sorted = strictly_increasing(bi.entries, uni_next_[w], uni_next_[w + 1]);
     for (std::uint32_t j = uni_next_[w]; j < uni_next_[w + 1]; ++j) {
-      bi_found[j] = find_child(0, uni_next_[w], uni_next_[w + 1], bi.entries[j].word) == static_cast<std::int64_t>(j);
+      bi_found[j] = sorted || find_child(0, uni_next_[w], uni_next_[w + 1], bi.entries[j].word) == static_cast<std::int64_t>(j);
       before_offsets_[w + 1] += bi_found[j];
     }
   }
@@ -298,13 +313,16 @@ void SphinxTrie::build_indexes() {
   }
   for (std::size_t v = 0; v < V; ++v) after_offsets_[v + 1] += after_offsets_[v];
   after_.resize(after_offsets_[V]);
+  std::vector<std::uint32_t> after_entry(after_offsets_[V]);  // the bigram entry of after_[p]
   {
     std::vector<std::uint32_t> fill(after_offsets_.begin(), after_offsets_.end() - 1);
     for (std::size_t w = 0; w < V; ++w) {
       for (std::uint32_t j = uni_next_[w]; j < uni_next_[w + 1]; ++j) {
         if (!bi_found[j]) continue;
         const Entry& e = bi.entries[j];
-        after_[fill[static_cast<std::size_t>(e.word)]++] = Entry{static_cast<WordId>(w), e.prob, e.backoff};
+        const std::uint32_t p = fill[static_cast<std::size_t>(e.word)]++;
+        after_[p] = Entry{static_cast<WordId>(w), e.prob, e.backoff};
+        after_entry[p] = j;
       }
     }
   }
@@ -317,8 +335,9 @@ void SphinxTrie::build_indexes() {
   tri_ab_offsets_.assign(V + 1, 0);
   for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
     if (!bi_found[j]) continue;
+    const bool sorted = strictly_increasing(tri.entries, bi.next[j], bi.next[j + 1]);
     for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
-      tri_found[k] = find_child(1, bi.next[j], bi.next[j + 1], tri.entries[k].word) == static_cast<std::int64_t>(k);
+      tri_found[k] = sorted || find_child(1, bi.next[j], bi.next[j + 1], tri.entries[k].word) == static_cast<std::int64_t>(k);
       tri_bc_offsets_[j + 1] += tri_found[k];
       if (tri_found[k]) ++tri_ab_offsets_[static_cast<std::size_t>(tri.entries[k].word) + 1];
     }
@@ -334,7 +353,8 @@ void SphinxTrie::build_indexes() {
   tri_ac_offsets_ = tri_ab_offsets_;
   std::vector<Keyed> ab(n_tri), ac(n_tri);
   {
-    std::vector<std::uint32_t> fill(tri_ab_offsets_.begin(), tri_ab_offsets_.end() - 1);
+    // `ac` in (c, b) order within each a: c outer, b in the trie's order under c.
+    std::vector<std::uint32_t> fill(tri_ac_offsets_.begin(), tri_ac_offsets_.end() - 1);
     for (std::size_t c = 0; c < V; ++c) {
       for (std::uint32_t j = uni_next_[c]; j < uni_next_[c + 1]; ++j) {
         if (!bi_found[j]) continue;
@@ -342,19 +362,25 @@ void SphinxTrie::build_indexes() {
         for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
           if (!tri_found[k]) continue;
           const Entry& t = tri.entries[k];
-          const std::uint32_t at = fill[static_cast<std::size_t>(t.word)]++;
-          ab[at] = Keyed{static_cast<std::uint32_t>(b), Entry{static_cast<WordId>(c), t.prob, 0}};
-          ac[at] = Keyed{static_cast<std::uint32_t>(c), Entry{b, t.prob, 0}};
+          ac[fill[static_cast<std::size_t>(t.word)]++] = Keyed{static_cast<std::uint32_t>(c), Entry{b, t.prob, 0}};
         }
       }
     }
   }
-  // `ac` is in (c, b) order within each a already; `ab` needs (b, c).
-  for (std::size_t a = 0; a < V; ++a) {
-    std::sort(ab.begin() + tri_ab_offsets_[a], ab.begin() + tri_ab_offsets_[a + 1],
-              [](const Keyed& x, const Keyed& y) {
-                return x.key != y.key ? x.key < y.key : x.entry.word < y.entry.word;
-              });
+  {
+    // `ab` in (b, c) order within each a: b outer, then the bigrams (b, c) by c (after_'s order).
+    std::vector<std::uint32_t> fill(tri_ab_offsets_.begin(), tri_ab_offsets_.end() - 1);
+    for (std::size_t b = 0; b < V; ++b) {
+      for (std::uint32_t p = after_offsets_[b]; p < after_offsets_[b + 1]; ++p) {
+        const std::uint32_t j = after_entry[p];
+        const WordId c = after_[p].word;
+        for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
+          if (!tri_found[k]) continue;
+          const Entry& t = tri.entries[k];
+          ab[fill[static_cast<std::size_t>(t.word)]++] = Keyed{static_cast<std::uint32_t>(b), Entry{c, t.prob, 0}};
+        }
+      }
+    }
   }
   auto split = [](const std::vector<Keyed>& in, std::vector<std::uint32_t>& keys, std::vector<Entry>& entries) {
     keys.resize(in.size());

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "aeon/backoff_window_scorer.h"
@@ -150,8 +151,9 @@ TEST(BackoffNormaliser, EveryCandidateScoreEqualsSphinxbase) {
   }
 }
 
-// The separable normaliser (closed-form sum over the generic candidates) against the exact
-// back-off normaliser on every sentence of the MR annotations: within 2e-4 relative.
+// The separable normaliser (every candidate but the target and the trigram candidates from
+// per-word and per-pair sums) against the exact back-off normaliser on every sentence of the
+// MR annotations: within 2e-4 relative (measured: mean 4.8e-6, largest 8.2e-5).
 TEST(BackoffNormaliser, SeparableIsWithinTwoTenThousandthsOfExact) {
   ASSAY_REQUIRE_FILE(kMrAnnotations);
   assay::core::CsvReader csv(kMrAnnotations);
@@ -187,6 +189,206 @@ TEST(BackoffNormaliser, SeparableIsWithinTwoTenThousandthsOfExact) {
   EXPECT_GT(worst, 0.0);
   std::cout << "separable normaliser: " << n << " masked probabilities, relative error mean "
             << sum / static_cast<double>(n) << ", largest " << worst << "\n";
+}
+
+// The windows of every `step`-th MR annotation record (both texts), as NgramSynEval forms them.
+std::vector<std::array<assay::lm::WordId, 5>> mr_windows(std::size_t step) {
+  const auto& t = trie();
+  assay::core::CsvReader csv(kMrAnnotations);
+  const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
+  std::vector<std::array<assay::lm::WordId, 5>> out;
+  std::size_t record = 0;
+  while (csv.next()) {
+    if (record++ % step != 0) continue;
+    for (const std::size_t col : {ori, adv}) {
+      const std::string text = assay::aeon::strip_mutation_markers(csv.field(col));
+      for (const std::string& sentence : assay::aeon::split_sentences(text)) {
+        std::vector<assay::lm::WordId> s{t.begin_sentence()};
+        for (const std::string& w : NgramSynEval::words(sentence)) s.push_back(t.find(w));
+        s.push_back(t.end_sentence());
+        for (std::size_t p = 1; p + 1 < s.size(); ++p) {
+          if (s[p] == assay::lm::kNoWord) continue;
+          out.push_back({p >= 2 ? s[p - 2] : assay::lm::kNoWord, s[p - 1], s[p], s[p + 1],
+                         p + 2 < s.size() ? s[p + 2] : assay::lm::kNoWord});
+        }
+      }
+    }
+  }
+  return out;
+}
+
+// The separable normaliser's definition, candidate by candidate over the whole vocabulary: the
+// target and every candidate with an explicit trigram with the window scored exactly (three
+// look-ups), every other one from its bigrams with the neighbours with each truncation taken
+// as +0.5 (backoff_window_scorer.cc states the four cases). separable_probability computes the
+// same sum from per-word sums, the intersection of the neighbours' bigram lists and the
+// trigram lists; this enumerates it.
+double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
+  using assay::lm::kNoWord;
+  using assay::lm::WordId;
+  const auto& t = trie();
+  const WordId u = win[0], v = win[1], target = win[2], x = win[3], y = win[4];
+  const int n1 = v == kNoWord ? 0 : (u == kNoWord ? 1 : 2);
+  const bool f2 = x != kNoWord, f3 = f2 && y != kNoWord;
+  const auto& P = t.unigram_probs();
+  const auto& Q = t.unigram_backoffs();
+  const auto* xy = f3 ? t.bigram(x, y) : nullptr;
+  const double b0 = n1 >= 1 ? Q[static_cast<std::size_t>(v)] : 0.0;
+  const auto* uv = n1 == 2 ? t.bigram(u, v) : nullptr;
+  const double b1 = uv ? uv->backoff : 0.0;
+  const float k3f_float = !f3 ? 0.0f : xy ? xy->prob : P[static_cast<std::size_t>(y)] + Q[static_cast<std::size_t>(x)];
+  const double k3f = k3f_float;
+  const int k3 = f3 ? static_cast<int>(k3f_float + 0.0f) : 0;
+  std::vector<bool> trigram(static_cast<std::size_t>(t.vocabulary_size()), false);
+  if (n1 == 2)
+    for (const auto& e : t.trigrams_after(u, v)) trigram[static_cast<std::size_t>(e.word)] = true;
+  if (f2 && n1 >= 1)
+    for (const auto& e : t.trigrams_around(v, x)) trigram[static_cast<std::size_t>(e.word)] = true;
+  if (xy)
+    for (const auto& e : t.trigrams_before(x, y)) trigram[static_cast<std::size_t>(e.word)] = true;
+  auto exact = [&](WordId w) {
+    const std::array<WordId, 2> left{u, v}, mid{v, w}, right{w, x};
+    int s = t.raw_score(w, left);
+    if (f2) s += t.raw_score(x, mid);
+    if (f3) s += t.raw_score(y, right);
+    return s;
+  };
+  const int st = exact(target);
+  long double z = 0;
+  for (WordId w = 0; w < t.vocabulary_size(); ++w) {
+    if (w == t.begin_sentence() || w == t.end_sentence()) continue;
+    const auto i = static_cast<std::size_t>(w);
+    double score;
+    if (w == target || trigram[i]) {
+      score = exact(w);
+    } else {
+      const auto* a = n1 >= 1 ? t.bigram(v, w) : nullptr;
+      const auto* b = f2 ? t.bigram(w, x) : nullptr;
+      const double bo_vw = a ? a->backoff : 0.0;
+      score = (a ? static_cast<double>(a->prob) + b1 : P[i] + b0 + b1) + 0.5;
+      if (f2)
+        score += (b ? static_cast<double>(b->prob) : static_cast<double>(P[static_cast<std::size_t>(x)]) + Q[i]) +
+                 bo_vw + 0.5;
+      if (f3) score += b ? k3f + b->backoff + 0.5 : k3;
+    }
+    z += std::exp(static_cast<long double>(assay::lm::SphinxTrie::log_base()) * (score - st));
+  }
+  return static_cast<double>(1.0L / z);
+}
+
+// separable_probability against its definition enumerated over the vocabulary on real windows
+// (every 25th MR annotation record): equal within 1e-10 relative.
+TEST(BackoffNormaliser, SeparableEqualsItsDefinitionEnumerated) {
+  ASSAY_REQUIRE_FILE(kMrAnnotations);
+  const assay::aeon::BackoffWindowScorer scorer(trie());
+  const auto windows = mr_windows(25);
+  ASSERT_GT(windows.size(), 80u);
+  double worst = 0;
+  for (const auto& win : windows) {
+    const double fast = scorer.separable_probability(win), ref = enumerated_separable(win);
+    const double rel = std::abs(fast - ref) / ref;
+    worst = std::max(worst, rel);
+    EXPECT_LE(rel, 1e-10) << trie().word(win[2]) << ": " << fast << " vs " << ref;
+  }
+  std::cout << "separable vs its enumerated definition: " << windows.size()
+            << " windows, largest relative difference " << worst << "\n";
+}
+
+// The per-word sums and indexes against the bigram lists they summarise, for the neighbours of
+// real windows (every 10th MR record) and the sentence markers.
+TEST(BackoffNormaliser, PerWordSumsEqualTheirLists) {
+  ASSAY_REQUIRE_FILE(kMrAnnotations);
+  const auto& t = trie();
+  const assay::aeon::BackoffWindowScorer scorer(t);
+  const double lb = assay::lm::SphinxTrie::log_base();
+  const auto& P = t.unigram_probs();
+  const auto& Q = t.unigram_backoffs();
+  std::vector<assay::lm::WordId> words{t.begin_sentence(), t.end_sentence()};
+  for (const auto& win : mr_windows(10)) {
+    if (win[1] != assay::lm::kNoWord) words.push_back(win[1]);
+    if (win[3] != assay::lm::kNoWord) words.push_back(win[3]);
+  }
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  ASSERT_GT(words.size(), 100u);
+  auto E = [lb](double units) { return std::exp(lb * units); };
+  auto marker = [&](assay::lm::WordId w) { return w == t.begin_sentence() || w == t.end_sentence(); };
+  std::size_t indexed = 0;
+  for (const assay::lm::WordId w : words) {
+    const auto after = t.bigrams_after(w);
+    const auto& a = scorer.after_sums(w);
+    ASSERT_EQ(a.list.size(), after.size());
+    double a0 = 0, a1 = 0, g0 = 0, g1 = 0;
+    for (const auto& e : after) {
+      if (marker(e.word)) continue;
+      const auto i = static_cast<std::size_t>(e.word);
+      a0 += E(e.prob);
+      a1 += E(static_cast<double>(e.prob) + Q[i] + e.backoff);
+      g0 += E(P[i]);
+      g1 += E(static_cast<double>(P[i]) + Q[i]);
+    }
+    EXPECT_NEAR(a.a0, a0, 1e-12 * a0) << t.word(w);
+    EXPECT_NEAR(a.a1, a1, 1e-12 * a1) << t.word(w);
+    EXPECT_NEAR(a.g0, g0, 1e-12 * g0) << t.word(w);
+    EXPECT_NEAR(a.g1, g1, 1e-12 * g1) << t.word(w);
+    const auto before = t.bigrams_before(w);
+    const auto& b = scorer.before_sums(w);
+    ASSERT_EQ(b.list.size(), before.size());
+    double b0 = 0, b1 = 0, h1 = 0;
+    for (const auto& e : before) {
+      if (marker(e.word)) continue;
+      const auto i = static_cast<std::size_t>(e.word);
+      b0 += E(static_cast<double>(P[i]) + e.prob);
+      b1 += E(static_cast<double>(P[i]) + e.prob + e.backoff);
+      h1 += E(static_cast<double>(P[i]) + Q[i]);
+    }
+    EXPECT_NEAR(b.b0, b0, 1e-12 * b0) << t.word(w);
+    EXPECT_NEAR(b.b1, b1, 1e-12 * b1) << t.word(w);
+    EXPECT_NEAR(b.g1, h1, 1e-12 * h1) << t.word(w);
+    // Where a list has a bit-set index, it finds every entry and nothing else.
+    for (const auto* sums_index : {&a.index, &b.index}) {
+      if (sums_index->empty()) continue;
+      ++indexed;
+      const auto list = sums_index == &a.index ? a.list : b.list;
+      std::vector<std::int64_t> expected(static_cast<std::size_t>(t.vocabulary_size()), -1);
+      for (std::size_t k = 0; k < list.size(); ++k) expected[static_cast<std::size_t>(list[k].word)] = static_cast<std::int64_t>(k);
+      for (assay::lm::WordId x = 0; x < t.vocabulary_size(); ++x)
+        ASSERT_EQ(sums_index->find(x), expected[static_cast<std::size_t>(x)]) << t.word(w) << " / " << t.word(x);
+    }
+  }
+  EXPECT_GT(indexed, 10u);  // frequent neighbours ("the", "of", ...) have long lists
+}
+
+// Several threads building the per-word sums at once get the serial values.
+TEST(BackoffNormaliser, SeparableIsTheSameFromManyThreads) {
+  const auto& t = trie();
+  auto id = [&](const char* w) { return t.find(w); };
+  const std::vector<std::array<assay::lm::WordId, 5>> windows = {
+      {t.begin_sentence(), id("and"), id("there's"), id("the"), id("inimitable")},
+      {assay::lm::kNoWord, t.begin_sentence(), id("the"), id("movie"), id("was")},
+      {id("of"), id("the"), id("best"), id("of"), id("the")},
+      {id("the"), id("movie"), id("was"), t.end_sentence(), assay::lm::kNoWord},
+      {id("a"), id("very"), id("good"), id("film"), id("and")}};
+  std::vector<double> serial;
+  {
+    const assay::aeon::BackoffWindowScorer scorer(t);
+    for (const auto& w : windows) serial.push_back(scorer.separable_probability(w));
+  }
+  const assay::aeon::BackoffWindowScorer scorer(t);
+  std::vector<std::vector<double>> got(4);
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    threads.emplace_back([&, k] {
+      for (std::size_t r = 0; r < windows.size(); ++r) {
+        const auto& w = windows[(r + k) % windows.size()];
+        got[k].push_back(scorer.separable_probability(w));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    for (std::size_t r = 0; r < windows.size(); ++r) EXPECT_EQ(got[k][r], serial[(r + k) % windows.size()]);
+  }
 }
 
 TEST(BackoffNormaliser, FallsBackToEnumerationOffTheTrie) {

@@ -134,6 +134,44 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// The gate reads the perturbator's trigram (one lm::SphinxTrie for fluency and SynEval): the
+// perturbations and their fluency are those of a run without the gate, and the default
+// (separable) SynEval is within 2e-4 relative of --gate-exact's.
+TEST(FairPerturbCommand, AeonGateSharesTheTrigramAndStaysNearExact) {
+  TempDir dir;
+  const auto in = dir.write("in.txt",
+                            "The actor was great and his brother loved the film.\n"
+                            "My mother said the waiter was rude to the old man.\n"
+                            "A king and his son walked into the kitchen of the restaurant.\n");
+  const std::string base = "fair perturb --quiet --no-dropped --input " + in;
+  auto plain = run_assay(dir, base);
+  auto gated = run_assay(dir, base + " --gate aeon --gate-action flag");
+  auto exact = run_assay(dir, base + " --gate aeon --gate-action flag --gate-exact");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(gated.exit_code, 0) << gated.err;
+  ASSERT_EQ(exact.exit_code, 0) << exact.err;
+  auto p = lines_of(plain.out), g = lines_of(gated.out), e = lines_of(exact.out);
+  ASSERT_EQ(p.size(), 3u);
+  ASSERT_EQ(g.size(), 3u);
+  ASSERT_EQ(e.size(), 3u);
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    ASSERT_EQ(g[i]["perturbations"].size(), p[i]["perturbations"].size());
+    for (std::size_t k = 0; k < p[i]["perturbations"].size(); ++k) {
+      auto gp = g[i]["perturbations"][k];
+      const double syn = gp["aeon"]["SynEval"].get<double>();
+      const double syn_exact = e[i]["perturbations"][k]["aeon"]["SynEval"].get<double>();
+      EXPECT_NEAR(syn, syn_exact, 2e-4 * syn_exact);
+      EXPECT_EQ(gp["aeon"]["keep"], e[i]["perturbations"][k]["aeon"]["keep"]);
+      gp.erase("aeon");
+      EXPECT_EQ(gp, p[i]["perturbations"][k]);  // text, record and fluency unchanged
+      ++n;
+    }
+    EXPECT_EQ(g[i]["fluency"], p[i]["fluency"]);
+  }
+  EXPECT_GE(n, 3u);
+}
+
 }  // namespace
 }  // namespace assay::fairness
 
