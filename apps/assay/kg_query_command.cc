@@ -14,6 +14,7 @@
 #include "knowledge/open_graph.h"
 #include "knowledge/person_classifier.h"
 #include "knowledge/wordnet_graph.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -124,8 +125,8 @@ void add_kg_query_command(CLI::App& kg, CommandResult& result) {
   cmd->add_option("--wordnet-dir", opts->graph.wordnet_dir,
                   "WordNet database directory (package wordnet-base)")
       ->capture_default_str();
-  cmd->add_option("--kg-cache", opts->graph.conceptnet_cache,
-                  "ConceptNet cache file (default FILE.assay-cache)");
+  add_cache_file(cmd, "--kg-cache", opts->graph.conceptnet_cache,
+                 "ConceptNet cache file (default FILE.assay-cache)");
   cmd->add_option(
       "--relation", opts->relations,
       "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all)");
