@@ -55,8 +55,7 @@ int run(const AeonFilterOptions& o) {
       ++n_dropped;
     }
   }
-  kept.commit();
-  dropped.commit();
+  core::commit_together({&kept, &dropped});  // both outputs or neither
   std::cout << "kept " << n_kept << ", dropped " << n_dropped << " (task " << o.task
             << ": SemEval >= " << t.sim << ", SynEval >= " << t.nat << ")\n";
   return n_dropped > 0 ? kFailuresFound : kOk;

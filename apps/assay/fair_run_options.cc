@@ -18,7 +18,7 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
   cmd->add_option("--model", o.model, "Model spec (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
       ->required();
   cmd->add_option("--input", o.input, "Inputs (see --input-format)")->required();
-  cmd->add_option("--cache", o.cache, "SQLite answer cache (a rerun asks nothing twice)");
+  add_database_file(cmd, "--cache", o.cache, "SQLite answer cache (a rerun asks nothing twice)");
   add_count(cmd, "--budget", o.budget, "Texts the model may be asked (needs --cache)",
             {.min = 0, .max = 1'000'000'000'000});
   add_count(cmd, "--batch", o.batch, "Texts per call to the model", {.min = 1, .max = 1'000'000})

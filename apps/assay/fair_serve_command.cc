@@ -198,7 +198,8 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   add_count(cmd, "--max-concurrent", o->max_concurrent, "Requests worked on at once (more: 503)",
             {.min = 1, .max = 1024})
       ->capture_default_str();
-  cmd->add_option("--cache", o->cache, "SQLite answer cache of the upstream (shared, persistent)");
+  add_database_file(cmd, "--cache", o->cache,
+                    "SQLite answer cache of the upstream (shared, persistent)");
   add_model_adapter_options(cmd, o->model_options, o->labels);
   add_perturbation_options(cmd, *o);
   cmd->callback([o, &result] { result.exit_code = run(*o); });

@@ -1,6 +1,7 @@
 // `assay kg query`: inspect the knowledge graph for one word — IsA links, hyponyms, antonyms,
 // derivation / form-of links, glosses, is_person (with the IsA path) and gendered counterparts
-// — as JSON lines on stdout, one line per (relation, sense).
+// — as JSON lines on stdout, one line per (relation, sense). The sense relations are the
+// graph's noun senses; antonyms and forms answer for the part of speech --pos names.
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -14,6 +15,8 @@
 #include "knowledge/open_graph.h"
 #include "knowledge/person_classifier.h"
 #include "knowledge/wordnet_graph.h"
+#include "option_checks.h"
+#include "wordnet/part_of_speech.h"
 
 namespace assay::cli {
 namespace {
@@ -23,10 +26,21 @@ struct KgQueryOptions {
   std::string kg = "wordnet";
   knowledge::GraphOptions graph;
   std::vector<std::string> relations;
+  std::string pos = "noun";
 };
 
 const std::vector<std::string> kRelations = {"isa",   "hyponyms", "antonyms",   "forms",
                                              "gloss", "person",   "counterpart"};
+
+// The relations that take --pos; the others are relations of noun senses.
+bool takes_pos(const std::string& relation) { return relation == "antonyms" || relation == "forms"; }
+
+knowledge::PartOfSpeech parse_pos(const std::string& s) {
+  for (const auto pos : wordnet::kAllPartsOfSpeech) {
+    if (s == wordnet::file_suffix(pos)) return pos;
+  }
+  throw core::UsageError("--pos must be noun, verb, adj or adv; got '" + s + "'");
+}
 
 nlohmann::ordered_json links(const knowledge::KnowledgeGraph& g,
                              const std::vector<knowledge::WeightedNode>& nodes) {
@@ -37,7 +51,7 @@ nlohmann::ordered_json links(const knowledge::KnowledgeGraph& g,
 
 void query(const knowledge::KnowledgeGraph& g, const knowledge::PersonClassifier& persons,
            const knowledge::GenderCounterpartFinder& finder, const std::string& word,
-           const std::string& relation, std::ostream& out) {
+           const std::string& relation, knowledge::PartOfSpeech pos, std::ostream& out) {
   auto line = [&] {
     nlohmann::ordered_json j;
     j["word"] = word;
@@ -65,7 +79,7 @@ void query(const knowledge::KnowledgeGraph& g, const knowledge::PersonClassifier
     }
   } else if (relation == "antonyms" || relation == "forms") {
     auto j = line();
-    j["words"] = relation == "antonyms" ? g.antonyms(word) : g.related_forms(word);
+    j["words"] = relation == "antonyms" ? g.antonyms(word, pos) : g.related_forms(word, pos);
     core::write_jsonl(out, j);
   } else if (relation == "person") {
     auto j = line();
@@ -97,7 +111,14 @@ void query(const knowledge::KnowledgeGraph& g, const knowledge::PersonClassifier
 }
 
 int run(const KgQueryOptions& o) {
-  std::vector<std::string> relations = o.relations.empty() ? kRelations : o.relations;
+  const knowledge::PartOfSpeech pos = parse_pos(o.pos);
+  const bool noun = pos == knowledge::PartOfSpeech::kNoun;
+  std::vector<std::string> relations = o.relations;
+  if (relations.empty()) {  // every relation; for another part of speech, those that take it
+    for (const auto& r : kRelations) {
+      if (noun || takes_pos(r)) relations.push_back(r);
+    }
+  }
   for (const auto& r : relations) {
     if (std::find(kRelations.begin(), kRelations.end(), r) == kRelations.end()) {
       throw core::UsageError(
@@ -105,12 +126,16 @@ int run(const KgQueryOptions& o) {
           "counterpart; got '" +
           r + "'");
     }
+    if (!noun && !takes_pos(r)) {
+      throw core::UsageError("--relation " + r + " is a relation of noun senses; --pos " + o.pos +
+                             " applies to antonyms and forms only");
+    }
   }
   const auto graph = knowledge::open_graph(o.kg, o.graph);
   const knowledge::PersonClassifier persons(*graph, knowledge::default_person_options(*graph));
   const knowledge::GenderCounterpartFinder finder(*graph, persons);
   for (const auto& w : o.words) {
-    for (const auto& r : relations) query(*graph, persons, finder, w, r, std::cout);
+    for (const auto& r : relations) query(*graph, persons, finder, w, r, pos, std::cout);
   }
   return kOk;
 }
@@ -124,11 +149,16 @@ void add_kg_query_command(CLI::App& kg, CommandResult& result) {
   cmd->add_option("--wordnet-dir", opts->graph.wordnet_dir,
                   "WordNet database directory (package wordnet-base)")
       ->capture_default_str();
-  cmd->add_option("--kg-cache", opts->graph.conceptnet_cache,
-                  "ConceptNet cache file (default FILE.assay-cache)");
+  add_cache_file(cmd, "--kg-cache", opts->graph.conceptnet_cache,
+                 "ConceptNet cache file (default FILE.assay-cache)");
   cmd->add_option(
       "--relation", opts->relations,
-      "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all)");
+      "isa, hyponyms, antonyms, forms, gloss, person or counterpart; repeatable (default all "
+      "that --pos allows)");
+  cmd->add_option("--pos", opts->pos,
+                  "Part of speech of the word for antonyms and forms: noun, verb, adj or adv "
+                  "(the other relations are of noun senses)")
+      ->capture_default_str();
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

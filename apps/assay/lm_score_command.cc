@@ -12,7 +12,6 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "core/line_reader.h"
-#include "core/utf8.h"
 #include "lm/model_spec.h"
 #include "lm/sentence_scorer.h"
 
@@ -41,9 +40,6 @@ void score_lines(const LmScoreOptions& o, const lm::NgramModel& model, std::ostr
   core::LineReader lines(o.input);
   std::string_view line;
   while (lines.next(line)) {
-    if (const auto bad = core::find_invalid_utf8(line)) {
-      throw core::ParseError(lines.location(*bad + 1), "invalid UTF-8 in the input sentence");
-    }
     std::string text(line);
     if (o.lowercase) {
       for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

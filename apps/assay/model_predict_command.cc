@@ -141,8 +141,8 @@ void add_model_predict_command(CLI::App& group, CommandResult& result) {
   cmd->add_option("--text-column", opts->text_column,
                   "Read a TSV (CSV when the name ends in .csv) with a header; the text column");
   cmd->add_flag("--latin1", opts->latin1, "The input is ISO-8859-1, not UTF-8");
-  cmd->add_option("--cache", opts->cache,
-                  "SQLite answer cache keyed by (model identity, exact text)");
+  add_database_file(cmd, "--cache", opts->cache,
+                    "SQLite answer cache keyed by (model identity, exact text)");
   add_count(cmd, "--budget", opts->budget,
             "Ask the model about at most N texts (needs --cache); rerun to continue",
             {.min = 0, .max = 1'000'000'000'000});

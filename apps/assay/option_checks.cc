@@ -73,6 +73,27 @@ CLI::Validator output_file_check() {
       "FILE");
 }
 
+namespace {
+
+CLI::Validator path_check(void (*check)(const std::string&), const char* name) {
+  return CLI::Validator(
+      [check](std::string& s) -> std::string {
+        try {
+          check(s);
+        } catch (const core::Error& e) {
+          return e.what();
+        }
+        return {};
+      },
+      name);
+}
+
+}  // namespace
+
+CLI::Validator database_file_check() { return path_check(core::check_database_file, "FILE"); }
+
+CLI::Validator cache_file_check() { return path_check(core::check_cache_file, "FILE"); }
+
 CLI::Validator output_directory_check() {
   return CLI::Validator(
       [](std::string& s) -> std::string {

@@ -48,11 +48,28 @@ CLI::Option* add_finite(CLI::App* cmd, const std::string& name, T& var, const st
 // directories, devices and pipes are refused), a directory must be one or be creatable.
 CLI::Validator output_file_check();
 CLI::Validator output_directory_check();
+// Files a command keeps and reuses, checked the same way before the long loads that precede
+// their first use: an SQLite store or answer cache (core::check_database_file: readable and
+// writable, or creatable) and a cache file (core::check_cache_file: readable, or creatable).
+CLI::Validator database_file_check();
+CLI::Validator cache_file_check();
 
 // Adds an output-file option (written atomically by the command).
 inline CLI::Option* add_output_file(CLI::App* cmd, const std::string& name, std::string& var,
                                     const std::string& desc) {
   return cmd->add_option(name, var, desc)->check(output_file_check());
+}
+
+// Adds an option naming an SQLite store or answer cache (--store, --cache).
+inline CLI::Option* add_database_file(CLI::App* cmd, const std::string& name, std::string& var,
+                                      const std::string& desc) {
+  return cmd->add_option(name, var, desc)->check(database_file_check());
+}
+
+// Adds an option naming a cache file that is read, or built and written (--kg-cache).
+inline CLI::Option* add_cache_file(CLI::App* cmd, const std::string& name, std::string& var,
+                                   const std::string& desc) {
+  return cmd->add_option(name, var, desc)->check(cache_file_check());
 }
 
 // Adds an output-directory option.

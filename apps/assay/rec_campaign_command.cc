@@ -254,9 +254,9 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
       ->capture_default_str();
-  cmd->add_option("--store", o->store,
-                  "SQLite store of finished runs (resumes from it; one process at a time; "
-                  "bound to the content of the data files)")
+  add_database_file(cmd, "--store", o->store,
+                    "SQLite store of finished runs (resumes from it; one process at a time; "
+                    "bound to the content of the data files)")
       ->required();
   add_output_directory(cmd, "--out", o->out, "Report directory")->required();
   add_count(cmd, "--stop-after", o->stop_after,

@@ -20,7 +20,7 @@
 #include "fairness/fluency_scorer.h"
 #include "fairness/perturbator.h"
 #include "knowledge/wordnet_graph.h"
-#include "lm/sphinx_model.h"
+#include "lm/model_spec.h"
 #include "text/pos_tagger.h"
 #include "text/unicode_props.h"
 #include "text/wordnet_lemmatizer.h"
@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
     { const text::WordNetLemmatizer l; }
     const double t_lemma = s_since(t0);
     t0 = Clock::now();
-    { const auto m = lm::SphinxModel::load(); }
+    { const auto m = lm::open_ngram_model("cmu"); }
     const double t_lm = s_since(t0);
     fairness::ResourceOptions ro;
     ro.vectors = vectors;

@@ -1,6 +1,7 @@
-// CMU trigram speed: model load, sentence scoring throughput on a text file (one sentence per
-// line), and a full-vocabulary sweep of log P(w | two-word context) — the inner loop of the
-// n-gram masked-probability fallback of AEON's SynEval.
+// CMU trigram speed, the model opened as `assay lm score` opens it (lm::open_ngram_model("cmu"),
+// the lock-free SphinxTrie): model load, sentence scoring throughput on a text file (one
+// sentence per line), and a full-vocabulary sweep of log P(w | two-word context) — the inner
+// loop of the n-gram masked-probability fallback of AEON's SynEval.
 //   lm_bench FILE [--repeats R]
 #include <algorithm>
 #include <chrono>
@@ -11,6 +12,7 @@
 
 #include "core/error.h"
 #include "core/line_reader.h"
+#include "lm/model_spec.h"
 #include "lm/sentence_scorer.h"
 #include "lm/sphinx_model.h"
 
@@ -33,7 +35,7 @@ int main(int argc, char** argv) {
   const std::size_t repeats = argc >= 4 ? std::strtoull(argv[3], nullptr, 10) : 5;
   try {
     auto t0 = Clock::now();
-    const auto model = assay::lm::SphinxModel::load();
+    const auto model = assay::lm::open_ngram_model("cmu");
     std::printf("load %s: %.0f ms\n", assay::lm::kCmuTrigramPath, ms_since(t0));
     std::vector<std::vector<std::string>> sentences;
     assay::core::LineReader lines(argv[1]);

@@ -1,5 +1,9 @@
 #include "core/jsonl.h"
 
+#include <cerrno>
+#include <cstring>
+#include <iostream>
+
 #include "core/excerpt.h"
 
 namespace assay::core {
@@ -26,7 +30,12 @@ bool JsonlReader::next(nlohmann::json& value) {
 }
 
 void write_jsonl(std::ostream& out, const nlohmann::ordered_json& value) {
+  errno = 0;
   out << value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+  if (out || &out != &std::cout) return;
+  const int err = errno;
+  throw IoError(std::string("cannot write standard output: ") +
+                (err != 0 ? std::strerror(err) : "write failed (disk full or file closed?)"));
 }
 
 const nlohmann::json& require_key(const nlohmann::json& value, const std::string& key,

@@ -24,6 +24,10 @@ class JsonlReader {
 };
 
 // Writes `value` compactly on one line (keys in insertion order of nlohmann::ordered_json).
+// When `out` is std::cout, throws IoError naming standard output as soon as a write to it fails
+// (a closed pipe or a full disk is noticed when the buffer is written, not at exit), so a
+// command that streams its results stops promptly. A failed write to another stream is left
+// to its owner (AtomicFileWriter::commit reports it with the file's name).
 void write_jsonl(std::ostream& out, const nlohmann::ordered_json& value);
 
 // Returns value[key] as the given type, or throws ParseError at `where` naming the key.

@@ -82,6 +82,48 @@ void check_output_file(const std::string& path) {
   }
 }
 
+namespace {
+
+// The checks shared by database and cache files. `what` names the file in messages.
+// `write_existing`: an existing file must be writable too, and its directory always.
+void check_kept_file(const std::string& path, const char* what, bool write_existing) {
+  if (path.empty()) throw UsageError(std::string("the ") + what + " name is empty");
+  const std::string target = resolve_output_path(path);
+  const std::string via = target == path ? "" : " (a link to " + target + ")";
+  const std::string cannot = std::string("cannot use as a ") + what + ": ";
+  if (is_special(path) || is_special(target)) {
+    throw IoError(SourceLocation{path}, cannot + "it is a device or a process's file descriptor");
+  }
+  struct stat st {};
+  const bool exists = ::stat(target.c_str(), &st) == 0;
+  if (exists) {
+    if (!S_ISREG(st.st_mode)) {
+      throw IoError(SourceLocation{path}, cannot + "it is " + kind_of(st.st_mode) + via +
+                                              (S_ISDIR(st.st_mode) ? "; give a file name" : ""));
+    }
+    if (::access(target.c_str(), write_existing ? R_OK | W_OK : R_OK) != 0) {
+      throw IoError(SourceLocation{path}, cannot + (write_existing ? "it is not readable and writable ("
+                                                                   : "it is not readable (") +
+                                              std::strerror(errno) + ")" + via);
+    }
+    if (!write_existing) return;
+  }
+  const std::string dir = parent_of(target);
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    throw IoError(SourceLocation{path}, cannot + "directory " + dir + " does not exist" + via);
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw IoError(SourceLocation{path}, cannot + "directory " + dir + " is not writable (" +
+                                            std::strerror(errno) + ")" + via);
+  }
+}
+
+}  // namespace
+
+void check_database_file(const std::string& path) { check_kept_file(path, "database", true); }
+
+void check_cache_file(const std::string& path) { check_kept_file(path, "cache file", false); }
+
 void check_output_directory(const std::string& path) {
   if (path.empty()) throw UsageError("an output directory name is empty");
   struct stat st {};

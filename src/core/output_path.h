@@ -25,6 +25,17 @@ void check_output_file(const std::string& path);
 // and its parent directory does (the command creates it).
 void check_output_directory(const std::string& path);
 
+// Throws IoError naming `path` unless an SQLite database (a store or an answer cache, updated
+// in place) can be opened there for reading and writing, or created: an existing target (links
+// followed) must be a regular file the process may read and write, and its directory must exist
+// and be writable (SQLite keeps its journal beside the database).
+void check_database_file(const std::string& path);
+
+// Throws IoError naming `path` unless a cache file can be used there: an existing one (links
+// followed) must be a regular file the process may read (it is rewritten only when stale); a
+// missing one is created, so its directory must exist and be writable.
+void check_cache_file(const std::string& path);
+
 // Throws UsageError when two of the (option, path) pairs name the same file (after resolving
 // links; also caught when both exist as hard links of one file). Empty paths are ignored.
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);

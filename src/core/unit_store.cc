@@ -1,15 +1,12 @@
 #include "core/unit_store.h"
 
-#include <openssl/evp.h>
-
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 #include "core/error.h"
+#include "core/sha256.h"
 
 namespace assay::core {
 namespace {
@@ -62,33 +59,7 @@ std::string content_hash(std::string_view bytes) {
 }
 
 std::string file_content_hash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(SourceLocation(path), "cannot open for reading");
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1) {
-    throw IoError(SourceLocation(path), "cannot start SHA-256");
-  }
-  std::vector<char> buffer(1 << 20);
-  while (in) {
-    in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    const auto n = in.gcount();
-    if (n > 0 && EVP_DigestUpdate(ctx.get(), buffer.data(), static_cast<std::size_t>(n)) != 1) {
-      throw IoError(SourceLocation(path), "SHA-256 failed");
-    }
-  }
-  if (in.bad()) throw IoError(SourceLocation(path), "read failed");
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_DigestFinal_ex(ctx.get(), digest, &length) != 1) {
-    throw IoError(SourceLocation(path), "SHA-256 failed");
-  }
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < length; ++i) {
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02x", digest[i]);
-    out += hex;
-  }
-  return out;
+  return "sha256:" + file_sha256_hex(path);
 }
 
 void add_input_files(StoreIdentity& identity, const std::vector<std::string>& paths) {

@@ -3,7 +3,6 @@
 #include "core/csv_reader.h"
 #include "core/error.h"
 #include "core/line_reader.h"
-#include "core/utf8.h"
 
 namespace assay::fairness {
 
@@ -51,9 +50,6 @@ std::vector<InputRecord> read_inputs(const std::string& path, const InputOptions
   std::string_view line;
   while (reader.next(line)) {
     check_length(line.size(), o.max_line_bytes, reader.location());
-    if (const auto bad = core::find_invalid_utf8(line)) {
-      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1), "invalid UTF-8");
-    }
     InputRecord r;
     r.line = reader.line_number();
     if (o.format == InputFormat::kTsv && !line.empty()) {

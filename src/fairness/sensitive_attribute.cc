@@ -7,7 +7,6 @@
 #include "core/error.h"
 #include "core/fields.h"
 #include "core/line_reader.h"
-#include "core/utf8.h"
 #include "text/unicode_props.h"
 
 #ifndef ASSAY_ATTRIBUTE_DIR
@@ -63,9 +62,6 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
   std::string_view line;
   std::vector<core::Field> fields;
   while (reader.next(line)) {
-    if (const auto bad = core::find_invalid_utf8(line)) {
-      throw core::ParseError(reader.location(core::utf8_column(line, *bad) + 1), "invalid UTF-8");
-    }
     core::split_fields(line, fields);
     if (fields.empty() || fields[0].text.front() == '#') continue;
     const std::string_view key = fields[0].text;

@@ -5,6 +5,7 @@
 #include "core/error.h"
 #include "lm/arpa_model.h"
 #include "lm/sphinx_model.h"
+#include "lm/sphinx_trie.h"
 
 namespace assay::lm {
 
@@ -19,7 +20,7 @@ namespace {
 
 std::unique_ptr<NgramModel> open_ngram_model(std::string_view spec) {
   if (spec.starts_with("arpa:") && spec.size() > 5) return ArpaModel::load(ngram_model_path(spec));
-  return SphinxModel::load(ngram_model_path(spec));
+  return SphinxTrie::load(ngram_model_path(spec));
 }
 
 std::string ngram_model_path(std::string_view spec) {

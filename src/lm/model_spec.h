@@ -1,7 +1,7 @@
 // Opens a language model from a short specification, as the command line and the engines'
 // options name it:
-//   "cmu"            the CMU English trigram of pocketsphinx-en-us (SphinxModel)
-//   "sphinx:FILE"    any file libsphinxbase reads
+//   "cmu"            the CMU English trigram of pocketsphinx-en-us (SphinxTrie)
+//   "sphinx:FILE"    any file libsphinxbase reads (SphinxTrie: sphinxbase's scores, no lock)
 //   "arpa:FILE"      an ARPA text file read by ArpaModel
 // Throws core::UsageError for an unknown specification, and what the backend throws otherwise.
 #pragma once

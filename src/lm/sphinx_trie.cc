@@ -281,6 +281,7 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
   for (std::size_t i = 0; i < words_.size(); ++i) ids_.emplace(words_[i], static_cast<WordId>(i));
   begin_ = find("<s>");
   end_ = find("</s>");
+  unknown_ = find("<UNK>");
   if (begin_ == kNoWord || end_ == kNoWord) {
     throw core::ParseError(core::SourceLocation{shown}, "the model lacks the sentence markers <s> and </s>");
   }

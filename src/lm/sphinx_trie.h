@@ -47,7 +47,9 @@ class SphinxTrie final : public NgramModel {
   WordId vocabulary_size() const override { return n_words_; }
   std::string_view word(WordId id) const override;
   WordId find(std::string_view word) const override;
-  WordId unknown() const override { return kNoWord; }
+  // sphinxbase's unknown word: the entry spelt "<UNK>" (ngram_unknown_wid), or kNoWord (the
+  // CMU trigram has none).
+  WordId unknown() const override { return unknown_; }
   WordId begin_sentence() const override { return begin_; }
   WordId end_sentence() const override { return end_; }
   double log_prob(WordId word, std::span<const WordId> context) const override;
@@ -94,7 +96,7 @@ class SphinxTrie final : public NgramModel {
   std::string name_;
   int order_ = 0;
   WordId n_words_ = 0;
-  WordId begin_ = kNoWord, end_ = kNoWord;
+  WordId begin_ = kNoWord, end_ = kNoWord, unknown_ = kNoWord;
   std::vector<std::string> words_;
   std::unordered_map<std::string_view, WordId> ids_;
   std::vector<float> uni_prob_, uni_bo_;

@@ -7,10 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
+#include "core/sha256.h"
 #include "lm/bert_model.h"
 #include "lm/safetensors_file.h"
 #include "lm/wordpiece_tokenizer.h"
-#include "models/file_digest.h"
+#include "models/whole_file.h"
 
 namespace assay::models {
 namespace {
@@ -111,9 +112,9 @@ BertClassifier::BertClassifier(const std::string& dir, std::size_t batch_size)
   labels_ = read_labels(root / "config.json", static_cast<std::size_t>(weight->shape[0]));
   std::string hashes;
   for (const char* name : {"config.json", "vocab.txt", "model.safetensors"}) {
-    hashes += std::string(name) + "=" + file_sha256_hex((root / name).string()) + "\n";
+    hashes += std::string(name) + "=" + core::file_sha256_hex((root / name).string()) + "\n";
   }
-  identity_ = "bert:sha256:" + sha256_hex(hashes);
+  identity_ = "bert:sha256:" + core::sha256_hex(hashes);
 }
 
 BertClassifier::~BertClassifier() = default;

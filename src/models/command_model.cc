@@ -18,7 +18,7 @@
 #include <unordered_map>
 
 #include "core/error.h"
-#include "models/file_digest.h"
+#include "core/sha256.h"
 #include "models/model_error.h"
 
 extern char** environ;
@@ -175,7 +175,7 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
       identity_.append(" ")
           .append(std::to_string(i))
           .append(":sha256:")
-          .append(file_sha256_hex(path));
+          .append(core::file_sha256_hex(path));
     }
   }
   prefix_ = options_.command.stderr_prefix;

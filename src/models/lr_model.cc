@@ -6,7 +6,8 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
-#include "models/file_digest.h"
+#include "core/sha256.h"
+#include "models/whole_file.h"
 
 namespace assay::models {
 namespace {
@@ -21,7 +22,7 @@ LrModel::LrModel(std::vector<std::string> labels, CountVectorizer vectorizer,
     : labels_(std::move(labels)),
       vectorizer_(std::move(vectorizer)),
       classifier_(std::move(classifier)) {
-  identity_ = "lr:sha256:" + sha256_hex(serialize());
+  identity_ = "lr:sha256:" + core::sha256_hex(serialize());
 }
 
 std::unique_ptr<LrModel> LrModel::train(const std::vector<std::string>& texts,
@@ -122,7 +123,7 @@ std::unique_ptr<LrModel> LrModel::load(const std::string& path) {
                                   j.at("intercept").get<std::vector<double>>());
     auto model = std::unique_ptr<LrModel>(
         new LrModel(std::move(labels), std::move(vectorizer), std::move(classifier)));
-    model->identity_ = "lr:sha256:" + sha256_hex(bytes);
+    model->identity_ = "lr:sha256:" + core::sha256_hex(bytes);
     return model;
   } catch (const nlohmann::json::exception& e) {
     throw core::ParseError(where, std::string("malformed assay LR model file: ") + e.what());

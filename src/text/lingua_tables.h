@@ -19,6 +19,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/string_hash.h"
+
 namespace assay::text {
 
 using TagId = std::uint8_t;
@@ -26,11 +28,6 @@ using TagId = std::uint8_t;
 struct TagCount {
   TagId tag = 0;
   double count = 0;
-};
-
-struct TransparentStringHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
 };
 
 class LinguaTables {
@@ -71,8 +68,8 @@ class LinguaTables {
   void load_abbreviations(const std::string& path);
 
   std::vector<std::string> tag_names_;
-  std::unordered_map<std::string, TagId, TransparentStringHash, std::equal_to<>> tag_ids_;
-  std::unordered_map<std::string, std::vector<TagCount>, TransparentStringHash, std::equal_to<>>
+  std::unordered_map<std::string, TagId, core::StringHash, std::equal_to<>> tag_ids_;
+  std::unordered_map<std::string, std::vector<TagCount>, core::StringHash, std::equal_to<>>
       lexicon_;
   std::vector<double> transition_;
   std::vector<std::uint8_t> present_;

@@ -11,7 +11,6 @@
 #include "core/fields.h"
 #include "core/line_reader.h"
 #include "core/number_parse.h"
-#include "core/utf8.h"
 #include "vectors/word2vec_binary_reader.h"
 
 namespace assay::vectors {
@@ -129,9 +128,6 @@ class TextVectorReader {
                std::to_string(fields_.size() - 1));
     }
     const std::string_view word = fields_[0].text;
-    if (const auto bad = core::find_invalid_utf8(word)) {
-      fail(*bad + 1, "invalid UTF-8 in the word");
-    }
     const std::size_t base = values_.size();
     values_.resize(base + dim_);
     for (std::size_t k = 0; k < dim_; ++k) {

@@ -1,6 +1,9 @@
 // CLI tests of `assay aeon score` and `assay aeon filter` on the tiny BERT checkpoint.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -184,6 +187,35 @@ TEST(AeonFilterCommand, KeepsAndDropsWithReasons) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find(bad + ":1: field 'SemEval' is not a number"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(kept));
+}
+
+// The kept and dropped files appear together or not at all: here writing the dropped cases
+// fails (a file size limit of 1 KiB, SIGXFSZ ignored) after the kept ones were written, and
+// the old kept file must be left as it was, with no temporary file beside it.
+TEST(AeonFilterCommand, FailedOutputLeavesBothOutputsUntouched) {
+  TempDir dir;
+  std::string lines = "{\"original\":\"a\",\"generated\":\"b\",\"SemEval\":0.95,\"SynEval\":0.3}\n";
+  for (int i = 0; i < 200; ++i) {
+    lines += "{\"original\":\"a rather long original sentence\",\"generated\":\"case " +
+             std::to_string(i) + "\",\"SemEval\":0.5,\"SynEval\":0.3}\n";
+  }
+  const auto scores = dir.write("s.jsonl", lines);
+  const std::string kept = dir.write("kept.jsonl", "old kept\n");
+  const std::string dropped = dir.file("dropped.jsonl");
+  const std::string cmd = "trap '' XFSZ; ulimit -f 2; " + std::string(ASSAY_BINARY) +
+                          " aeon filter --scores " + scores + " --task sa --kept " + kept +
+                          " --dropped " + dropped + " > " + dir.file("out") + " 2> " +
+                          dir.file("err") + " < /dev/null";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_NE(read_file(dir.file("err")).find(dropped + ": write failed"), std::string::npos)
+      << read_file(dir.file("err"));
+  EXPECT_EQ(read_file(kept), "old kept\n");
+  EXPECT_FALSE(std::filesystem::exists(dropped));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  }
 }
 
 }  // namespace

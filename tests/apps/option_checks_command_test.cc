@@ -117,4 +117,35 @@ TEST(OptionChecksCommand, GoodValuesPassTheCheck) {
   }
 }
 
+// The stores and caches a command reuses are checked while the options are parsed, like --out,
+// not when first opened after the inputs and models are loaded: with every input missing, the
+// error is about the store or cache option.
+TEST(OptionChecksCommand, StoresAndCachesAreCheckedBeforeAnyWork) {
+  TempDir dir;
+  const std::string x = dir.file("missing");
+  const std::vector<std::pair<std::string, std::string>> commands = {
+      {"model predict --model lr:" + x + " --input " + x, "--cache"},
+      {"fair test --model lr:" + x + " --input " + x + " --out " + x, "--cache"},
+      {"fair mitigate --model lr:" + x + " --input " + x + " --out " + x, "--cache"},
+      {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--cache"},
+      {"rec campaign --data csv:" + x + " --out " + x, "--store"},
+      {"kg query --word a --kg conceptnet:" + x, "--kg-cache"},
+  };
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {dir.path().string(), "it is a directory"},
+      {dir.file("no/such/file.db"), "does not exist"},
+      {"/dev/null", "it is a device"},
+  };
+  for (const auto& [command, option] : commands) {
+    for (const auto& [value, why] : bad) {
+      SCOPED_TRACE(command + " " + option + " " + value);
+      const auto r = run_assay(dir, command + " " + option + " " + value);
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(option)) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(value + ": cannot use as a")) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(why)) << r.err;
+    }
+  }
+}
+
 }  // namespace

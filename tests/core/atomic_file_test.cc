@@ -26,6 +26,59 @@ TEST(AtomicFile, NothingVisibleUntilCommit) {
   EXPECT_EQ(assay::testing::read_file(path), "done\n");
 }
 
+std::size_t entries(const std::string& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir),
+                                                std::filesystem::directory_iterator{}));
+}
+
+TEST(AtomicFile, CommitTogetherPutsEveryOutputInPlace) {
+  assay::testing::TempDir dir;
+  const auto a = dir.write("a.txt", "old a\n"), b = dir.file("b.txt");
+  AtomicFileWriter wa(a), wb(b);
+  wa.stream() << "new a\n";
+  wb.stream() << "new b\n";
+  commit_together({&wa, &wb});
+  EXPECT_EQ(assay::testing::read_file(a), "new a\n");
+  EXPECT_EQ(assay::testing::read_file(b), "new b\n");
+  EXPECT_EQ(entries(dir.path()), 2u);  // no temporary or backup file left
+}
+
+// The last rename fails (its directory, and the temporary file in it, vanished after the
+// writer was made): the first target gets its previous content back, and the second, which did
+// not exist, is removed again.
+TEST(AtomicFile, CommitTogetherUndoesTheRenamesWhenALaterOneFails) {
+  assay::testing::TempDir dir;
+  const auto a = dir.write("a.txt", "old a\n"), c = dir.file("c.txt");
+  std::filesystem::create_directory(dir.path() / "sub");
+  const auto b = dir.file("sub/b.txt");
+  {
+    AtomicFileWriter wa(a), wc(c), wb(b);
+    wa.stream() << "new a\n";
+    wc.stream() << "new c\n";
+    wb.stream() << "new b\n";
+    std::filesystem::remove_all(dir.path() / "sub");
+    EXPECT_THROW(commit_together({&wa, &wc, &wb}), IoError);
+  }
+  EXPECT_EQ(assay::testing::read_file(a), "old a\n");
+  EXPECT_FALSE(std::filesystem::exists(c));
+  EXPECT_EQ(entries(dir.path()), 1u);  // a.txt: no temporary or backup file left
+}
+
+// A target that became a directory cannot be replaced: nothing is renamed.
+TEST(AtomicFile, CommitTogetherRenamesNothingWhenATargetIsADirectory) {
+  assay::testing::TempDir dir;
+  const auto a = dir.write("a.txt", "old a\n"), b = dir.file("b.txt");
+  {
+    AtomicFileWriter wa(a), wb(b);
+    wa.stream() << "new a\n";
+    wb.stream() << "new b\n";
+    std::filesystem::create_directories(b + "/occupied");
+    EXPECT_THROW(commit_together({&wa, &wb}), IoError);
+  }
+  EXPECT_EQ(assay::testing::read_file(a), "old a\n");
+  EXPECT_EQ(entries(dir.path()), 2u);  // a.txt and b.txt/
+}
+
 TEST(AtomicFile, ReplacesExistingFileAndReportsBadDirectory) {
   assay::testing::TempDir dir;
   const auto path = dir.write("out.txt", "old");

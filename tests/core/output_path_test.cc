@@ -47,6 +47,24 @@ TEST(OutputPath, ChecksDirectories) {
               HasSubstr("does not exist"));
 }
 
+TEST(OutputPath, ChecksDatabaseAndCacheFiles) {
+  assay::testing::TempDir dir;
+  for (auto check : {check_database_file, check_cache_file}) {
+    EXPECT_NO_THROW(check(dir.file("new.db")));
+    EXPECT_NO_THROW(check(dir.write("old.db", "x")));
+    EXPECT_THAT(assay::testing::error_message_of([&] { check(dir.file("no/such/x.db")); }),
+                HasSubstr("does not exist"));
+    EXPECT_THAT(assay::testing::error_message_of([&] { check(dir.path().string()); }),
+                HasSubstr("it is a directory"));
+    EXPECT_THAT(assay::testing::error_message_of([&] { check("/dev/null"); }),
+                HasSubstr("it is a device"));
+    EXPECT_THAT(assay::testing::error_message_of([&] { check("/dev/stdout"); }),
+                HasSubstr("process's file descriptor"));
+  }
+  EXPECT_THAT(assay::testing::error_message_of([&] { check_cache_file(""); }),
+              HasSubstr("the cache file name is empty"));
+}
+
 TEST(OutputPath, OutputsThatBelongTogetherMustDiffer) {
   assay::testing::TempDir dir;
   EXPECT_NO_THROW(

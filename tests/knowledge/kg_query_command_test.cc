@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "knowledge_test_paths.h"
 #include "support/temp_dir.h"
@@ -52,6 +54,50 @@ TEST(KgQueryCommand, ConceptNetBackendWritesItsCache) {
   EXPECT_EQ(v[0]["backend"], "conceptnet");
   EXPECT_EQ(v[0]["words"], nlohmann::json::array({"queen"}));
   EXPECT_FALSE(assay::testing::read_file(cache).empty());
+}
+
+// --pos chooses the part of speech of the lexical relations: "act" has a derivation to "actor"
+// as a verb only; by default the sense relations (nouns only) are left out for another part of
+// speech, and asking for one is a usage error.
+TEST(KgQueryCommand, PartOfSpeechForLexicalRelations) {
+  TempDir dir;
+  const std::string base = "kg query --word act --wordnet-dir " + kMiniWordNet;
+  auto r = run_assay(dir, base + " --relation forms");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines(r.out).at(0)["words"], nlohmann::json::array());
+  r = run_assay(dir, base + " --relation forms --pos verb");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines(r.out).at(0)["words"], nlohmann::json::array({"actor"}));
+  r = run_assay(dir, base + " --pos verb");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto v = lines(r.out);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0]["relation"], "antonyms");
+  EXPECT_EQ(v[1]["relation"], "forms");
+  r = run_assay(dir, base + " --pos adj --relation isa");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--relation isa is a relation of noun senses"));
+  r = run_assay(dir, base + " --pos pronoun");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--pos must be noun, verb, adj or adv; got 'pronoun'"));
+}
+
+// The real WordNet answers antonyms of verbs, adjectives and adverbs.
+TEST(KgQueryCommand, AntonymsOfEveryPartOfSpeechFromWordNet) {
+  if (!std::filesystem::exists("/usr/share/wordnet/data.verb")) {
+    GTEST_SKIP() << "/usr/share/wordnet is absent (Debian package wordnet-base)";
+  }
+  TempDir dir;
+  for (const auto& [pos, word, antonym] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"verb", "increase", "decrease"}, {"adj", "good", "bad"}, {"adv", "slowly", "quickly"}}) {
+    SCOPED_TRACE(pos);
+    const auto r = run_assay(dir, "kg query --word " + word + " --relation antonyms --pos " + pos);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto v = lines(r.out);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_THAT(v[0]["words"].get<std::vector<std::string>>(), ::testing::Contains(antonym));
+  }
 }
 
 TEST(KgQueryCommand, BadInputExitsTwoWithTheReason) {

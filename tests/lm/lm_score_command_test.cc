@@ -1,6 +1,7 @@
 // `assay lm score` end to end through the real binary.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <cmath>
 #include <filesystem>
@@ -75,6 +76,21 @@ TEST(LmScoreCommand, CmuModelFromStdin) {
   // sphinx_lm_eval: lm score -323544 in log base 1.0001 (tests/data/lm goldens, line 1).
   EXPECT_NEAR(rows[0]["logprob"].get<double>(), -323544 * std::log(1.0001), 1e-6);
   EXPECT_EQ(rows[0]["n_tokens"], 7);
+}
+
+// Standard output that cannot be written (/dev/full) stops the command at the first failed
+// write, exit 2 naming standard output — here with endless input, which would otherwise be
+// read to the end before the failure is noticed.
+TEST(LmScoreCommand, FailedWriteToStandardOutputStopsPromptly) {
+  TempDir dir;
+  const std::string err = dir.file("err");
+  const std::string cmd = "yes 'a b' | timeout 60 " + std::string(ASSAY_BINARY) +
+                          " lm score --ngram-model arpa:" + kTiny + " > /dev/full 2> " + err;
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  EXPECT_THAT(assay::testing::read_file(err),
+              HasSubstr("assay: error: cannot write standard output: No space left on device"));
 }
 
 TEST(LmScoreCommand, BadInputsExitTwo) {

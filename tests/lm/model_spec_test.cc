@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "core/error.h"
+#include "lm/sphinx_model.h"
+#include "lm/sphinx_trie.h"
 
 namespace assay::lm {
 namespace {
@@ -11,6 +15,16 @@ TEST(OpenNgramModel, Arpa) {
   const auto m = open_ngram_model(std::string("arpa:") + ASSAY_TEST_DATA_DIR + "/lm/tiny.arpa");
   EXPECT_EQ(m->order(), 3);
   EXPECT_NE(std::string(m->name()).find("tiny.arpa"), std::string::npos);
+}
+
+// The sphinxbase formats are read by the lock-free SphinxTrie (scores equal to sphinxbase's,
+// sphinx_trie_test.cc), not by the SphinxModel that serialises every query.
+TEST(OpenNgramModel, SphinxFormatsOpenAsTheLockFreeTrie) {
+  if (!std::filesystem::exists(kCmuTrigramPath)) GTEST_SKIP() << kCmuTrigramPath << " is absent";
+  EXPECT_NE(dynamic_cast<const SphinxTrie*>(open_ngram_model("cmu").get()), nullptr);
+  EXPECT_NE(dynamic_cast<const SphinxTrie*>(
+                open_ngram_model(std::string("sphinx:") + kCmuTrigramPath).get()),
+            nullptr);
 }
 
 TEST(OpenNgramModel, UnknownSpecIsUsageError) {

@@ -152,6 +152,22 @@ TEST(SphinxTrie, ArpaFileGoesThroughSphinxbasesTrie) {
   }
 }
 
+// sphinxbase's unknown word is the entry spelt <UNK>; an OOV word scored under --oov unk gets
+// its probability from either reader.
+TEST(SphinxTrie, UnknownWordAsSphinxbase) {
+  assay::testing::TempDir dir;
+  const std::string arpa = dir.write("unk.arpa",
+                                     "\\data\\\nngram 1=4\nngram 2=1\n\n\\1-grams:\n"
+                                     "-1.0\t<s>\t-0.3\n-0.7\t</s>\n-0.9\ta\t-0.2\n-2.0\t<UNK>\n\n"
+                                     "\\2-grams:\n-0.4\t<s> a\n\n\\end\\\n");
+  const auto ours = SphinxTrie::load(arpa);
+  const auto theirs = SphinxModel::load(arpa);
+  ASSERT_NE(theirs->unknown(), kNoWord);
+  EXPECT_EQ(ours->unknown(), theirs->unknown());
+  EXPECT_EQ(ours->word(ours->unknown()), "<UNK>");
+  EXPECT_EQ(trie().unknown(), sphinx().unknown());  // kNoWord: the CMU trigram has no <UNK>
+}
+
 TEST(SphinxTrie, MalformedFilesAreErrors) {
   assay::testing::TempDir dir;
   EXPECT_THROW(SphinxTrie::load(dir.file("missing.bin")), assay::core::MissingResourceError);
