@@ -43,20 +43,7 @@ std::string quoted_name(const std::string& name) {
 
 }  // namespace
 
-std::string content_hash(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    throw Error("SHA-256 failed");
-  }
-  std::string out = "sha256:";
-  for (unsigned int i = 0; i < length; ++i) {
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02x", digest[i]);
-    out += hex;
-  }
-  return out;
-}
+std::string content_hash(std::string_view bytes) { return "sha256:" + sha256_hex(bytes); }
 
 std::string file_content_hash(const std::string& path) {
   return "sha256:" + file_sha256_hex(path);
