@@ -7,6 +7,8 @@
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "core/error.h"
 #include "core/unit_plan.h"
@@ -35,6 +37,11 @@ AnsweredChunk answer_chunk(const Perturbator& perturbator, models::Model& model,
                            std::size_t begin, std::size_t end) {
   AnsweredChunk out;
   out.sets.reserve(end - begin);
+  {
+    std::vector<std::string_view> texts;
+    for (std::size_t i = begin; i < end; ++i) texts.push_back(inputs[i].text);
+    perturbator.prepare(texts);  // one pass over the word vectors for the chunk's nouns
+  }
   for (std::size_t i = begin; i < end; ++i) {
     try {
       out.sets.push_back(perturbator.perturb(inputs[i].text));

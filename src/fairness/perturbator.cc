@@ -72,6 +72,14 @@ std::string fmt(double v) {
   return buf;
 }
 
+// The words of a query, as one cache key.
+std::string search_key(const vectors::SimilarityQuery& q) {
+  std::string key;
+  for (const auto& w : q.positive) key += "+" + w + "\t";
+  for (const auto& w : q.negative) key += "-" + w + "\t";
+  return key;
+}
+
 bool is_noun_word(std::string_view w) {
   if (w.size() < 2) return false;
   bool letter = false;
@@ -176,6 +184,8 @@ struct Perturbator::Impl {
     std::vector<DroppedCandidate> dropped;
   };
   std::unordered_map<std::string, std::shared_ptr<const LemmaCounterparts>> by_lemma;
+  // Analogy searches by search_key (prepare() runs many at once; see most_similar_many).
+  std::unordered_map<std::string, std::vector<vectors::Neighbor>> searches;
   text::TagId nn = 0, nns = 0, nnp = 0, nnps = 0;
   std::vector<bool> blocks_active;  // per tag: jj* and nn* before a noun block ActiveMutate
   std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
@@ -335,6 +345,150 @@ bool Perturbator::is_neutral(const std::string& lemma) const {
   return true;
 }
 
+std::optional<std::size_t> Perturbator::nearest_group(const std::string& lemma) const {
+  const auto& m = *r_.vectors;
+  const auto t_row = m.find(lemma);
+  if (!t_row) return std::nullopt;
+  std::optional<std::size_t> nearest;
+  // pt: the group the knowledge graph gives the noun when it knows one (king: male), else
+  // the nearest anchor (Algorithm 3; low-dimensional vectors put "king" nearer "woman").
+  if (attribute_.uses_gender_finder) {
+    const auto g = r_.finder->gender_of(lemma);
+    if (g != knowledge::Gender::kNone) nearest = g == knowledge::Gender::kMale ? 0 : 1;
+    if (nearest && !impl_->anchor_rows[*nearest]) nearest.reset();
+  }
+  double best = -std::numeric_limits<double>::infinity();
+  for (std::size_t g = 0; !nearest.has_value() && g < attribute_.groups.size(); ++g) {
+    const auto row = impl_->anchor_rows[g];
+    if (!row) continue;
+    double dot = 0;
+    const auto a = m.row(*row), b = m.row(*t_row);
+    for (std::size_t k = 0; k < m.dim(); ++k) dot += static_cast<double>(a[k]) * b[k];
+    if (dot > best) {
+      best = dot;  // unit rows: largest cosine = smallest Euclidean distance
+      nearest = g;
+    }
+  }
+  return nearest;
+}
+
+std::vector<vectors::SimilarityQuery> Perturbator::analogy_queries(const std::string& lemma) const {
+  std::vector<vectors::SimilarityQuery> out;
+  const auto nearest = nearest_group(lemma);
+  if (!nearest) return out;
+  const auto& m = *r_.vectors;
+  const auto pt = m.word(*impl_->anchor_rows[*nearest]);
+  for (std::size_t g = 0; g < attribute_.groups.size(); ++g) {
+    if (g == *nearest || !impl_->anchor_rows[g]) continue;
+    out.push_back(vectors::analogy_query(pt, m.word(*impl_->anchor_rows[g]), lemma));
+  }
+  return out;
+}
+
+vectors::SearchOptions Perturbator::search_options() const {
+  vectors::SearchOptions search;
+  search.top_k = options_.strict ? 10 : 1;
+  search.restrict_to = options_.vectors_restrict;
+  return search;
+}
+
+std::vector<vectors::Neighbor> Perturbator::analogy_neighbours(
+    const vectors::SimilarityQuery& query) const {
+  const std::string key = search_key(query);
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    const auto it = impl_->searches.find(key);
+    if (it != impl_->searches.end()) return it->second;
+  }
+  auto found = vectors::most_similar_many(*r_.vectors, std::span(&query, 1), search_options());
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->searches.emplace(key, std::move(found[0])).first->second;
+}
+
+std::vector<std::pair<std::size_t, bool>> Perturbator::noun_tokens(
+    std::string_view text, const text::TaggedText& tagged,
+    const std::vector<bool>& sentence_start) const {
+  std::vector<std::pair<std::size_t, bool>> out;
+  const auto& tokens = tagged.tokens;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const auto tag = tagged.tags[i];
+    const auto surface = tokens[i].surface(text);
+    bool plural = tag == impl_->nns;
+    if (tag != impl_->nn && tag != impl_->nns) {
+      // Lingua tags a capitalised word at the start of a sentence nnp / nnps ("Actresses
+      // deserve ..."); it is a common noun when the lexicon knows its lower-case form as one.
+      if (!sentence_start[i] || (tag != impl_->nnp && tag != impl_->nnps)) continue;
+      const std::string lower = text::lower_first(surface);
+      bool common = false;
+      if (const auto* counts = r_.tagger->tables().find_word(lower)) {
+        for (const auto& c : *counts) {
+          common |= c.tag == impl_->nn || c.tag == impl_->nns;
+          plural |= c.tag == impl_->nns;
+        }
+      } else {
+        // Unknown to the lexicon: a regular plural of a WordNet noun ("Actresses"); names are
+        // seldom plural, so "Mary" stays a name.
+        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::PartOfSpeech::kNoun)) {
+          if (f != text::to_lower(lower)) common = plural = true;
+        }
+      }
+      if (!common) continue;
+    }
+    if (!is_noun_word(surface)) continue;
+    out.emplace_back(i, plural);
+  }
+  return out;
+}
+
+void Perturbator::prepare(std::span<const std::string_view> texts) const {
+  if (!r_.vectors || !options_.analogy) return;
+  std::set<std::string> lemmas;
+  for (const auto text : texts) {
+    // A text perturb() will reject is skipped here, so that perturb() reports it.
+    if (core::find_invalid_utf8(text)) continue;
+    text::TaggedText tagged;
+    try {
+      tagged = r_.tagger->tag_text(text);
+    } catch (const core::Error&) {
+      continue;
+    }
+    std::vector<bool> sentence_start(tagged.tokens.size(), false);
+    for (const auto& sen : text::split_sentences(tagged.tokens))
+      sentence_start[sen.first_token] = true;
+    for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
+      const auto surface = tagged.tokens[i].surface(text);
+      std::string key = text::to_lower(surface);
+      key += plural ? "\t2" : "\t1";
+      {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        if (impl_->nouns.count(key)) continue;
+      }
+      if (auto lemma = person_lemma(surface, plural)) lemmas.insert(std::move(*lemma));
+    }
+  }
+  std::vector<vectors::SimilarityQuery> queries;
+  std::set<std::string> keys;
+  for (const auto& lemma : lemmas) {
+    {
+      std::lock_guard<std::mutex> lock(impl_->mutex);
+      if (impl_->by_lemma.count(lemma)) continue;
+    }
+    for (auto& q : analogy_queries(lemma)) {
+      std::string key = search_key(q);
+      {
+        std::lock_guard<std::mutex> lock(impl_->mutex);
+        if (impl_->searches.count(key)) continue;
+      }
+      if (keys.insert(std::move(key)).second) queries.push_back(std::move(q));
+    }
+  }
+  if (queries.empty()) return;
+  auto found = vectors::most_similar_many(*r_.vectors, queries, search_options());
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  for (std::size_t i = 0; i < queries.size(); ++i)
+    impl_->searches.emplace(search_key(queries[i]), std::move(found[i]));
+}
+
 std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
     const std::string& lemma, std::vector<DroppedCandidate>* dropped) const {
   const std::size_t n_groups = attribute_.groups.size();
@@ -348,40 +502,17 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
   if (r_.vectors) {
     // Algorithm 3: the nearest group anchor pt, then t + W(p) - W(pt) for every other group.
     const auto& m = *r_.vectors;
-    const auto t_row = m.find(lemma);
-    if (!t_row) {
+    if (!m.find(lemma)) {
       drop(0, "", "no vector for '" + lemma + "'");
       return out;
     }
-    std::optional<std::size_t> nearest;
-    // pt: the group the knowledge graph gives the noun when it knows one (king: male), else
-    // the nearest anchor (Algorithm 3; low-dimensional vectors put "king" nearer "woman").
-    if (attribute_.uses_gender_finder) {
-      const auto g = r_.finder->gender_of(lemma);
-      if (g != knowledge::Gender::kNone) nearest = g == knowledge::Gender::kMale ? 0 : 1;
-      if (nearest && !impl_->anchor_rows[*nearest]) nearest.reset();
-    }
-    double best = -std::numeric_limits<double>::infinity();
-    for (std::size_t g = 0; !nearest.has_value() && g < n_groups; ++g) {
-      const auto row = impl_->anchor_rows[g];
-      if (!row) continue;
-      double dot = 0;
-      const auto a = m.row(*row), b = m.row(*t_row);
-      for (std::size_t k = 0; k < m.dim(); ++k) dot += static_cast<double>(a[k]) * b[k];
-      if (dot > best) {
-        best = dot;  // unit rows: largest cosine = smallest Euclidean distance
-        nearest = g;
-      }
-    }
+    const auto nearest = nearest_group(lemma);
     if (!nearest) return out;
     const auto pt = m.word(*impl_->anchor_rows[*nearest]);
     for (std::size_t g = 0; g < n_groups; ++g) {
       if (g == *nearest || !impl_->anchor_rows[g]) continue;
       const auto p = m.word(*impl_->anchor_rows[g]);
-      vectors::SearchOptions search;
-      search.top_k = options_.strict ? 10 : 1;
-      search.restrict_to = options_.vectors_restrict;
-      const auto found = vectors::most_similar(m, vectors::analogy_query(pt, p, lemma), search);
+      const auto found = analogy_neighbours(vectors::analogy_query(pt, p, lemma));
       // Strict: the first of the neighbours above the threshold that the graph confirms.
       for (const auto& f : found) {
         const std::string& word = m.word(f.index);
@@ -745,31 +876,8 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::vector<std::size_t> occ_token;
   std::vector<const NounInfo*> occ_info;
   std::vector<bool> occ_plural;
-  for (std::size_t i = 0; i < tokens.size(); ++i) {
-    const auto tag = tagged.tags[i];
+  for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
     const auto surface = tokens[i].surface(text);
-    bool plural = tag == impl_->nns;
-    if (tag != impl_->nn && tag != impl_->nns) {
-      // Lingua tags a capitalised word at the start of a sentence nnp / nnps ("Actresses
-      // deserve ..."); it is a common noun when the lexicon knows its lower-case form as one.
-      if (!sentence_start[i] || (tag != impl_->nnp && tag != impl_->nnps)) continue;
-      const std::string lower = text::lower_first(surface);
-      bool common = false;
-      if (const auto* counts = r_.tagger->tables().find_word(lower)) {
-        for (const auto& c : *counts) {
-          common |= c.tag == impl_->nn || c.tag == impl_->nns;
-          plural |= c.tag == impl_->nns;
-        }
-      } else {
-        // Unknown to the lexicon: a regular plural of a WordNet noun ("Actresses"); names are
-        // seldom plural, so "Mary" stays a name.
-        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::PartOfSpeech::kNoun)) {
-          if (f != text::to_lower(lower)) common = plural = true;
-        }
-      }
-      if (!common) continue;
-    }
-    if (!is_noun_word(surface)) continue;
     std::string key = text::to_lower(surface);
     key += plural ? "\t2" : "\t1";
     const NounInfo& info = noun_info(key, surface, plural);

@@ -26,15 +26,18 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "fairness/fluency_scorer.h"
 #include "fairness/perturbation.h"
 #include "fairness/perturbator_resources.h"
 #include "fairness/sensitive_attribute.h"
+#include "vectors/similarity_search.h"
 
 namespace assay::fairness {
 
@@ -86,6 +89,13 @@ class Perturbator {
 
   // Throws core::ParseError (byte offset) when `text` is not valid UTF-8.
   PerturbationSet perturb(std::string_view text) const;
+  // Optional warm-up before perturbing `texts` (e.g. a chunk of inputs): with word vectors, the
+  // analogy searches of every person noun in them not met before run together, in one pass
+  // over the vectors (vectors::most_similar_many), and are kept for perturb(). Only speed
+  // changes: a search's result is the same whether it ran here, with any other nouns, or
+  // alone inside perturb(). Texts that are not valid UTF-8 are skipped (perturb() reports
+  // them). Thread-safe like perturb().
+  void prepare(std::span<const std::string_view> texts) const;
 
   // The pieces, for tests and the quality evaluation. person_lemma: the WordNet lemma of a
   // noun written `word` with Lingua tag nn (plural false) or nns (true) when it is a person.
@@ -106,6 +116,18 @@ class Perturbator {
   struct NounInfo;
   struct Impl;
   bool is_perturbable_person(const std::string& lemma) const;
+  // Tokens that may be common nouns (Lingua nn / nns, or a sentence-initial nnp / nnps whose
+  // lower-case form is one), with whether they are plural; perturb() and prepare() share it.
+  std::vector<std::pair<std::size_t, bool>> noun_tokens(
+      std::string_view text, const text::TaggedText& tagged,
+      const std::vector<bool>& sentence_start) const;
+  // Algorithm 3 with vectors: the group pt of a lemma (nullopt: no vector or no anchor), the
+  // 3CosAdd query for every other group, the search options, and a query's neighbours (cached;
+  // computed alone with most_similar_many when prepare() did not).
+  std::optional<std::size_t> nearest_group(const std::string& lemma) const;
+  std::vector<vectors::SimilarityQuery> analogy_queries(const std::string& lemma) const;
+  vectors::SearchOptions search_options() const;
+  std::vector<vectors::Neighbor> analogy_neighbours(const vectors::SimilarityQuery& query) const;
   bool glosses_link(const std::string& lemma, const std::string& counterpart) const;
   knowledge::Gender primary_gender(const std::string& lemma) const;
   const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/check.h"
@@ -109,6 +110,57 @@ int as_int(std::size_t v) {
   return static_cast<int>(v);
 }
 
+// most_similar_many's kernel. Queries come in groups of kGroup (the last padded with zero
+// queries), each padded with zeros to a multiple of 8 floats.
+constexpr std::size_t kGroup = 4;
+constexpr std::size_t kLanes = 8;
+constexpr std::size_t kRowBlock = 128;  // rows kept in cache while every query group passes
+
+using Lanes = float __attribute__((vector_size(kLanes * sizeof(float))));
+
+// out[j * kGroup + q] = row (rows + j * d) . query q, for j < n. Each dot product: lane l sums
+// row[k] * query[k] for k = l mod 8 in increasing k (a row's last partial chunk is read into
+// zeroed lanes), then ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)). The AVX2 clone does
+// the same operations as the default one, lane for lane (no contraction: -ffp-contract=off).
+__attribute__((target_clones("avx2", "default"))) void dot_group(const float* rows, std::size_t n,
+                                                                 std::size_t d, const float* q,
+                                                                 std::size_t padded, float* out) {
+  const std::size_t full = d / kLanes, rest = d % kLanes;
+  for (std::size_t j = 0; j < n; ++j) {
+    const float* r = rows + j * d;
+    Lanes a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    for (std::size_t c = 0; c < full; ++c) {
+      Lanes x, y0, y1, y2, y3;
+      std::memcpy(&x, r + c * kLanes, sizeof x);
+      std::memcpy(&y0, q + c * kLanes, sizeof y0);
+      std::memcpy(&y1, q + padded + c * kLanes, sizeof y1);
+      std::memcpy(&y2, q + 2 * padded + c * kLanes, sizeof y2);
+      std::memcpy(&y3, q + 3 * padded + c * kLanes, sizeof y3);
+      a0 += x * y0;
+      a1 += x * y1;
+      a2 += x * y2;
+      a3 += x * y3;
+    }
+    if (rest) {
+      Lanes x = {}, y0, y1, y2, y3;
+      std::memcpy(&x, r + full * kLanes, rest * sizeof(float));
+      std::memcpy(&y0, q + full * kLanes, sizeof y0);
+      std::memcpy(&y1, q + padded + full * kLanes, sizeof y1);
+      std::memcpy(&y2, q + 2 * padded + full * kLanes, sizeof y2);
+      std::memcpy(&y3, q + 3 * padded + full * kLanes, sizeof y3);
+      a0 += x * y0;
+      a1 += x * y1;
+      a2 += x * y2;
+      a3 += x * y3;
+    }
+    float* o = out + j * kGroup;
+    o[0] = ((a0[0] + a0[4]) + (a0[2] + a0[6])) + ((a0[1] + a0[5]) + (a0[3] + a0[7]));
+    o[1] = ((a1[0] + a1[4]) + (a1[2] + a1[6])) + ((a1[1] + a1[5]) + (a1[3] + a1[7]));
+    o[2] = ((a2[0] + a2[4]) + (a2[2] + a2[6])) + ((a2[1] + a2[5]) + (a2[3] + a2[7]));
+    o[3] = ((a3[0] + a3[4]) + (a3[2] + a3[6])) + ((a3[1] + a3[5]) + (a3[3] + a3[7]));
+  }
+}
+
 }  // namespace
 
 SimilarityQuery analogy_query(std::string a, std::string b, std::string c) {
@@ -167,6 +219,42 @@ std::vector<std::vector<Neighbor>> most_similar_batch(const EmbeddingMatrix& mat
     }
     for (std::size_t i = 0; i < nq; ++i) out[first + i] = tops[i].take();
   }
+  return out;
+}
+
+std::vector<std::vector<Neighbor>> most_similar_many(const EmbeddingMatrix& matrix,
+                                                     std::span<const SimilarityQuery> queries,
+                                                     const SearchOptions& options) {
+  std::vector<ResolvedQuery> resolved;
+  resolved.reserve(queries.size());
+  for (const auto& q : queries) resolved.push_back(resolve(matrix, q));  // all errors first
+  const std::size_t n_rows = search_rows(matrix, options);
+  const std::size_t d = matrix.dim();
+  const std::size_t padded = (d + kLanes - 1) / kLanes * kLanes;
+  const std::size_t n_groups = (queries.size() + kGroup - 1) / kGroup;
+  std::vector<float> means(n_groups * kGroup * padded, 0.0f);
+  std::vector<TopK> tops;
+  tops.reserve(queries.size());
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    std::copy(resolved[i].mean.begin(), resolved[i].mean.end(),
+              means.begin() + static_cast<std::ptrdiff_t>(i * padded));
+    tops.emplace_back(options.top_k, resolved[i], n_rows);
+  }
+  std::vector<float> scores(kRowBlock * kGroup), column(kRowBlock);
+  for (std::size_t r0 = 0; r0 < n_rows; r0 += kRowBlock) {
+    const std::size_t n = std::min(kRowBlock, n_rows - r0);
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      dot_group(matrix.data() + r0 * d, n, d, means.data() + g * kGroup * padded, padded,
+                scores.data());
+      for (std::size_t q = 0; q < kGroup && g * kGroup + q < queries.size(); ++q) {
+        for (std::size_t j = 0; j < n; ++j) column[j] = scores[j * kGroup + q];
+        tops[g * kGroup + q].push(column.data(), r0, n);
+      }
+    }
+  }
+  std::vector<std::vector<Neighbor>> out;
+  out.reserve(queries.size());
+  for (auto& t : tops) out.push_back(t.take());
   return out;
 }
 

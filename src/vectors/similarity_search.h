@@ -45,5 +45,15 @@ std::vector<Neighbor> most_similar(const EmbeddingMatrix& matrix, const Similari
 std::vector<std::vector<Neighbor>> most_similar_batch(const EmbeddingMatrix& matrix,
                                                       std::span<const SimilarityQuery> queries,
                                                       const SearchOptions& options = {});
+// Same semantics as most_similar, for many queries in one pass over the rows: a block of rows
+// stays in cache while every query is dotted with it, so the matrix is read from memory once
+// per call instead of once per query. Every score is the same fixed-order float dot product
+// (8 interleaved partial sums, then a fixed reduction; plain multiplies and adds, no BLAS), so a
+// query's neighbours and cosines are bit-identical whichever other queries share the call, in
+// whatever order, and on any x86-64 CPU. Scores agree with most_similar's within 1e-5 (another
+// summation order). options.batch_block is not used.
+std::vector<std::vector<Neighbor>> most_similar_many(const EmbeddingMatrix& matrix,
+                                                     std::span<const SimilarityQuery> queries,
+                                                     const SearchOptions& options = {});
 
 }  // namespace assay::vectors

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -180,6 +182,73 @@ TEST(MostSimilar, BatchEqualsSingleAndRestrictLimitsRows) {
       EXPECT_NEAR(one[r].similarity, batch[i][r].similarity, 1e-6);  // differing ids: a tie
     }
   }
+}
+
+// Bit patterns of a result, for exact comparison.
+std::vector<std::pair<std::size_t, std::uint32_t>> bits(const std::vector<Neighbor>& r) {
+  std::vector<std::pair<std::size_t, std::uint32_t>> out;
+  for (const auto& nb : r) {
+    std::uint32_t b = 0;
+    std::memcpy(&b, &nb.similarity, sizeof b);
+    out.emplace_back(nb.index, b);
+  }
+  return out;
+}
+
+TEST(MostSimilarMany, AQueryGetsTheSameBitsAloneAndInAnyBatch) {
+  // 301 dimensions: full chunks of 8 and a partial one; 1000 rows: full blocks and a partial one.
+  const auto m = random_matrix(1000, 301, 19);
+  std::vector<SimilarityQuery> queries;
+  for (int i = 0; i < 23; ++i) {
+    queries.push_back(i % 3 ? analogy_query(name(i), name(i + 40), name(500 + i))
+                            : neighbor_query(name(i * 11)));
+  }
+  SearchOptions o;
+  o.top_k = 10;
+  const auto all = most_similar_many(m, queries, o);
+  ASSERT_EQ(all.size(), queries.size());
+  std::vector<SimilarityQuery> reversed(queries.rbegin(), queries.rend());
+  const auto back = most_similar_many(m, reversed, o);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const auto alone = most_similar_many(m, std::span(&queries[i], 1), o);
+    ASSERT_EQ(alone.size(), 1u);
+    EXPECT_EQ(bits(alone[0]), bits(all[i])) << i;
+    EXPECT_EQ(bits(back[queries.size() - 1 - i]), bits(all[i])) << i;
+    // In a batch of 5 at every offset it can take (the groups of 4 fall differently).
+    for (std::size_t off = 0; off < 5 && off <= i; ++off) {
+      if (i - off + 5 > queries.size()) continue;
+      const auto five = most_similar_many(m, std::span(queries).subspan(i - off, 5), o);
+      EXPECT_EQ(bits(five[off]), bits(all[i])) << i << " at " << off;
+    }
+    // The BLAS search: same neighbours, cosines within 1e-5.
+    const auto blas = most_similar(m, queries[i], o);
+    ASSERT_EQ(blas.size(), all[i].size());
+    for (std::size_t r = 0; r < blas.size(); ++r) {
+      EXPECT_NEAR(blas[r].similarity, all[i][r].similarity, 1e-5) << i << " " << r;
+      if (std::abs(blas[r].similarity - all[i][r].similarity) > 1e-5f) continue;
+      EXPECT_EQ(blas[r].index, all[i][r].index) << i << " " << r;
+    }
+  }
+}
+
+TEST(MostSimilarMany, RestrictLimitsRowsAndUnknownWordsThrow) {
+  const auto m = random_matrix(3000, 32, 11);
+  std::vector<SimilarityQuery> queries = {neighbor_query("w5"), analogy_query("w1", "w2", "w2999")};
+  SearchOptions o;
+  o.restrict_to = 1000;
+  o.top_k = 20;
+  const auto many = most_similar_many(m, queries, o);
+  for (std::size_t i = 0; i < queries.size(); ++i) {
+    const auto one = most_similar(m, queries[i], o);
+    ASSERT_EQ(one.size(), many[i].size());
+    for (std::size_t r = 0; r < one.size(); ++r) {
+      EXPECT_LT(many[i][r].index, 1000u);
+      EXPECT_NEAR(one[r].similarity, many[i][r].similarity, 1e-5);
+    }
+  }
+  queries.push_back(neighbor_query("nope"));
+  EXPECT_THROW(most_similar_many(m, queries, o), core::UsageError);
+  EXPECT_TRUE(most_similar_many(m, std::span<const SimilarityQuery>(), o).empty());
 }
 
 TEST(MostSimilar, ExcludesQueryWordsAndRejectsUnknownOnes) {
