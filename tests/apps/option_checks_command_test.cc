@@ -78,7 +78,9 @@ TEST(OptionChecksCommand, BadValuesAreUsageErrorsNamingTheOption) {
       EXPECT_THAT(r.err, HasSubstr(c.option)) << r.err;
       EXPECT_THAT(r.err, HasSubstr("must be")) << r.err;
       // The message quotes the rejected element (the last one of a list here).
-      EXPECT_THAT(r.err, HasSubstr("'" + v.substr(v.rfind(',') + 1) + "'")) << r.err;
+      std::string quoted = "'";
+      quoted.append(v, v.rfind(',') + 1).push_back('\'');
+      EXPECT_THAT(r.err, HasSubstr(quoted)) << r.err;
     }
   }
 }
