@@ -159,7 +159,6 @@ std::unique_ptr<SphinxTrie> SphinxTrie::load(const std::string& path) {
     }
     std::filesystem::remove(tmp, ec);
   }
-  m->build_indexes();
   return m;
 }
 
@@ -287,7 +286,7 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
   }
 }
 
-void SphinxTrie::build_indexes() {
+void SphinxTrie::build_indexes() const {
   if (order_ < 2) return;
   const auto V = static_cast<std::size_t>(n_words_);
   const Layer& bi = layers_[0];
@@ -520,12 +519,14 @@ double SphinxTrie::log_prob(WordId w, std::span<const WordId> context) const {
 
 std::span<const SphinxTrie::Entry> SphinxTrie::bigrams_after(WordId v) const {
   ASSAY_CHECK(order_ >= 2 && v >= 0 && v < n_words_);
+  ensure_indexes();
   const auto i = static_cast<std::size_t>(v);
   return {after_.data() + after_offsets_[i], after_offsets_[i + 1] - after_offsets_[i]};
 }
 
 std::span<const SphinxTrie::Entry> SphinxTrie::bigrams_before(WordId x) const {
   ASSAY_CHECK(order_ >= 2 && x >= 0 && x < n_words_);
+  ensure_indexes();
   const auto i = static_cast<std::size_t>(x);
   return {before_.data() + before_offsets_[i], before_offsets_[i + 1] - before_offsets_[i]};
 }
@@ -551,16 +552,19 @@ std::span<const SphinxTrie::Entry> keyed_range(const std::vector<std::uint32_t>&
 
 std::span<const SphinxTrie::Entry> SphinxTrie::trigrams_after(WordId a, WordId b) const {
   ASSAY_CHECK(order_ == 3 && a >= 0 && a < n_words_ && b >= 0 && b < n_words_);
+  ensure_indexes();
   return keyed_range(tri_ab_offsets_, tri_ab_keys_, tri_ab_, a, b);
 }
 
 std::span<const SphinxTrie::Entry> SphinxTrie::trigrams_around(WordId a, WordId c) const {
   ASSAY_CHECK(order_ == 3 && a >= 0 && a < n_words_ && c >= 0 && c < n_words_);
+  ensure_indexes();
   return keyed_range(tri_ac_offsets_, tri_ac_keys_, tri_ac_, a, c);
 }
 
 std::span<const SphinxTrie::Entry> SphinxTrie::trigrams_before(WordId b, WordId c) const {
   ASSAY_CHECK(order_ == 3 && b >= 0 && b < n_words_ && c >= 0 && c < n_words_);
+  ensure_indexes();
   const auto ci = static_cast<std::size_t>(c);
   const std::int64_t j = find_child(0, uni_next_[ci], uni_next_[ci + 1], b);
   if (j < 0) return {};
