@@ -9,6 +9,7 @@
 #include <cmath>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "core/error.h"
 #include "lm/sphinx_model.h"
@@ -130,6 +131,41 @@ TEST(SphinxTrie, ConcurrentQueriesNeedNoLock) {
   }
   for (auto& th : threads) th.join();
   EXPECT_EQ(bad.load(), 0);
+}
+
+// The enumeration indexes are built on the first enumeration, once, whichever thread asks
+// first: threads racing to be first all get the same lists, equal to the shared trie's.
+TEST(SphinxTrie, FirstEnumerationsFromManyThreadsSeeOneIndex) {
+  const auto fresh = SphinxTrie::load(assay::lm::kCmuTrigramPath);
+  const SphinxTrie& t = *fresh;
+  const WordId the = t.find("the"), movie = t.find("movie"), was = t.find("was");
+  struct Seen {
+    const SphinxTrie::Entry* after = nullptr;
+    std::size_t n_after = 0, n_tri = 0, n_around = 0, n_before = 0;
+  };
+  std::array<Seen, 4> seen;
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    threads.emplace_back([&, k] {
+      ++ready;
+      while (ready.load() < static_cast<int>(seen.size())) {
+      }
+      const auto after = t.bigrams_after(the);
+      seen[k] = {after.data(), after.size(), t.trigrams_after(the, movie).size(),
+                 t.trigrams_around(the, was).size(), t.trigrams_before(movie, was).size()};
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const Seen& s : seen) {
+    EXPECT_EQ(s.after, seen[0].after);
+    EXPECT_EQ(s.n_after, trie().bigrams_after(trie().find("the")).size());
+    EXPECT_EQ(s.n_tri, trie().trigrams_after(trie().find("the"), trie().find("movie")).size());
+    EXPECT_EQ(s.n_around, trie().trigrams_around(trie().find("the"), trie().find("was")).size());
+    EXPECT_EQ(s.n_before, trie().trigrams_before(trie().find("movie"), trie().find("was")).size());
+  }
+  EXPECT_GT(seen[0].n_after, 1000u);
+  EXPECT_GT(seen[0].n_tri, 0u);
 }
 
 TEST(SphinxTrie, ArpaFileGoesThroughSphinxbasesTrie) {
