@@ -351,7 +351,11 @@ void SphinxTrie::build_indexes() const {
   const std::uint32_t n_tri = static_cast<std::uint32_t>(tri_bc_.size());
   for (std::size_t a = 0; a < V; ++a) tri_ab_offsets_[a + 1] += tri_ab_offsets_[a];
   tri_ac_offsets_ = tri_ab_offsets_;
-  std::vector<Keyed> ab(n_tri), ac(n_tri);
+  // Each (key, entry) is written straight into its place in the two arrays of its index.
+  tri_ab_keys_.resize(n_tri);
+  tri_ab_.resize(n_tri);
+  tri_ac_keys_.resize(n_tri);
+  tri_ac_.resize(n_tri);
   {
     // `ac` in (c, b) order within each a: c outer, b in the trie's order under c.
     std::vector<std::uint32_t> fill(tri_ac_offsets_.begin(), tri_ac_offsets_.end() - 1);
@@ -362,7 +366,9 @@ void SphinxTrie::build_indexes() const {
         for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
           if (!tri_found[k]) continue;
           const Entry& t = tri.entries[k];
-          ac[fill[static_cast<std::size_t>(t.word)]++] = Keyed{static_cast<std::uint32_t>(c), Entry{b, t.prob, 0}};
+          const std::uint32_t p = fill[static_cast<std::size_t>(t.word)]++;
+          tri_ac_keys_[p] = static_cast<std::uint32_t>(c);
+          tri_ac_[p] = Entry{b, t.prob, 0};
         }
       }
     }
@@ -377,21 +383,13 @@ void SphinxTrie::build_indexes() const {
         for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
           if (!tri_found[k]) continue;
           const Entry& t = tri.entries[k];
-          ab[fill[static_cast<std::size_t>(t.word)]++] = Keyed{static_cast<std::uint32_t>(b), Entry{c, t.prob, 0}};
+          const std::uint32_t q = fill[static_cast<std::size_t>(t.word)]++;
+          tri_ab_keys_[q] = static_cast<std::uint32_t>(b);
+          tri_ab_[q] = Entry{c, t.prob, 0};
         }
       }
     }
   }
-  auto split = [](const std::vector<Keyed>& in, std::vector<std::uint32_t>& keys, std::vector<Entry>& entries) {
-    keys.resize(in.size());
-    entries.resize(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      keys[i] = in[i].key;
-      entries[i] = in[i].entry;
-    }
-  };
-  split(ab, tri_ab_keys_, tri_ab_);
-  split(ac, tri_ac_keys_, tri_ac_);
 }
 
 std::string_view SphinxTrie::word(WordId id) const {

@@ -119,10 +119,6 @@ class SphinxTrie final : public NgramModel {
   mutable std::vector<Entry> before_;
   mutable std::vector<std::uint32_t> tri_bc_offsets_;  // trigrams (·, b, c) by the bigram entry of (b, c)
   mutable std::vector<Entry> tri_bc_;
-  struct Keyed {
-    std::uint32_t key;  // the second fixed word
-    Entry entry;
-  };
   mutable std::vector<std::uint32_t> tri_ab_offsets_, tri_ac_offsets_;  // by the first word a
   mutable std::vector<std::uint32_t> tri_ab_keys_, tri_ac_keys_;        // b / c, sorted per a
   mutable std::vector<Entry> tri_ab_, tri_ac_;                          // c / b
