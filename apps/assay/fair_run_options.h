@@ -52,8 +52,9 @@ struct FairRun {
   std::unique_ptr<fairness::Perturbator> perturbator;
 };
 
-// Throws core::UsageError for --budget without --cache, and the errors of the perturbator's
-// options (checked first), the inputs, the model and the resources.
+// Throws core::UsageError for --budget without --cache, and the errors of the input format and
+// the perturbator's options (checked first, by input_options and perturbator_settings), the
+// inputs, the model and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
 
 // Everything besides the model and the texts that decides what `fair test` finds for a chunk
