@@ -286,8 +286,11 @@ std::string write_vectors(const TempDir& dir) {
     v[9] = r.noise;
     v[11] = 0.6 * r.gender;
     s += r.word;
-    for (double x : v) s += " " + std::to_string(x);
-    s += "\n";
+    for (double x : v) {
+      s += ' ';
+      s += std::to_string(x);
+    }
+    s += '\n';
   }
   return dir.write("vectors.txt", s);
 }
