@@ -23,26 +23,15 @@
 #include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
 #include "option_checks.h"
+#include "perturbation_options.h"
 
 namespace assay::cli {
 namespace {
 
 struct FairPerturbOptions {
-  std::string input;
-  std::string attribute = "gender";
-  std::string format = "lines";
-  std::string text_column, label_column;
-  std::size_t max_line_bytes = std::size_t{1} << 20;
-  fairness::ResourceOptions resources;
-  std::string choice = "mutual";
-  double fluency_ratio = 0.0;
-  std::size_t max_per_input = 0;
-  double min_cosine = 0.7;
-  std::size_t vectors_restrict = 0;
-  bool all_occurrences = false;
-  bool broad_persons = false;
-  bool noun_modifiers = false;
-  bool no_strict = false, no_analogy = false, no_active = false, no_dropped = false;
+  InputFileOptions inputs;
+  PerturbationOptions perturbation;
+  bool no_dropped = false;
   bool quiet = false;
   std::string out;
   // --gate aeon: AEON's test-case quality on every perturbation.
@@ -68,7 +57,7 @@ class AeonGate {
     so.model_dir = o.gate_model_dir;
     so.vectors = o.gate_vectors;
     so.vectors_format = o.gate_vectors_format;
-    so.wordnet_dir = o.resources.wordnet_dir;
+    so.wordnet_dir = o.perturbation.resources.wordnet_dir;
     so.ngram = ngram;
     // SynEval's separable normaliser (precomputed sums; within 2e-4 relative of the exact
     // one) unless --gate-exact.
@@ -112,44 +101,28 @@ class AeonGate {
 };
 
 int run(const FairPerturbOptions& o) {
-  fairness::InputOptions in;
-  in.format =
-      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
-  in.text_column = o.text_column;
-  in.label_column = o.label_column;
-  in.max_line_bytes = o.max_line_bytes;
-  fairness::PerturbatorOptions po;
-  po.choice = fairness::parse_counterpart_choice(o.choice);
-  po.fluency_ratio = o.fluency_ratio;
-  po.max_per_input = o.max_per_input;
-  po.min_cosine = o.min_cosine;
-  po.vectors_restrict = o.vectors_restrict;
-  po.all_occurrences = o.all_occurrences;
-  po.narrow_persons = !o.broad_persons;
-  po.active_noun_modifiers = o.noun_modifiers;
-  po.strict = !o.no_strict;
-  po.analogy = !o.no_analogy;
-  po.active = !o.no_active;
+  const fairness::InputOptions in = input_options(o.inputs);
+  auto settings = perturbator_settings(o.perturbation);
   if (!o.gate.empty() && o.gate != "aeon")
     throw core::UsageError("--gate must be aeon, got '" + o.gate + "'");
   if (o.gate_action != "drop" && o.gate_action != "flag")
     throw core::UsageError("--gate-action must be drop or flag, got '" + o.gate_action + "'");
   if (!o.gate.empty()) aeon::thresholds_for_task(o.gate_task);  // a bad task is a usage error now
-  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
-  const auto inputs = fairness::read_inputs(o.input, in);
+  const auto inputs = fairness::read_inputs(o.inputs.input, in);
 
   const auto t0 = std::chrono::steady_clock::now();
   // The offline gate reads the CMU trigram as the perturbator's fluency does: loaded once, as
   // an lm::SphinxTrie, for both (the gate is built when it is there; WordNet is shared by the
   // process already). Otherwise the gate's models load while the perturbator's do.
-  const bool share_ngram = !o.gate.empty() && o.gate_model_dir.empty() && o.resources.ngram_model == "cmu";
-  fairness::ResourceOptions resource_options = o.resources;
-  resource_options.ngram_trie = share_ngram;
+  const bool share_ngram =
+      !o.gate.empty() && o.gate_model_dir.empty() && settings.resources.ngram_model == "cmu";
+  settings.resources.ngram_trie = share_ngram;
   std::future<std::unique_ptr<AeonGate>> gate_loading;
   if (!o.gate.empty() && !share_ngram)
     gate_loading = std::async(std::launch::async, [&o] { return std::make_unique<AeonGate>(o, nullptr); });
-  const auto resources = fairness::PerturbatorResources::load(resource_options);
-  const fairness::Perturbator perturbator(resources, std::move(attribute), po);
+  const auto resources = fairness::PerturbatorResources::load(settings.resources);
+  const fairness::Perturbator perturbator(resources, std::move(settings.attribute),
+                                          settings.perturbator);
   std::unique_ptr<AeonGate> gate;
   if (gate_loading.valid()) gate = gate_loading.get();
   if (share_ngram) gate = std::make_unique<AeonGate>(o, resources.lm.get());
@@ -179,7 +152,7 @@ int run(const FairPerturbOptions& o) {
     try {
       set = perturbator.perturb(input.text);
     } catch (core::Error& e) {
-      e.set_location_if_missing(core::SourceLocation(o.input, input.line));
+      e.set_location_if_missing(core::SourceLocation(o.inputs.input, input.line));
       throw;
     }
     std::vector<nlohmann::ordered_json> aeon_records;
@@ -222,62 +195,9 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   auto o = std::make_shared<FairPerturbOptions>();
   auto* cmd = fair.add_subcommand(
       "perturb", "Perturb inputs with respect to a sensitive attribute (one JSON line per input)");
-  cmd->add_option("--input", o->input, "Inputs: one text per line ('-' for stdin), see --input-format")
-      ->required();
-  cmd->add_option("--attribute", o->attribute,
-                  "gender (built in), religion, sexual-orientation, race, nationality, age, or "
-                  "an attribute FILE (docs/fairness.md)")
-      ->capture_default_str();
-  cmd->add_option("--input-format", o->format,
-                  "lines, tsv (label = last tab field) or csv (with --text-column)")
-      ->capture_default_str();
-  cmd->add_option("--text-column", o->text_column, "CSV: the column holding the text");
-  cmd->add_option("--label-column", o->label_column, "CSV: a label column to carry along");
-  add_count(cmd, "--max-line-bytes", o->max_line_bytes, "Longest text accepted",
-            {.min = 1, .max = 1'000'000'000'000})
-      ->capture_default_str();
-  cmd->add_option("--kg", o->resources.kg, "wordnet or conceptnet:DUMP (.csv / .csv.gz)")
-      ->capture_default_str();
-  cmd->add_option("--vectors", o->resources.vectors,
-                  "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
-  cmd->add_option("--vectors-format", o->resources.vectors_format,
-                  "word2vec, word2vec-bin, glove or fasttext")
-      ->capture_default_str();
-  add_count(cmd, "--vectors-limit", o->resources.vectors_limit,
-            "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000});
-  cmd->add_option("--vectors-restrict", o->vectors_restrict,
-                  "Search analogies among the first N vectors (0 = all)");
-  add_finite(cmd, "--min-cosine", o->min_cosine, "Analogy acceptance threshold",
-             {.min = -1, .max = 1})
-      ->capture_default_str();
-  cmd->add_flag("--no-strict", o->no_strict,
-                "Keep vector analogies the knowledge graph does not confirm");
-  cmd->add_option("--choice", o->choice,
-                  "Counterpart choice among several: mutual, frequency, context or rank")
-      ->capture_default_str();
-  cmd->add_option("--ngram-model", o->resources.ngram_model,
-                  "Language model for fluency: cmu (the CMU trigram), arpa:FILE or sphinx:FILE")
-      ->capture_default_str();
-  add_finite(cmd, "--fluency-ratio", o->fluency_ratio,
-             "Keep a perturbation when its fluency >= T x the original's (0 = keep all)",
-             {.min = 0})
-      ->capture_default_str();
-  add_count(cmd, "--max-per-input", o->max_per_input,
-            "Keep at most K perturbations per input, the most fluent (0 = all)",
-            {.min = 0, .max = 1'000'000'000});
-  cmd->add_flag("--all-occurrences", o->all_occurrences,
-                "Replace every occurrence of the noun in one perturbation");
-  cmd->add_flag("--broad-persons", o->broad_persons,
-                "Every noun the person classifier accepts, rare person senses included");
-  cmd->add_flag("--noun-modifiers", o->noun_modifiers,
-                "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
-  cmd->add_flag("--no-analogy", o->no_analogy, "Only ActiveMutate");
-  cmd->add_flag("--no-active", o->no_active, "Only AnalogyMutate");
+  add_input_options(cmd, o->inputs);
+  add_perturbation_options(cmd, o->perturbation);
   cmd->add_flag("--no-dropped", o->no_dropped, "Leave the dropped candidates out of the output");
-  cmd->add_option("--wordnet-dir", o->resources.wordnet_dir, "WordNet 3.0 dict directory")
-      ->capture_default_str();
-  cmd->add_option("--tagger-dir", o->resources.tagger_dir, "Lingua::EN::Tagger tables")
-      ->capture_default_str();
   add_output_file(cmd, "--out", o->out, "Write to FILE (atomically) instead of stdout");
   cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   cmd->add_option("--gate", o->gate,

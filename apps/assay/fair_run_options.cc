@@ -17,7 +17,7 @@ namespace assay::cli {
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
   cmd->add_option("--model", o.model, "Model spec (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
       ->required();
-  cmd->add_option("--input", o.input, "Inputs (see --input-format)")->required();
+  add_input_options(cmd, o.inputs);
   add_database_file(cmd, "--cache", o.cache, "SQLite answer cache (a rerun asks nothing twice)");
   add_count(cmd, "--budget", o.budget, "Texts the model may be asked (needs --cache)",
             {.min = 0, .max = 1'000'000'000'000});
@@ -30,27 +30,7 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
             "Threads perturbing inputs (0 = every core); outputs do not depend on it",
             {.min = 0, .max = 4'096})
       ->capture_default_str();
-  cmd->add_option("--input-format", o.format, "lines, tsv (label = last field) or csv")
-      ->capture_default_str();
-  cmd->add_option("--text-column", o.text_column, "CSV: the column holding the text");
-  add_perturbation_options(cmd, o);
-}
-
-void add_perturbation_options(CLI::App* cmd, FairRunOptions& o) {
-  cmd->add_option("--attribute", o.attribute, "gender, a shipped attribute name, or a FILE")
-      ->capture_default_str();
-  cmd->add_option("--kg", o.resources.kg, "wordnet or conceptnet:DUMP")->capture_default_str();
-  cmd->add_option("--vectors", o.resources.vectors, "Word vectors for AnalogyMutate");
-  cmd->add_option("--vectors-format", o.resources.vectors_format, "Their format")
-      ->capture_default_str();
-  cmd->add_option("--choice", o.choice, "Counterpart choice: mutual, rank, frequency, context")
-      ->capture_default_str();
-  add_finite(cmd, "--fluency-ratio", o.fluency_ratio, "Fluency filter ratio τ (0 = off)",
-             {.min = 0})
-      ->capture_default_str();
-  add_count(cmd, "--max-per-input", o.max_per_input, "Most fluent K per input (0 = all)",
-            {.min = 0, .max = 1'000'000'000});
-  cmd->add_flag("--all-occurrences", o.all_occurrences, "Replace every occurrence at once");
+  add_perturbation_options(cmd, o.perturbation);
   cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
 }
 
@@ -78,15 +58,11 @@ void add_model_adapter_options(CLI::App* cmd, models::ModelOptions& o, std::stri
 FairRun open_fair_run(const FairRunOptions& o) {
   if (o.budget && o.cache.empty())
     throw core::UsageError("--budget needs --cache FILE (where answered texts are kept)");
-  fairness::InputOptions in;
-  in.format =
-      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
-  in.text_column = o.text_column;
+  const fairness::InputOptions in = input_options(o.inputs);
   // Bad perturbator options fail before the inputs and the model are opened.
-  (void)fairness::parse_counterpart_choice(o.choice);
-  (void)fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
+  auto settings = perturbator_settings(o.perturbation);
   FairRun run;
-  run.inputs = fairness::read_inputs(o.input, in);
+  run.inputs = fairness::read_inputs(o.inputs.input, in);
   models::CachedModelOptions co;
   co.budget = o.budget;
   co.batch_size = o.batch;
@@ -95,21 +71,19 @@ FairRun open_fair_run(const FairRunOptions& o) {
     core::set_resume_hint("the answers so far are kept in " + o.cache +
                           "; rerun the same command to resume");
   }
-  open_perturbator(o, run);
+  open_perturbator(std::move(settings), run);
   return run;
 }
 
-void open_perturbator(const FairRunOptions& o, FairRun& run) {
-  fairness::PerturbatorOptions po;
-  po.choice = fairness::parse_counterpart_choice(o.choice);
-  po.fluency_ratio = o.fluency_ratio;
-  po.max_per_input = o.max_per_input;
-  po.all_occurrences = o.all_occurrences;
-  auto attribute = fairness::load_attribute(o.attribute, fairness::default_attribute_dir());
+void open_perturbator(PerturbatorSettings settings, FairRun& run) {
   run.resources = std::make_unique<fairness::PerturbatorResources>(
-      fairness::PerturbatorResources::load(o.resources));
-  run.perturbator =
-      std::make_unique<fairness::Perturbator>(*run.resources, std::move(attribute), po);
+      fairness::PerturbatorResources::load(settings.resources));
+  run.perturbator = std::make_unique<fairness::Perturbator>(
+      *run.resources, std::move(settings.attribute), settings.perturbator);
+}
+
+void open_perturbator(const PerturbationOptions& o, FairRun& run) {
+  open_perturbator(perturbator_settings(o), run);
 }
 
 namespace {
@@ -128,15 +102,20 @@ std::string file_stamp(const std::string& path) {
 
 std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
   const auto& attribute = run.perturbator->attribute();
+  const auto& po = run.perturbator->options();
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool attribute_file = fs::is_regular_file(attribute.source, ec);
-  const auto& r = o.resources;
+  const auto& r = o.perturbation.resources;
   const std::string kg = r.kg.rfind("conceptnet:", 0) == 0
                              ? "conceptnet:" + file_stamp(r.kg.substr(11))
                              : r.kg;
-  char ratio[64];
-  std::snprintf(ratio, sizeof ratio, "%.17g", o.fluency_ratio);
+  const auto real = [](double x) {
+    char s[64];
+    std::snprintf(s, sizeof s, "%.17g", x);
+    return std::string(s);
+  };
+  const auto yes_no = [](bool b) { return std::string(b ? "yes" : "no"); };
   std::string s = std::string("assay ") + kAssayVersion;
   s += "\nattribute " + attribute.name + " " +
        (attribute_file ? core::file_content_hash(attribute.source) : attribute.source);
@@ -144,9 +123,16 @@ std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
   s += "\nngram " + r.ngram_model;
   s += "\nvectors " + file_stamp(r.vectors) + " " + r.vectors_format + " " +
        std::to_string(r.vectors_limit);
-  s += "\nchoice " + o.choice + "\nfluency-ratio " + ratio;
-  s += "\nmax-per-input " + std::to_string(o.max_per_input);
-  s += std::string("\nall-occurrences ") + (o.all_occurrences ? "yes" : "no");
+  s += "\nchoice " + std::string(fairness::to_string(po.choice));
+  s += "\nfluency-ratio " + real(po.fluency_ratio);
+  s += "\nmax-per-input " + std::to_string(po.max_per_input);
+  s += "\nall-occurrences " + yes_no(po.all_occurrences);
+  s += "\nmin-cosine " + real(po.min_cosine);
+  s += "\nvectors-restrict " + std::to_string(po.vectors_restrict);
+  s += "\nstrict " + yes_no(po.strict);
+  s += "\nnarrow-persons " + yes_no(po.narrow_persons);
+  s += "\nnoun-modifiers " + yes_no(po.active_noun_modifiers);
+  s += "\nanalogy " + yes_no(po.analogy) + "\nactive " + yes_no(po.active);
   return s;
 }
 

@@ -106,7 +106,7 @@ int run(FairServeOptions& o) {
   // The upstream spec is checked before the perturbator's resources load (seconds).
   auto first = std::make_shared<std::unique_ptr<models::Model>>(factory());
   FairRun run;
-  open_perturbator(o, run);
+  open_perturbator(o.perturbation, run);
 
   fairness::NeutralServiceOptions so;
   so.epsilon = o.epsilon;
@@ -201,7 +201,8 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   add_database_file(cmd, "--cache", o->cache,
                     "SQLite answer cache of the upstream (shared, persistent)");
   add_model_adapter_options(cmd, o->model_options, o->labels);
-  add_perturbation_options(cmd, *o);
+  add_perturbation_options(cmd, o->perturbation);
+  cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

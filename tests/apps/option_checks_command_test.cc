@@ -64,6 +64,14 @@ std::vector<Case> cases(const TempDir& dir) {
       {"fair mitigate --model lr:" + x + " --input " + x + " --out " + x,
        "--epsilon",
        {"0.1,nan", "-1"}},
+      // The perturbation and input options of fair perturb, shared by the other fair commands.
+      {"fair test --model lr:" + x + " --input " + x + " --out " + x,
+       "--min-cosine",
+       {"nan", "1.5"}},
+      {"fair mitigate --model lr:" + x + " --input " + x + " --out " + x,
+       "--max-line-bytes",
+       {"0", "-1"}},
+      {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--vectors-limit", {"-1", "1.5"}},
   };
 }
 

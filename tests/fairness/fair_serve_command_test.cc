@@ -297,6 +297,47 @@ TEST(FairServeCommand, DeadlineGives504AndKeepsServing) {
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
 
+// The perturbation options of `fair perturb`: with --no-analogy --noun-modifiers every answer is
+// the neutral layer over the perturbations `fair perturb` gives with the same options (the
+// actor gets no actress; a teen movie gets its two adjectives, which the defaults do not give).
+TEST(FairServeCommand, PerturbationOptionsAsInFairPerturb) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const std::string options = " --no-analogy --noun-modifiers";
+  const std::vector<std::string> texts = {"the actor was wonderful", "We watched a teen movie.",
+                                          "my uncle thought the actress was awful"};
+  std::string lines;
+  for (const auto& t : texts) lines += t + "\n";
+  const auto r = run_assay(dir, "fair perturb --quiet --no-dropped --input " +
+                                    dir.write("in.txt", lines) + options);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::vector<std::string>> asked;  // each text, then its perturbations
+  std::istringstream out(r.out);
+  for (std::string line; std::getline(out, line);) {
+    const auto j = nlohmann::json::parse(line);
+    asked.push_back({j["text"].get<std::string>()});
+    for (const auto& p : j["perturbations"]) {
+      EXPECT_EQ(p["kind"], "active") << line;
+      asked.back().push_back(p["text"].get<std::string>());
+    }
+  }
+  ASSERT_EQ(asked.size(), texts.size());
+  EXPECT_EQ(asked[0].size(), 3u);
+  EXPECT_EQ(asked[1].size(), 3u);
+  auto model = models::LrModel::load(lr);
+  ServeProcess serve(words("fair serve --upstream lr:" + lr +
+                           " --epsilon 1 --listen 127.0.0.1:0" + options),
+                     dir.file("serve.err"));
+  auto c = client(serve.port());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const auto s = neutral_smooth(model->predict(asked[i]), 1.0);
+    expect_answer(post_text(c, texts[i]),
+                  {s.scores[0], model->labels()[s.label], asked[i].size() - 1}, texts[i]);
+  }
+  EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+}
+
 TEST(FairServeCommand, BadOptionsAreUsageErrors) {
   TempDir dir;
   const std::string lr = " --upstream lr:" + dir.write("x.lr", "{}");

@@ -5,7 +5,10 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "biased_lr.h"
 #include "support/temp_dir.h"
@@ -214,6 +217,216 @@ TEST(FairTestCommand, InterruptedRunResumes) {
   EXPECT_EQ(read_file(dir.file("resumed/violations.jsonl")), read_file(dir.file("one/violations.jsonl")));
   EXPECT_EQ(without_answer_counts(summary),
             without_answer_counts(read_file(dir.file("one/summary.json"))));
+}
+
+}  // namespace
+}  // namespace assay::fairness
+
+namespace assay::fairness {
+namespace {
+
+// A model behind cmd: that writes every request it gets to LOG (one JSON line each) and answers
+// "neg" for a text with "female" or "actress" in it, "pos" for any other: the texts `fair test`
+// asks, read back by asked_texts().
+std::string logging_model(const TempDir& dir, const std::string& log) {
+  const auto script = dir.write("logging_model.sh",
+                                "echo '{\"labels\": [\"neg\", \"pos\"]}'\n"
+                                "while IFS= read -r line; do\n"
+                                "  printf '%s\\n' \"$line\" >> \"$1\"\n"
+                                "  [[ $line =~ \\\"id\\\":([0-9]+) ]] && id=${BASH_REMATCH[1]}\n"
+                                "  if [[ $line == *female* || $line == *actress* ]]; then\n"
+                                "    printf '{\"id\": %s, \"scores\": [0.9, 0.1]}\\n' \"$id\"\n"
+                                "  else\n"
+                                "    printf '{\"id\": %s, \"scores\": [0.1, 0.9]}\\n' \"$id\"\n"
+                                "  fi\n"
+                                "done\n");
+  return "'cmd:/bin/bash " + script + " " + log + "'";
+}
+
+std::multiset<std::string> asked_texts(const std::string& log) {
+  std::multiset<std::string> out;
+  std::istringstream in(read_file(log));
+  for (std::string line; std::getline(in, line);) out.insert(nlohmann::json::parse(line)["text"]);
+  return out;
+}
+
+// The texts of every input and of its perturbations in `fair perturb`'s output.
+std::multiset<std::string> perturb_texts(const std::string& jsonl) {
+  std::multiset<std::string> out;
+  std::istringstream in(jsonl);
+  for (std::string line; std::getline(in, line);) {
+    const auto j = nlohmann::json::parse(line);
+    if (!j["mutable"].get<bool>()) continue;  // `fair test` asks nothing about these
+    out.insert(j["text"].get<std::string>());
+    for (const auto& p : j["perturbations"]) out.insert(p["text"].get<std::string>());
+  }
+  return out;
+}
+
+// A small word2vec text file for the gender analogies of the inputs below: each man/woman pair
+// shares a dimension and differs on the gender one (man, woman: the attribute's anchors); the
+// female words carry some noise, so that the analogies' cosines differ (actress 0.97, queen
+// 0.99, sister 1.00, mother 0.89, waitress 0.76: --min-cosine 0.9 drops two).
+std::string write_vectors(const TempDir& dir) {
+  struct Row {
+    const char* word;
+    int dim, gender;
+    double noise;
+  };
+  const Row rows[] = {{"man", 0, 1, 0},      {"woman", 0, -1, 0},     {"actor", 1, 1, 0},
+                      {"actress", 1, -1, 0.3}, {"king", 2, 1, 0},     {"queen", 2, -1, 0.2},
+                      {"waiter", 3, 1, 0},   {"waitress", 3, -1, 1.0}, {"brother", 4, 1, 0},
+                      {"sister", 4, -1, 0.1}, {"father", 5, 1, 0},    {"mother", 5, -1, 0.6},
+                      {"director", 6, 1, 0}, {"film", 7, 0, 0},       {"movie", 7, 0, 0.4},
+                      {"wonderful", 8, 0, 0}};
+  std::string s = std::to_string(std::size(rows)) + " 12\n";
+  for (const auto& r : rows) {
+    double v[12] = {};
+    v[r.dim] = 1;
+    v[9] = r.noise;
+    v[11] = 0.6 * r.gender;
+    s += r.word;
+    for (double x : v) {
+      s += ' ';
+      s += std::to_string(x);
+    }
+    s += '\n';
+  }
+  return dir.write("vectors.txt", s);
+}
+
+// Inputs with the nouns of write_vectors (and some without a vector, or without a person).
+std::string vector_inputs(const TempDir& dir) {
+  std::string texts;
+  for (const char* noun : {"actor", "waiter", "king", "brother", "father", "mother", "queen",
+                           "director"}) {
+    texts += std::string("the ") + noun + " was wonderful\n";
+    texts += std::string("my ") + noun + " liked the film\n";
+    texts += "the film was wonderful\n";
+  }
+  texts += "the king met the queen\nWe watched a teen movie.\n";
+  return dir.write("vectors_in.txt", texts);
+}
+
+// --no-analogy and --no-active: the model is asked the originals and perturbations of the other
+// kind only, violations.jsonl and summary.json count only that kind, and the texts asked are
+// exactly those of `fair perturb` with the same option; so too for --noun-modifiers (which adds
+// "a male teen movie") and word vectors with --min-cosine.
+TEST(FairTestCommand, PerturbationOptionsAskTheTextsOfFairPerturb) {
+  TempDir dir;
+  const auto in = dir.write("in.txt",
+                            "the actor was wonderful\nWe watched a teen movie.\n"
+                            "my brother liked the waiter\nthe film was wonderful\n");
+  const auto vectors = write_vectors(dir);
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", ""},
+      {"--no-analogy", "active"},
+      {"--no-active", "analogy"},
+      {"--noun-modifiers", ""},
+      {"--vectors " + vectors + " --min-cosine 0.9", ""},
+  };
+  std::multiset<std::string> plain;
+  for (std::size_t c = 0; c < cases.size(); ++c) {
+    const auto& [options, only] = cases[c];
+    SCOPED_TRACE(options);
+    const std::string log = dir.file("asked" + std::to_string(c) + ".jsonl");
+    const std::string out = dir.file("ft" + std::to_string(c));
+    auto r = run_assay(dir, "fair test --model " + logging_model(dir, log) + " --input " + in +
+                                " --out " + out + " " + options);
+    ASSERT_EQ(r.exit_code, 1) << r.err;
+    const auto asked = asked_texts(log);
+    r = run_assay(dir, "fair perturb --quiet --input " + in + " " + options);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(asked, perturb_texts(r.out));
+    EXPECT_GE(asked.size(), 5u);
+    if (c == 0) {
+      plain = asked;
+    } else {
+      EXPECT_NE(asked, plain);  // the option changed what was asked
+    }
+    if (options == "--noun-modifiers") {
+      EXPECT_EQ(asked.count("We watched a male teen movie."), 1u);
+    }
+    if (only.empty()) continue;
+    const auto summary = nlohmann::json::parse(read_file(out + "/summary.json"));
+    ASSERT_EQ(summary["perturbations_by_kind"].size(), 1u) << summary.dump();
+    EXPECT_GT(summary["perturbations_by_kind"][only].get<int>(), 0);
+    ASSERT_EQ(summary["violations_by_kind"].size(), 1u) << summary.dump();
+    std::istringstream v(read_file(out + "/violations.jsonl"));
+    std::size_t n = 0;
+    for (std::string line; std::getline(v, line); ++n)
+      EXPECT_EQ(nlohmann::json::parse(line)["kind"], only) << line;
+    EXPECT_EQ(n, summary["violations"].get<std::size_t>());
+    EXPECT_GT(n, 0u);
+  }
+}
+
+// With word vectors (the analogy searches of a chunk's person nouns run together, in one pass
+// over the vectors): violations.jsonl and summary.json are the same bytes at 1 and 4 threads,
+// and two shards merged give the bytes of one run.
+TEST(FairTestCommand, WordVectorsOutputsDoNotDependOnThreadsOrShards) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const std::string base = "fair test --model lr:" + lr + " --input " + vector_inputs(dir) +
+                           " --vectors " + write_vectors(dir) + " --chunk 3";
+  auto r = run_assay(dir, base + " --threads 1 --cache " + dir.file("one.sqlite") + " --out " +
+                              dir.file("one"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto violations = read_file(dir.file("one/violations.jsonl"));
+  const auto summary = read_file(dir.file("one/summary.json"));
+  // The analogies come from the vectors ("actor -> actress" is a violation of the biased LR).
+  EXPECT_THAT(violations, HasSubstr("\"evidence\":\"vectors\""));
+  EXPECT_THAT(violations, HasSubstr("the actress was wonderful"));
+  EXPECT_GE(nlohmann::json::parse(summary)["perturbations_by_kind"]["analogy"].get<int>(), 8);
+
+  r = run_assay(dir, base + " --threads 4 --cache " + dir.file("four.sqlite") + " --out " +
+                         dir.file("four"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(read_file(dir.file("four/violations.jsonl")), violations);
+  EXPECT_EQ(without_answer_counts(read_file(dir.file("four/summary.json"))),
+            without_answer_counts(summary));
+
+  for (const char* shard : {"0/2", "1/2"}) {
+    const std::string cache = dir.file(std::string("shard") + shard[0] + ".sqlite");
+    r = run_assay(dir, base + " --threads 2 --shard " + shard + " --cache " + cache + " --out " +
+                           dir.file("merged"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_THAT(r.err, HasSubstr("this shard is done"));
+  }
+  r = run_assay(dir, base + " --threads 2 --cache " + dir.file("merged.sqlite") + " --merge " +
+                         dir.file("shard0.sqlite") + "," + dir.file("shard1.sqlite") + " --out " +
+                         dir.file("merged"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("0 run now"));
+  EXPECT_EQ(read_file(dir.file("merged/violations.jsonl")), violations);
+  EXPECT_EQ(without_answer_counts(read_file(dir.file("merged/summary.json"))),
+            without_answer_counts(summary));
+}
+
+// Every perturbator option is part of a chunk's key: a cache whose chunks were run with the
+// defaults gives none of them to a run with another value (every chunk runs again), and all of
+// them to a rerun with the defaults.
+TEST(FairTestCommand, EveryPerturbationOptionIsPartOfTheChunkKey) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const auto vectors = write_vectors(dir);
+  const std::string base = "fair test --model lr:" + lr + " --input " + vector_inputs(dir) +
+                           " --chunk 13 --threads 1 --cache " + dir.file("c.sqlite") +
+                           " --out " + dir.file("out") + " --vectors " + vectors;
+  auto r = run_assay(dir, base);
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("2 chunks of 13 inputs: 2 run now, 0 from"));
+  r = run_assay(dir, base);
+  EXPECT_THAT(r.err, HasSubstr("2 chunks of 13 inputs: 0 run now, 2 from"));
+  for (const std::string option :
+       {"--min-cosine 0.9", "--vectors-restrict 12", "--vectors-limit 15", "--no-strict",
+        "--broad-persons", "--noun-modifiers", "--no-analogy", "--no-active", "--all-occurrences",
+        "--choice rank", "--fluency-ratio 0.5", "--max-per-input 1"}) {
+    r = run_assay(dir, base + " " + option);
+    EXPECT_THAT(r.err, HasSubstr("2 chunks of 13 inputs: 2 run now, 0 from")) << option;
+  }
 }
 
 }  // namespace

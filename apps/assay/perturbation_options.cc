@@ -1,0 +1,96 @@
+#include "perturbation_options.h"
+
+#include "option_checks.h"
+
+namespace assay::cli {
+
+void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
+  cmd->add_option("--attribute", o.attribute,
+                  "gender (built in), religion, sexual-orientation, race, nationality, age, or "
+                  "an attribute FILE (docs/fairness.md)")
+      ->capture_default_str();
+  cmd->add_option("--kg", o.resources.kg, "wordnet or conceptnet:DUMP (.csv / .csv.gz)")
+      ->capture_default_str();
+  cmd->add_option("--vectors", o.resources.vectors,
+                  "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
+  cmd->add_option("--vectors-format", o.resources.vectors_format,
+                  "word2vec, word2vec-bin, glove or fasttext")
+      ->capture_default_str();
+  add_count(cmd, "--vectors-limit", o.resources.vectors_limit,
+            "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000});
+  cmd->add_option("--vectors-restrict", o.vectors_restrict,
+                  "Search analogies among the first N vectors (0 = all)");
+  add_finite(cmd, "--min-cosine", o.min_cosine, "Analogy acceptance threshold",
+             {.min = -1, .max = 1})
+      ->capture_default_str();
+  cmd->add_flag("--no-strict", o.no_strict,
+                "Keep vector analogies the knowledge graph does not confirm");
+  cmd->add_option("--choice", o.choice,
+                  "Counterpart choice among several: mutual, frequency, context or rank")
+      ->capture_default_str();
+  cmd->add_option("--ngram-model", o.resources.ngram_model,
+                  "Language model for fluency: cmu (the CMU trigram), arpa:FILE or sphinx:FILE")
+      ->capture_default_str();
+  add_finite(cmd, "--fluency-ratio", o.fluency_ratio,
+             "Keep a perturbation when its fluency >= T x the original's (0 = keep all)",
+             {.min = 0})
+      ->capture_default_str();
+  add_count(cmd, "--max-per-input", o.max_per_input,
+            "Keep at most K perturbations per input, the most fluent (0 = all)",
+            {.min = 0, .max = 1'000'000'000});
+  cmd->add_flag("--all-occurrences", o.all_occurrences,
+                "Replace every occurrence of the noun in one perturbation");
+  cmd->add_flag("--broad-persons", o.broad_persons,
+                "Every noun the person classifier accepts, rare person senses included");
+  cmd->add_flag("--noun-modifiers", o.noun_modifiers,
+                "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
+  cmd->add_flag("--no-analogy", o.no_analogy, "Only ActiveMutate");
+  cmd->add_flag("--no-active", o.no_active, "Only AnalogyMutate");
+  cmd->add_option("--wordnet-dir", o.resources.wordnet_dir, "WordNet 3.0 dict directory")
+      ->capture_default_str();
+  cmd->add_option("--tagger-dir", o.resources.tagger_dir, "Lingua::EN::Tagger tables")
+      ->capture_default_str();
+}
+
+void add_input_options(CLI::App* cmd, InputFileOptions& o) {
+  cmd->add_option("--input", o.input,
+                  "Inputs: one text per line ('-' for stdin), see --input-format")
+      ->required();
+  cmd->add_option("--input-format", o.format,
+                  "lines, tsv (label = last tab field) or csv (with --text-column)")
+      ->capture_default_str();
+  cmd->add_option("--text-column", o.text_column, "CSV: the column holding the text");
+  cmd->add_option("--label-column", o.label_column, "CSV: a label column to carry along");
+  add_count(cmd, "--max-line-bytes", o.max_line_bytes, "Longest text accepted",
+            {.min = 1, .max = 1'000'000'000'000})
+      ->capture_default_str();
+}
+
+PerturbatorSettings perturbator_settings(const PerturbationOptions& o) {
+  fairness::PerturbatorOptions po;
+  po.choice = fairness::parse_counterpart_choice(o.choice);
+  po.fluency_ratio = o.fluency_ratio;
+  po.max_per_input = o.max_per_input;
+  po.min_cosine = o.min_cosine;
+  po.vectors_restrict = o.vectors_restrict;
+  po.all_occurrences = o.all_occurrences;
+  po.narrow_persons = !o.broad_persons;
+  po.active_noun_modifiers = o.noun_modifiers;
+  po.strict = !o.no_strict;
+  po.analogy = !o.no_analogy;
+  po.active = !o.no_active;
+  return {fairness::load_attribute(o.attribute, fairness::default_attribute_dir()), po,
+          o.resources};
+}
+
+fairness::InputOptions input_options(const InputFileOptions& o) {
+  fairness::InputOptions in;
+  in.format =
+      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
+  in.text_column = o.text_column;
+  in.label_column = o.label_column;
+  in.max_line_bytes = o.max_line_bytes;
+  return in;
+}
+
+}  // namespace assay::cli
