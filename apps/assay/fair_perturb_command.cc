@@ -2,11 +2,13 @@
 // with its perturbations (text and record of each) and the dropped candidates with reasons;
 // a summary on stderr. Inputs are read and validated before anything is written.
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <future>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +21,7 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "core/progress.h"
+#include "core/thread_pool.h"
 #include "fairness/fairness_input.h"
 #include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
@@ -33,6 +36,7 @@ struct FairPerturbOptions {
   PerturbationOptions perturbation;
   bool no_dropped = false;
   bool quiet = false;
+  std::size_t threads = 0;  // 0 = every core
   std::string out;
   // --gate aeon: AEON's test-case quality on every perturbation.
   std::string gate;
@@ -45,7 +49,8 @@ struct FairPerturbOptions {
 
 // AEON scores each perturbation against its original (offline backends unless a BERT
 // folder is given) and judges it with the task's thresholds; a failing perturbation is
-// dropped with AEON's reason, or kept and flagged.
+// dropped with AEON's reason, or kept and flagged. Thread-safe: the offline scorer is, and a
+// BERT scorer is called by one thread at a time.
 class AeonGate {
  public:
   // `ngram`: the trigram the perturbator loaded, shared when it is the gate's (else null).
@@ -71,7 +76,7 @@ class AeonGate {
     std::vector<nlohmann::ordered_json> records;
     std::vector<fairness::Perturbation> kept;
     for (auto& p : set.perturbations) {
-      const auto score = scorer_->score({original, p.text, {}});
+      const auto score = score_of({original, p.text, {}});
       const auto verdict = aeon::judge(score.semeval, score.syneval, thresholds_);
       nlohmann::ordered_json j;
       j["SemEval"] = score.semeval;
@@ -94,10 +99,17 @@ class AeonGate {
   std::size_t n_flagged() const { return n_flagged_; }
 
  private:
+  aeon::TestCaseScore score_of(const aeon::TestCase& c) {
+    if (scorer_->offline()) return scorer_->score(c);
+    const std::lock_guard lock(bert_mutex_);
+    return scorer_->score(c);
+  }
+
   bool drop_;
   aeon::QualityThresholds thresholds_;
   std::unique_ptr<aeon::TestCaseScorer> scorer_;
-  std::size_t n_dropped_ = 0, n_flagged_ = 0;
+  std::mutex bert_mutex_;
+  std::atomic<std::size_t> n_dropped_{0}, n_flagged_{0};
 };
 
 int run(const FairPerturbOptions& o) {
@@ -138,36 +150,52 @@ int run(const FairPerturbOptions& o) {
   std::size_t n_empty = 0, n_mutable = 0, n_analogy = 0, n_active = 0, n_dropped = 0;
   std::size_t max_set = 0;
   const auto t1 = std::chrono::steady_clock::now();
-  // Person nouns' analogy searches run a chunk at a time (one pass over the vectors each).
-  constexpr std::size_t kPrepareChunk = 2048;
-  for (std::size_t at = 0; at < inputs.size(); ++at) {
-    const auto& input = inputs[at];
-    if (at % kPrepareChunk == 0) {
-      std::vector<std::string_view> texts;
-      for (std::size_t k = at; k < std::min(inputs.size(), at + kPrepareChunk); ++k)
-        texts.push_back(inputs[k].text);
-      perturbator.prepare(texts);
+  // The inputs a chunk at a time: person nouns' analogy searches first (one pass over the
+  // vectors each), then each input perturbed and gated on --threads, and the chunk's lines
+  // written in input order, so the output does not depend on the thread count.
+  constexpr std::size_t kChunk = 2048;
+  std::vector<nlohmann::ordered_json> lines;
+  for (std::size_t at = 0; at < inputs.size(); at += kChunk) {
+    const std::size_t end = std::min(inputs.size(), at + kChunk);
+    std::vector<std::string_view> texts;
+    for (std::size_t k = at; k < end; ++k) texts.push_back(inputs[k].text);
+    perturbator.prepare(texts);
+    struct Counts {
+      bool is_mutable = false;
+      std::size_t analogy = 0, active = 0, dropped = 0, size = 0;
+    };
+    std::vector<Counts> counts(end - at);
+    lines.assign(end - at, {});
+    core::parallel_for(o.threads, at, end, 1, [&](std::size_t k) {
+      const auto& input = inputs[k];
+      fairness::PerturbationSet set;
+      try {
+        set = perturbator.perturb(input.text);
+      } catch (core::Error& e) {
+        e.set_location_if_missing(core::SourceLocation(o.inputs.input, input.line));
+        throw;
+      }
+      std::vector<nlohmann::ordered_json> aeon_records;
+      if (gate) aeon_records = gate->apply(input.text, set);
+      counts[k - at] = {set.is_mutable(), set.count(fairness::MutationKind::kAnalogy),
+                        set.count(fairness::MutationKind::kActive), set.dropped.size(),
+                        set.perturbations.size()};
+      auto j = fairness::perturbation_set_to_json(input, set, !o.no_dropped);
+      for (std::size_t r = 0; r < aeon_records.size(); ++r)
+        j["perturbations"][r]["aeon"] = std::move(aeon_records[r]);
+      lines[k - at] = std::move(j);
+    });
+    for (std::size_t k = at; k < end; ++k) {
+      const Counts& c = counts[k - at];
+      n_empty += inputs[k].text.empty();
+      n_mutable += c.is_mutable;
+      n_analogy += c.analogy;
+      n_active += c.active;
+      n_dropped += c.dropped;
+      max_set = std::max(max_set, c.size);
+      core::write_jsonl(out, lines[k - at]);
+      progress.add();
     }
-    fairness::PerturbationSet set;
-    try {
-      set = perturbator.perturb(input.text);
-    } catch (core::Error& e) {
-      e.set_location_if_missing(core::SourceLocation(o.inputs.input, input.line));
-      throw;
-    }
-    std::vector<nlohmann::ordered_json> aeon_records;
-    if (gate) aeon_records = gate->apply(input.text, set);
-    n_empty += input.text.empty();
-    n_mutable += set.is_mutable();
-    n_analogy += set.count(fairness::MutationKind::kAnalogy);
-    n_active += set.count(fairness::MutationKind::kActive);
-    n_dropped += set.dropped.size();
-    max_set = std::max(max_set, set.perturbations.size());
-    auto j = fairness::perturbation_set_to_json(input, set, !o.no_dropped);
-    for (std::size_t k = 0; k < aeon_records.size(); ++k)
-      j["perturbations"][k]["aeon"] = std::move(aeon_records[k]);
-    core::write_jsonl(out, j);
-    progress.add();
   }
   progress.finish();
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
@@ -200,6 +228,10 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
   cmd->add_flag("--no-dropped", o->no_dropped, "Leave the dropped candidates out of the output");
   add_output_file(cmd, "--out", o->out, "Write to FILE (atomically) instead of stdout");
   cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
+  add_count(cmd, "--threads", o->threads,
+            "Threads perturbing (and gating) inputs (0 = every core); outputs do not depend on it",
+            {.min = 0, .max = 4'096})
+      ->capture_default_str();
   cmd->add_option("--gate", o->gate,
                   "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
   cmd->add_option("--gate-action", o->gate_action,

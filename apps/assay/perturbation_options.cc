@@ -18,8 +18,8 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
       ->capture_default_str();
   add_count(cmd, "--vectors-limit", o.resources.vectors_limit,
             "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000});
-  cmd->add_option("--vectors-restrict", o.vectors_restrict,
-                  "Search analogies among the first N vectors (0 = all)");
+  add_count(cmd, "--vectors-restrict", o.vectors_restrict,
+            "Search analogies among the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000});
   add_finite(cmd, "--min-cosine", o.min_cosine, "Analogy acceptance threshold",
              {.min = -1, .max = 1})
       ->capture_default_str();

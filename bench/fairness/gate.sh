@@ -12,14 +12,14 @@ cat "$data/rt-polarity-v1.0/rt-polarity.pos" "$data/rt-polarity-v1.0/rt-polarity
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 # `assay fair perturb` without the gate, with it (separable SynEval normaliser, the default) and
 # with --gate-exact, on rt1k (the first 1,000 positive sentences) and on all of rt-polarity.
-# CPU seconds (user + sys, steadier than wall time on a loaded machine), runs paired (no gate,
-# gate, exact gate, repeated 3 times), medians of 3; the ratios are gate / no gate.
+# CPU seconds (user + sys, steadier than wall time on a loaded machine), one thread, runs paired
+# (no gate, gate, exact gate, repeated 3 times), medians of 3; the ratios are gate / no gate.
 head -1000 "$data/rt-polarity-v1.0/rt-polarity.pos" > "$tmp/rt1k.txt"
 cpu() {  # cpu FILE ARGS...: the user + sys CPU seconds of one run
   local file="$1"
   shift
   /usr/bin/time -f "%U %S" -o "$tmp/time" "$build/apps/assay/assay" fair perturb --input "$file" \
-    --out "$tmp/p.jsonl" --quiet --no-dropped "$@"
+    --out "$tmp/p.jsonl" --quiet --no-dropped --threads 1 "$@"
   awk '{ printf "%.2f\n", $1 + $2 }' "$tmp/time"
 }
 median3() { sort -n | sed -n 2p; }

@@ -72,6 +72,7 @@ std::vector<Case> cases(const TempDir& dir) {
        "--max-line-bytes",
        {"0", "-1"}},
       {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--vectors-limit", {"-1", "1.5"}},
+      {"fair perturb --input " + x, "--vectors-restrict", {"-1", "1.5"}},
   };
 }
 

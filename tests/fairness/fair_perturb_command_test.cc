@@ -137,6 +137,39 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
 // The gate reads the perturbator's trigram (one lm::SphinxTrie for fluency and SynEval): the
 // perturbations and their fluency are those of a run without the gate, and the default
 // (separable) SynEval is within 2e-4 relative of --gate-exact's.
+// Inputs are perturbed and gated on --threads; the bytes written do not depend on how many,
+// nor does a bad input's error (every input is read and checked before any is perturbed).
+TEST(FairPerturbCommand, OutputsDoNotDependOnThreads) {
+  TempDir dir;
+  std::string text;
+  const char* sentences[] = {"The actor was great and his brother loved the film.",
+                             "My mother said the waiter was rude to the old man.",
+                             "A king and his son walked into the kitchen of the restaurant.",
+                             "the nurse told her daughter a story",
+                             "nothing about people here",
+                             "The waitress and the doctor argued about the bill."};
+  for (int copy = 0; copy < 700; ++copy) text += std::string(sentences[copy % 6]) + "\n";  // > one chunk
+  const auto in = dir.write("in.txt", text);
+  std::string first;
+  for (const char* threads : {"1", "2", "4"}) {
+    const auto r = run_assay(dir, "fair perturb --quiet --input " + in + " --gate aeon --gate-action flag --threads " +
+                                      threads);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    if (first.empty()) first = r.out;
+    EXPECT_EQ(r.out, first) << "--threads " << threads;
+  }
+  EXPECT_EQ(lines_of(first).size(), 700u);
+  EXPECT_NE(first.find("\"aeon\""), std::string::npos);
+  // A line too long for --max-line-bytes late in the file: the same error at any thread count.
+  const auto bad = dir.write("bad.txt", text + std::string(300, 'a') + "\n");
+  for (const char* threads : {"1", "4"}) {
+    const auto r = run_assay(dir, "fair perturb --quiet --max-line-bytes 200 --input " + bad + " --threads " + threads);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_THAT(r.err, ::testing::HasSubstr(":701")) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
 TEST(FairPerturbCommand, AeonGateSharesTheTrigramAndStaysNearExact) {
   TempDir dir;
   const auto in = dir.write("in.txt",

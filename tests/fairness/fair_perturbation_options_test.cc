@@ -50,7 +50,7 @@ std::map<std::string, std::string> help_options(const TempDir& dir, const std::s
 // What each command has besides the shared options.
 const std::map<std::string, std::set<std::string>> kOwnOptions = {
     {"perturb",
-     {"--help", "--no-dropped", "--out", "--quiet", "--gate", "--gate-action", "--gate-task",
+     {"--help", "--no-dropped", "--out", "--quiet", "--threads", "--gate", "--gate-action", "--gate-task",
       "--gate-sim", "--gate-nat", "--gate-model-dir", "--gate-exact", "--gate-vectors",
       "--gate-vectors-format"}},
     {"test",
