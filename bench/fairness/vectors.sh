@@ -30,7 +30,7 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 run() {  # INPUT -> "wall user sys maxrss_kib"
   /usr/bin/time -f "%e %U %S %M" -o "$tmp/time" "$assay" fair perturb --input "$1" \
     --vectors "$tmp/vectors.bin" --vectors-format word2vec-bin --quiet \
-    --no-dropped --out "$tmp/out.jsonl"
+    --no-dropped --threads 1 --out "$tmp/out.jsonl"
   cat "$tmp/time"
 }
 for what in one rt; do
