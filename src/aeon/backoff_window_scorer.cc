@@ -409,8 +409,9 @@ const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) 
     t.p = uni_[i].exp_p;
     t.alpha_q = t.alpha * uni_[i].exp_q;
     t.pq = uni_[i].exp_pq;
+    t.p_vw = std::exp(lb * static_cast<double>(e.prob));
     if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
-    sums->a0 += std::exp(lb * static_cast<double>(e.prob));
+    sums->a0 += t.p_vw;
     sums->a1 += t.alpha_q;
     sums->g0 += t.p;
     sums->g1 += t.pq;
@@ -598,6 +599,7 @@ const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, Wo
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_after(u, v), copy);
+    out.terms.reserve(T.size());
     const auto A = as.list;
     // exact_score counts the trigram only with the bigram (v w).
     intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, A, as.index, [&](std::size_t k, std::size_t j) {
@@ -607,7 +609,7 @@ const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, Wo
       const LeftTerm e{w, T[k].prob,
                        std::expm1(lb * (static_cast<double>(T[k].prob) - static_cast<double>(A[j].prob) -
                                         static_cast<double>(b1))),
-                       a.alpha, a.alpha_q, std::exp(lb * static_cast<double>(A[j].prob))};
+                       a.alpha, a.alpha_q, a.p_vw};
       out.s_q += e.alpha_q * e.d;
       out.s_p += e.e_pvw * e.d;
       out.terms.push_back(e);
@@ -622,6 +624,7 @@ const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, Word
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_around(v, x), copy);
+    out.terms.reserve(T.size());
     const auto B = bs.list;
     // exact_score counts the trigram only with the bigram (w x).
     intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, B, bs.index, [&](std::size_t k, std::size_t j) {
@@ -655,6 +658,7 @@ const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, 
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_before(x, y), copy);
+    out.terms.reserve(T.size());
     const double k3f = static_cast<double>(xy.prob);
     const double k3 = static_cast<double>(static_cast<int>(xy.prob + 0.0f));
     for (const Entry& t : T) {
@@ -832,7 +836,8 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   if (ia >= 0 && ib >= 0) {
     gt = kAB * as->terms[static_cast<std::size_t>(ia)].alpha * (*beta)[static_cast<std::size_t>(ib)];
   } else if (ia >= 0) {
-    gt = f2 ? kA * as->terms[static_cast<std::size_t>(ia)].alpha_q : kA * E(static_cast<double>(k.p_vw));
+    const AfterTerm& a = as->terms[static_cast<std::size_t>(ia)];
+    gt = kA * (f2 ? a.alpha_q : a.p_vw);
   } else if (ib >= 0) {
     gt = kB * ut.exp_p * (*beta)[static_cast<std::size_t>(ib)];
   } else {

@@ -101,6 +101,7 @@ class BackoffWindowScorer {
     double p;        // E(P(w))
     double alpha_q;  // E(p_vw + bo_vw + Q(w))
     double pq;       // E(P(w) + Q(w))
+    double p_vw;     // E(p_vw)
   };
   struct AfterSums {  // bigrams (v, w) for one v
     std::span<const lm::SphinxTrie::Entry> list;  // bigrams_after(v), sorted by word
