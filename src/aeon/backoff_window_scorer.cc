@@ -130,7 +130,8 @@ void generic_scores(const float* __restrict p, const float* __restrict q, int* _
 
 }  // namespace
 
-BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie) : trie_(trie) {
+BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t list_terms)
+    : trie_(trie), list_terms_cap_(list_terms) {
   ASSAY_CHECK(trie.order() == 3);
   const double c = lm::SphinxTrie::log_base();
   exp_lo_.resize(std::size_t{1} << kLoBits);
@@ -595,7 +596,7 @@ const List& kept_list(std::mutex& mutex, std::size_t& count, std::size_t cap,
 const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, WordId v, float b1,
                                                                     const AfterSums& as) const {
   thread_local LeftList scratch;
-  return kept_list(lists_mutex_, list_terms_, kListTerms, left_lists_, pair_key(u, v), scratch, [&](LeftList& out) {
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, left_lists_, pair_key(u, v), scratch, [&](LeftList& out) {
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_after(u, v), copy);
@@ -620,7 +621,7 @@ const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, Wo
 const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, WordId x, const AfterSums& as,
                                                                   const BeforeSums& bs) const {
   thread_local MidList scratch;
-  return kept_list(lists_mutex_, list_terms_, kListTerms, mid_lists_, pair_key(v, x), scratch, [&](MidList& out) {
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, mid_lists_, pair_key(v, x), scratch, [&](MidList& out) {
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_around(v, x), copy);
@@ -654,7 +655,7 @@ const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, Word
 const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, WordId y, const Entry& xy,
                                                                       const BeforeSums& bs) const {
   thread_local RightList scratch;
-  return kept_list(lists_mutex_, list_terms_, kListTerms, right_lists_, pair_key(x, y), scratch, [&](RightList& out) {
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, right_lists_, pair_key(x, y), scratch, [&](RightList& out) {
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_before(x, y), copy);

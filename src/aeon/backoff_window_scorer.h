@@ -39,8 +39,11 @@ namespace assay::aeon {
 
 class BackoffWindowScorer {
  public:
-  // `trie` must be a trigram model (order() == 3) and outlive this object.
-  explicit BackoffWindowScorer(const lm::SphinxTrie& trie);
+  static constexpr std::size_t kListTerms = std::size_t{1} << 21;
+  // `trie` must be a trigram model (order() == 3) and outlive this object. `list_terms`: how
+  // many trigram-list entries separable_probability keeps (kListTerms, about 100 MB at most;
+  // past it lists are built per window, with the same values).
+  explicit BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t list_terms = kListTerms);
 
   // window = {w_{i-2}, w_{i-1}, target, w_{i+1}, w_{i+2}}, lm::kNoWord for an OOV word or a
   // position past </s>; the target must be a word other than <s>/</s>.
@@ -193,9 +196,9 @@ class BackoffWindowScorer {
   const MidList& mid_list(lm::WordId v, lm::WordId x, const AfterSums& as, const BeforeSums& bs) const;
   const RightList& right_list(lm::WordId x, lm::WordId y, const lm::SphinxTrie::Entry& xy,
                               const BeforeSums& bs) const;
-  // Kept for the scorer's lifetime up to kListTerms terms in all (lists + terms counted); past
-  // that, lists are built per window into thread-local scratch (the same values).
-  static constexpr std::size_t kListTerms = std::size_t{1} << 21;
+  // Kept for the scorer's lifetime up to list_terms_cap_ terms in all (lists + terms counted);
+  // past that, lists are built per window into thread-local scratch (the same values).
+  std::size_t list_terms_cap_;
   mutable std::mutex lists_mutex_;
   mutable std::size_t list_terms_ = 0;
   mutable std::unordered_map<std::uint64_t, std::unique_ptr<const LeftList>> left_lists_;

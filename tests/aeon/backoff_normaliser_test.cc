@@ -400,6 +400,30 @@ TEST(BackoffNormaliser, SeparableIsTheSameFromManyThreads) {
   }
 }
 
+// Past its bound the scorer keeps no trigram lists and builds them per window: the same values,
+// bit for bit, also from several threads at once (each with its own scratch lists).
+TEST(BackoffNormaliser, SeparableIsTheSameWithoutKeptLists) {
+  ASSAY_REQUIRE_FILE(kMrAnnotations);
+  const auto windows = mr_windows(25);
+  ASSERT_GT(windows.size(), 80u);
+  const assay::aeon::BackoffWindowScorer kept(trie()), unkept(trie(), 0);
+  std::vector<double> expected;
+  for (const auto& win : windows) expected.push_back(kept.separable_probability(win));
+  for (std::size_t i = 0; i < windows.size(); ++i) EXPECT_EQ(unkept.separable_probability(windows[i]), expected[i]);
+  std::vector<std::thread> threads;
+  std::vector<std::size_t> wrong(3, 0);
+  for (std::size_t k = 0; k < wrong.size(); ++k) {
+    threads.emplace_back([&, k] {
+      for (std::size_t r = 0; r < windows.size(); ++r) {
+        const std::size_t i = (r * (k + 1)) % windows.size();
+        if (unkept.separable_probability(windows[i]) != expected[i]) ++wrong[k];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const std::size_t n : wrong) EXPECT_EQ(n, 0u);
+}
+
 TEST(BackoffNormaliser, FallsBackToEnumerationOffTheTrie) {
   NgramSynEval syn(sphinx());
   EXPECT_EQ(syn.normaliser(), NgramNormaliser::kEnumerate);
