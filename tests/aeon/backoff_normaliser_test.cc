@@ -289,9 +289,23 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
 // (every 25th MR annotation record): equal within 1e-10 relative.
 TEST(BackoffNormaliser, SeparableEqualsItsDefinitionEnumerated) {
   ASSAY_REQUIRE_FILE(kMrAnnotations);
-  const assay::aeon::BackoffWindowScorer scorer(trie());
-  const auto windows = mr_windows(25);
+  const auto& t = trie();
+  const assay::aeon::BackoffWindowScorer scorer(t);
+  auto windows = mr_windows(25);
   ASSERT_GT(windows.size(), 80u);
+  // And every shape of window: no left or right neighbours, sentence markers, frequent words.
+  auto id = [&](const char* w) { return t.find(w); };
+  const assay::lm::WordId none = assay::lm::kNoWord;
+  for (const auto& win : std::vector<std::array<assay::lm::WordId, 5>>{
+           {t.begin_sentence(), id("and"), id("there's"), id("the"), id("inimitable")},
+           {none, t.begin_sentence(), id("the"), id("movie"), id("was")},
+           {id("of"), id("the"), id("best"), id("of"), id("the")},
+           {id("the"), id("movie"), id("was"), t.end_sentence(), none},
+           {none, none, id("good"), id("film"), t.end_sentence()},
+           {id("a"), id("very"), id("good"), none, none},
+           {id("in"), id("the"), id("end"), id("of"), id("the")},
+           {id("zyuganov"), id("aardvark"), id("the"), id("of"), id("and")}})
+    windows.push_back(win);
   double worst = 0;
   for (const auto& win : windows) {
     const double fast = scorer.separable_probability(win), ref = enumerated_separable(win);
