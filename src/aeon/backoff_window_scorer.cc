@@ -33,7 +33,6 @@ struct Cand {
   WordId w = kNoWord;
   std::uint8_t m = 0;
   float p_vw = 0, bo_vw = 0, p_uvw = 0, p_wx = 0, bo_wx = 0, p_vwx = 0, p_wxy = 0;
-  std::int32_t ia = -1, ib = -1;  // separable: its entry in bigrams_after(v) / bigrams_before(x)
 };
 
 // Per-thread scratch, sized to the vocabulary; `mark` is all zero between calls.
@@ -41,7 +40,6 @@ struct Scratch {
   std::vector<int> total;
   std::vector<std::uint8_t> mark;
   std::vector<WordId> touched;
-  std::vector<Cand> cands;  // separable_probability's exactly scored candidates
   std::vector<float> p_vw, bo_vw, p_uvw, p_wx, bo_wx, p_vwx, p_wxy;
   void fit(std::size_t n) {
     if (total.size() >= n) return;
@@ -132,7 +130,8 @@ void generic_scores(const float* __restrict p, const float* __restrict q, int* _
 
 }  // namespace
 
-BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie) : trie_(trie) {
+BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t list_terms)
+    : trie_(trie), list_terms_cap_(list_terms) {
   ASSAY_CHECK(trie.order() == 3);
   const double c = lm::SphinxTrie::log_base();
   exp_lo_.resize(std::size_t{1} << kLoBits);
@@ -411,8 +410,9 @@ const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) 
     t.p = uni_[i].exp_p;
     t.alpha_q = t.alpha * uni_[i].exp_q;
     t.pq = uni_[i].exp_pq;
+    t.p_vw = std::exp(lb * static_cast<double>(e.prob));
     if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
-    sums->a0 += std::exp(lb * static_cast<double>(e.prob));
+    sums->a0 += t.p_vw;
     sums->a1 += t.alpha_q;
     sums->g0 += t.p;
     sums->g1 += t.pq;
@@ -493,78 +493,265 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
   return ps;
 }
 
+namespace {
+
+bool is_marker(const lm::SphinxTrie& trie, WordId w) { return w == trie.begin_sentence() || w == trie.end_sentence(); }
+
+std::uint64_t pair_key(WordId a, WordId b) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+}
+
+// The first index in [lo, n] whose word (word(i), ascending in i) is not below w.
+template <typename WordAt>
+std::size_t gallop_at(std::size_t n, WordAt&& word, std::size_t lo, WordId w) {
+  if (lo >= n || !(word(lo) < w)) return lo;
+  std::size_t step = 1;
+  while (lo + step < n && word(lo + step) < w) step *= 2;
+  // word(lo + step / 2) < w, and word(lo + step) ≥ w or lo + step ≥ n.
+  std::size_t a = lo + step / 2 + 1, b = std::min(lo + step, n);
+  while (a < b) {
+    const std::size_t mid = a + (b - a) / 2;
+    if (word(mid) < w)
+      a = mid + 1;
+    else
+      b = mid;
+  }
+  return a;
+}
+
+// Calls fn(i, j) for every word both in a (na words, wa(i) ascending) and b (nb, wb(j)), in
+// ascending order: walks the shorter sequence, galloping in the longer.
+template <typename WA, typename WB, typename Fn>
+void intersect(std::size_t na, WA&& wa, std::size_t nb, WB&& wb, Fn&& fn) {
+  if (na <= nb) {
+    std::size_t lo = 0;
+    for (std::size_t i = 0; i < na && lo < nb; ++i) {
+      const WordId w = wa(i);
+      lo = gallop_at(nb, wb, lo, w);
+      if (lo < nb && wb(lo) == w) fn(i, lo);
+    }
+  } else {
+    std::size_t lo = 0;
+    for (std::size_t j = 0; j < nb && lo < na; ++j) {
+      const WordId w = wb(j);
+      lo = gallop_at(na, wa, lo, w);
+      if (lo < na && wa(lo) == w) fn(lo, j);
+    }
+  }
+}
+
+// intersect against a bigram list (sorted by word), by its WordIndex where it has one.
+template <typename WA, typename Fn>
+void intersect_list(std::size_t na, WA&& wa, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
+                    Fn&& fn) {
+  if (!index.empty() && na <= list.size()) {
+    for (std::size_t i = 0; i < na; ++i) {
+      const std::int64_t j = index.find(wa(i));
+      if (j >= 0) fn(i, static_cast<std::size_t>(j));
+    }
+    return;
+  }
+  intersect(na, wa, list.size(), [&](std::size_t j) { return list[j].word; }, fn);
+}
+
+// The index of w in a bigram list (sorted by word), or −1.
+std::int64_t find_in(std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index, WordId w) {
+  if (!index.empty()) return index.find(w);
+  const std::size_t j = gallop_at(list.size(), [&](std::size_t i) { return list[i].word; }, 0, w);
+  return j < list.size() && list[j].word == w ? static_cast<std::int64_t>(j) : -1;
+}
+
+// The index of w in a trigram list's terms (sorted by word), or −1.
+template <typename Terms>
+std::int64_t find_term(const Terms& terms, WordId w) {
+  const std::size_t j = gallop_at(terms.size(), [&](std::size_t i) { return terms[i].w; }, 0, w);
+  return j < terms.size() && terms[j].w == w ? static_cast<std::int64_t>(j) : -1;
+}
+
+// The list kept for `key`, built by build(list) on first use; past `cap` terms kept in all, built
+// into the caller's `scratch` instead (the same values, so the same sums either way).
+template <typename List, typename Build>
+const List& kept_list(std::mutex& mutex, std::size_t& count, std::size_t cap,
+                      std::unordered_map<std::uint64_t, std::unique_ptr<const List>>& lists, std::uint64_t key,
+                      List& scratch, Build&& build) {
+  {
+    const std::lock_guard lock(mutex);
+    if (const auto it = lists.find(key); it != lists.end()) return *it->second;
+  }
+  auto list = std::make_unique<List>();
+  build(*list);
+  const std::size_t n = list->terms.size() + 1;
+  const std::lock_guard lock(mutex);
+  if (const auto it = lists.find(key); it != lists.end()) return *it->second;
+  if (count + n > cap) {
+    scratch = std::move(*list);
+    return scratch;
+  }
+  count += n;
+  return *lists.emplace(key, std::move(list)).first->second;
+}
+
+}  // namespace
+
+const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, WordId v, float b1,
+                                                                    const AfterSums& as) const {
+  thread_local LeftList scratch;
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, left_lists_, pair_key(u, v), scratch, [&](LeftList& out) {
+    const double lb = lm::SphinxTrie::log_base();
+    std::vector<Entry> copy;
+    const auto T = sorted_list(trie_.trigrams_after(u, v), copy);
+    out.terms.reserve(T.size());
+    const auto A = as.list;
+    // exact_score counts the trigram only with the bigram (v w).
+    intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, A, as.index, [&](std::size_t k, std::size_t j) {
+      const WordId w = T[k].word;
+      if (is_marker(trie_, w)) return;
+      const AfterTerm& a = as.terms[j];
+      const LeftTerm e{w, T[k].prob,
+                       std::expm1(lb * (static_cast<double>(T[k].prob) - static_cast<double>(A[j].prob) -
+                                        static_cast<double>(b1))),
+                       a.alpha, a.alpha_q, a.p_vw};
+      out.s_q += e.alpha_q * e.d;
+      out.s_p += e.e_pvw * e.d;
+      out.terms.push_back(e);
+    });
+  });
+}
+
+const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, WordId x, const AfterSums& as,
+                                                                  const BeforeSums& bs) const {
+  thread_local MidList scratch;
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, mid_lists_, pair_key(v, x), scratch, [&](MidList& out) {
+    const double lb = lm::SphinxTrie::log_base();
+    std::vector<Entry> copy;
+    const auto T = sorted_list(trie_.trigrams_around(v, x), copy);
+    out.terms.reserve(T.size());
+    const auto B = bs.list;
+    // exact_score counts the trigram only with the bigram (w x).
+    intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, B, bs.index, [&](std::size_t k, std::size_t j) {
+      const WordId w = T[k].word;
+      if (is_marker(trie_, w)) return;
+      const std::int64_t i = find_in(as.list, as.index, w);
+      const double bo_vw = i >= 0 ? static_cast<double>(as.list[static_cast<std::size_t>(i)].backoff) : 0.0;
+      const MidTerm e{w,
+                      T[k].prob,
+                      std::expm1(lb * (static_cast<double>(T[k].prob) - static_cast<double>(B[j].prob) - bo_vw)),
+                      i >= 0 ? as.terms[static_cast<std::size_t>(i)].alpha : 0.0,
+                      uni_[static_cast<std::size_t>(w)].exp_p,
+                      bs.beta0[j],
+                      bs.beta1[j]};
+      if (i >= 0) {
+        out.a0 += e.alpha * e.beta0 * e.d;
+        out.a1 += e.alpha * e.beta1 * e.d;
+      } else {
+        out.n0 += e.e_p * e.beta0 * e.d;
+        out.n1 += e.e_p * e.beta1 * e.d;
+      }
+      out.terms.push_back(e);
+    });
+  });
+}
+
+const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, WordId y, const Entry& xy,
+                                                                      const BeforeSums& bs) const {
+  thread_local RightList scratch;
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, right_lists_, pair_key(x, y), scratch, [&](RightList& out) {
+    const double lb = lm::SphinxTrie::log_base();
+    std::vector<Entry> copy;
+    const auto T = sorted_list(trie_.trigrams_before(x, y), copy);
+    out.terms.reserve(T.size());
+    const double k3f = static_cast<double>(xy.prob);
+    const double k3 = static_cast<double>(static_cast<int>(xy.prob + 0.0f));
+    for (const Entry& t : T) {
+      if (is_marker(trie_, t.word)) continue;
+      const auto i = static_cast<std::size_t>(t.word);
+      const std::int64_t j = find_in(bs.list, bs.index, t.word);
+      const double p = static_cast<double>(t.prob);
+      RightTerm e{t.word, t.prob, 0.0, 0.0, uni_[i].exp_p, uni_[i].exp_pq};
+      if (j >= 0) {
+        e.d = std::expm1(lb * (p - k3f - static_cast<double>(bs.list[static_cast<std::size_t>(j)].backoff)));
+        e.beta1 = bs.beta1[static_cast<std::size_t>(j)];
+        out.sb += e.e_p * e.beta1 * e.d;
+      } else {
+        e.d = std::expm1(lb * (p + 0.5 - k3));
+        out.sn += e.e_pq * e.d;
+      }
+      out.terms.push_back(e);
+    }
+  });
+}
+
 // Σ_w 1.0001^(S̃(w) − S(t)) over V ∖ {<s>, </s>}, S̃ the approximated score (exact for the
-// target and the trigram candidates). With the factors' truncations taken at +0.5, a candidate's
-// score by which bigrams it has with the neighbours (A: (v w), B: (w x)) is, in units,
+// target). With the factors' truncations taken at +0.5, a candidate's score without trigrams,
+// by which bigrams it has with the neighbours (A: (v w), B: (w x)), is, in units,
 //   neither: P + f2·Q + cG     cG  = b0 + b1 + ½ + f2·(px + ½) + k3
 //   A only:  p_vw + f2·(Q + bo_vw) + cA                cA  = b1 + ½ + f2·(px + ½) + k3
 //   B only:  P + p_wx + f3·bo_wx + cB                  cB  = b0 + b1 + ½ + ½ + f3·(k3f + ½)
 //   both:    p_vw + bo_vw + p_wx + f3·bo_wx + cAB      cAB = b1 + ½ + ½ + f3·(k3f + ½)
 // (b0, b1 only with a history of one or two words; k3 the exact constant third factor, k3f its
-// float before truncation), so Σ = cG-sum over V + v's precomputed A-sums − their generic
+// float before truncation), so Σ G = cG-sum over V + v's precomputed A-sums − their generic
 // terms + x's B-sums − their generic terms + per word of A ∩ B its "both" term minus the three
-// it was counted as; then each trigram candidate's exact term replaces its approximation.
+// it was counted as. A trigram replaces one factor (untruncated as well, + ½):
+//   (u v w) with A:   p_vw + b1 → p_uvw                          ρL = E(p_uvw − p_vw − b1)
+//   (v w x) with B:   p_wx + bo_vw → p_vwx                       ρM = E(p_vwx − p_wx − bo_vw)
+//   (w x y):          B: k3f + bo_wx + ½ → p_wxy + ½, else k3 → p_wxy + ½
+// so a candidate's term is F = G·ρL·ρM·ρR (ρ = 1 off a list), and Σ F − G = Σ over each list of
+// G·(ρ − 1) (kept per pair, in the forms the window's other neighbour can need, plus a walk of
+// the list's intersection with that neighbour's bigram list) + Σ over each two lists'
+// intersection of G·(ρ − 1)(ρ' − 1) + Σ over all three of G·(ρL − 1)(ρM − 1)(ρR − 1). The
+// target's own term, F(t), is then replaced by its exact 1.
 double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& win) const {
   const WordId t = win[2];
   ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
   const Context c = context(win);
   const double lb = lm::SphinxTrie::log_base();
-  Scratch& s = tls_scratch;
   const int n1 = c.n1;
   const bool f2 = c.f2, f3 = c.f3;
   const AfterSums* as = n1 >= 1 ? &after_sums(c.v) : nullptr;
   const BeforeSums* bs = f2 ? &before_sums(c.x) : nullptr;
   const auto A = as ? as->list : std::span<const Entry>{};
   const auto B = bs ? bs->list : std::span<const Entry>{};
-  // 1. The candidates scored exactly: the target and the trigram lists (each sorted by the free
-  // word), merged into one list sorted by word, then matched against v's and x's bigrams.
-  std::vector<Cand>& cands = s.cands;
-  cands.clear();
-  const auto T1 = n1 == 2 ? trie_.trigrams_after(c.u, c.v) : std::span<const lm::SphinxTrie::Entry>{};
-  const auto T2 = f2 && n1 >= 1 ? trie_.trigrams_around(c.v, c.x) : std::span<const lm::SphinxTrie::Entry>{};
-  const auto T3 = c.xy ? trie_.trigrams_before(c.x, c.y) : std::span<const lm::SphinxTrie::Entry>{};
-  {
-    std::size_t i1 = 0, i2 = 0, i3 = 0;
-    bool target_pending = true;
-    constexpr WordId kEnd = std::numeric_limits<WordId>::max();
-    for (;;) {
-      WordId w = target_pending ? t : kEnd;
-      if (i1 < T1.size()) w = std::min(w, T1[i1].word);
-      if (i2 < T2.size()) w = std::min(w, T2[i2].word);
-      if (i3 < T3.size()) w = std::min(w, T3[i3].word);
-      if (w == kEnd) break;
-      Cand k;
-      k.w = w;
-      if (target_pending && t == w) target_pending = false;
-      if (i1 < T1.size() && T1[i1].word == w) k.m |= kTriUVW, k.p_uvw = T1[i1++].prob;
-      if (i2 < T2.size() && T2[i2].word == w) k.m |= kTriVWX, k.p_vwx = T2[i2++].prob;
-      if (i3 < T3.size() && T3[i3].word == w) k.m |= kTriWXY, k.p_wxy = T3[i3++].prob;
-      cands.push_back(k);
+  // 1. The trigram lists, and the target's explicit n-grams (for its exact score).
+  const LeftList* L = n1 == 2 ? &left_list(c.u, c.v, c.b1, *as) : nullptr;
+  const MidList* M = f2 && n1 >= 1 ? &mid_list(c.v, c.x, *as, *bs) : nullptr;
+  const RightList* R = c.xy ? &right_list(c.x, c.y, *c.xy, *bs) : nullptr;
+  Cand k;
+  k.w = t;
+  std::int64_t ia = -1, ib = -1;
+  if (as && (ia = find_in(A, as->index, t)) >= 0) {
+    k.m |= kAfterV;
+    k.p_vw = A[static_cast<std::size_t>(ia)].prob;
+    k.bo_vw = A[static_cast<std::size_t>(ia)].backoff;
+  }
+  if (bs && (ib = find_in(B, bs->index, t)) >= 0) {
+    k.m |= kBeforeX;
+    k.p_wx = B[static_cast<std::size_t>(ib)].prob;
+    k.bo_wx = B[static_cast<std::size_t>(ib)].backoff;
+  }
+  double rho_t = 1.0;  // F(t) / G(t)
+  if (L) {
+    if (const std::int64_t j = find_term(L->terms, t); j >= 0) {
+      k.m |= kTriUVW;
+      k.p_uvw = L->terms[static_cast<std::size_t>(j)].p;
+      rho_t *= 1.0 + L->terms[static_cast<std::size_t>(j)].d;
     }
   }
-  auto cand_word = [&](std::size_t i) { return cands[i].w; };
-  if (as) {
-    match(cands.size(), cand_word, A, as->index, [&](std::size_t i, std::size_t j) {
-      Cand& k = cands[i];
-      k.m |= kAfterV;
-      k.ia = static_cast<std::int32_t>(j);
-      k.p_vw = A[j].prob;
-      k.bo_vw = A[j].backoff;
-    });
+  if (M) {
+    if (const std::int64_t j = find_term(M->terms, t); j >= 0) {
+      k.m |= kTriVWX;
+      k.p_vwx = M->terms[static_cast<std::size_t>(j)].p;
+      rho_t *= 1.0 + M->terms[static_cast<std::size_t>(j)].d;
+    }
   }
-  if (bs) {
-    match(cands.size(), cand_word, B, bs->index, [&](std::size_t i, std::size_t j) {
-      Cand& k = cands[i];
-      k.m |= kBeforeX;
-      k.ib = static_cast<std::int32_t>(j);
-      k.p_wx = B[j].prob;
-      k.bo_wx = B[j].backoff;
-    });
+  if (R) {
+    if (const std::int64_t j = find_term(R->terms, t); j >= 0) {
+      k.m |= kTriWXY;
+      k.p_wxy = R->terms[static_cast<std::size_t>(j)].p;
+      rho_t *= 1.0 + R->terms[static_cast<std::size_t>(j)].d;
+    }
   }
   const auto ti = static_cast<std::size_t>(t);
-  const Cand& target =
-      *std::lower_bound(cands.begin(), cands.end(), t, [](const Cand& k, WordId w) { return k.w < w; });
-  const int st = exact_score(c, target, uni_[ti].p, uni_[ti].q);
+  const int st = exact_score(c, k, uni_[ti].p, uni_[ti].q);
   // 2. The context constants, relative to the target's score.
   const double b0 = n1 >= 1 ? static_cast<double>(c.b0) : 0.0;
   const double b1 = n1 == 2 ? static_cast<double>(c.b1) : 0.0;
@@ -581,8 +768,6 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   if (as) z += kA * (f2 ? as->a1 : as->a0) - kG * (f2 ? as->g1 : as->g0);
   if (bs) z += kB * (f3 ? bs->b1 : bs->b0) - kG * bs->g1;
   const std::vector<double>* beta = bs ? (f3 ? &bs->beta1 : &bs->beta0) : nullptr;
-  const auto bs_id = static_cast<std::size_t>(trie_.begin_sentence());
-  const auto es_id = static_cast<std::size_t>(trie_.end_sentence());
   if (as && bs) {
     // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic,
     //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q).
@@ -590,25 +775,76 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
     z += kAB * (f3 ? ps.alpha_beta1 : ps.alpha_beta0) - kB * (f3 ? ps.p_beta1 : ps.p_beta0) + kG * ps.p_q -
          kA * ps.alpha_q;
   }
-  // 4. The exactly scored candidates: their exact term instead of the approximation.
-  for (const Cand& k : cands) {
-    const auto i = static_cast<std::size_t>(k.w);
-    if (i == bs_id || i == es_id) continue;
-    const UnigramTerms& u = uni_[i];
-    double approx;
-    if (k.ia >= 0 && k.ib >= 0) {
-      approx = kAB * as->terms[static_cast<std::size_t>(k.ia)].alpha * (*beta)[static_cast<std::size_t>(k.ib)];
-    } else if (k.ia >= 0) {
-      approx = f2 ? kA * as->terms[static_cast<std::size_t>(k.ia)].alpha_q
-                  : kA * std::exp(lb * static_cast<double>(k.p_vw));
-    } else if (k.ib >= 0) {
-      approx = kB * u.exp_p * (*beta)[static_cast<std::size_t>(k.ib)];
-    } else {
-      approx = kG * (f2 ? u.exp_pq : u.exp_p);
+  // 4. The trigram lists: Σ G·(ρ − 1) per list. (v · x): its words are all in B, and the pair
+  //    determines which are in A.
+  if (M) z += kAB * (f3 ? M->a1 : M->a0) + kB * (f3 ? M->n1 : M->n0);
+  // (u v ·): its words are all in A; those also in B have the "both" form.
+  if (L) {
+    z += kA * (f2 ? L->s_q : L->s_p);
+    if (bs) {
+      intersect_list(L->terms.size(), [&](std::size_t i) { return L->terms[i].w; }, B, bs->index,
+                     [&](std::size_t i, std::size_t j) {
+                       const LeftTerm& e = L->terms[i];
+                       z += (kAB * e.alpha * (*beta)[j] - kA * e.alpha_q) * e.d;
+                     });
     }
-    const int exact = i == ti ? st : exact_score(c, k, u.p, u.q);
-    z += exp_units(st - exact) - approx;
   }
+  // (· x y): the pair determines B; those also in A have the A forms (β1 > 0: in B).
+  if (R) {
+    z += kB * R->sb + kG * R->sn;
+    if (as) {
+      intersect_list(R->terms.size(), [&](std::size_t i) { return R->terms[i].w; }, A, as->index,
+                     [&](std::size_t i, std::size_t j) {
+                       const RightTerm& e = R->terms[i];
+                       const AfterTerm& a = as->terms[j];
+                       z += (e.beta1 > 0 ? (kAB * a.alpha - kB * e.e_p) * e.beta1 : kA * a.alpha_q - kG * e.e_pq) *
+                            e.d;
+                     });
+    }
+  }
+  // 5. The intersections of the trigram lists: G·(ρ − 1)(ρ' − 1), and the three-way term.
+  auto left_word = [&](std::size_t i) { return L->terms[i].w; };
+  auto mid_word = [&](std::size_t i) { return M->terms[i].w; };
+  auto right_word = [&](std::size_t i) { return R->terms[i].w; };
+  if (L && M) {
+    std::size_t r = 0;
+    const std::size_t nr = R ? R->terms.size() : 0;
+    intersect(L->terms.size(), left_word, M->terms.size(), mid_word, [&](std::size_t i, std::size_t j) {
+      const LeftTerm& l = L->terms[i];
+      const MidTerm& m = M->terms[j];
+      const double g = kAB * l.alpha * (f3 ? m.beta1 : m.beta0) * l.d * m.d;
+      z += g;
+      r = gallop_at(nr, right_word, r, l.w);
+      if (r < nr && R->terms[r].w == l.w) z += g * R->terms[r].d;
+    });
+  }
+  if (L && R) {
+    intersect(L->terms.size(), left_word, R->terms.size(), right_word, [&](std::size_t i, std::size_t j) {
+      const LeftTerm& l = L->terms[i];
+      const RightTerm& e = R->terms[j];
+      z += (e.beta1 > 0 ? kAB * l.alpha * e.beta1 : kA * l.alpha_q) * l.d * e.d;
+    });
+  }
+  if (M && R) {
+    intersect(M->terms.size(), mid_word, R->terms.size(), right_word, [&](std::size_t i, std::size_t j) {
+      const MidTerm& m = M->terms[i];
+      z += (m.alpha > 0 ? kAB * m.alpha : kB * m.e_p) * m.beta1 * m.d * R->terms[j].d;
+    });
+  }
+  // 6. The target: its exact term, 1, instead of F(t) = G(t)·ρ(t).
+  const UnigramTerms& ut = uni_[ti];
+  double gt;
+  if (ia >= 0 && ib >= 0) {
+    gt = kAB * as->terms[static_cast<std::size_t>(ia)].alpha * (*beta)[static_cast<std::size_t>(ib)];
+  } else if (ia >= 0) {
+    const AfterTerm& a = as->terms[static_cast<std::size_t>(ia)];
+    gt = kA * (f2 ? a.alpha_q : a.p_vw);
+  } else if (ib >= 0) {
+    gt = kB * ut.exp_p * (*beta)[static_cast<std::size_t>(ib)];
+  } else {
+    gt = kG * (f2 ? ut.exp_pq : ut.exp_p);
+  }
+  z += 1.0 - gt * rho_t;
   return 1.0 / z;
 }
 

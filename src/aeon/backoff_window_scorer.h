@@ -25,6 +25,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -38,8 +39,11 @@ namespace assay::aeon {
 
 class BackoffWindowScorer {
  public:
-  // `trie` must be a trigram model (order() == 3) and outlive this object.
-  explicit BackoffWindowScorer(const lm::SphinxTrie& trie);
+  static constexpr std::size_t kListTerms = std::size_t{1} << 21;
+  // `trie` must be a trigram model (order() == 3) and outlive this object. `list_terms`: how
+  // many trigram-list entries separable_probability keeps (kListTerms, about 100 MB at most;
+  // past it lists are built per window, with the same values).
+  explicit BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t list_terms = kListTerms);
 
   // window = {w_{i-2}, w_{i-1}, target, w_{i+1}, w_{i+2}}, lm::kNoWord for an OOV word or a
   // position past </s>; the target must be a word other than <s>/</s>.
@@ -47,18 +51,23 @@ class BackoffWindowScorer {
   // Every word's integer score S(w) in the window (log base 1.0001; tests compare it with
   // sphinxbase's look-ups).
   std::vector<int> candidate_scores(const std::array<lm::WordId, 5>& window) const;
-  // The same probability with the normaliser approximated: only the target and the candidates
-  // with an explicit trigram with the window's words — (u v w), (v w x), (w x y) — are scored
-  // exactly; every other candidate's score is taken without sphinxbase's integer truncations
-  // (each truncation of a sum counted as +0.5 units, its mean for a negative sum), which makes
-  // it a product of a part that depends on the candidate and the left neighbour v (its bigram
-  // (v w) if any, else its unigram values) and a part that depends on the candidate and the
-  // right neighbour x. Σ over the vocabulary is then precomputed sums — over V, over v's bigram
-  // followers and over x's bigram predecessors (per word, computed on first use and kept) —
-  // plus one term per candidate with both bigrams (v w) and (w x), found by intersecting the
-  // two lists (pair_sums, kept per pair), plus the trigram candidates' exact corrections.
-  // Cost: the trigram lists, and the shorter neighbour list once per neighbour pair; not the
-  // vocabulary nor the union of both bigram lists. Each
+  // The same probability with the normaliser approximated: only the target is scored exactly;
+  // every other candidate's score is taken without sphinxbase's integer truncations (each
+  // truncation of a sum counted as +0.5 units, its mean for a negative sum). Without trigrams
+  // that makes a candidate's term a product of a part that depends on the candidate and the
+  // left neighbour v (its bigram (v w) if any, else its unigram values) and a part that depends
+  // on the candidate and the right neighbour x, so Σ over the vocabulary is precomputed sums —
+  // over V, over v's bigram followers and over x's bigram predecessors (per word, computed on
+  // first use and kept) — plus one term per candidate with both bigrams (v w) and (w x), found
+  // by intersecting the two lists (pair_sums, kept per pair). A candidate with an explicit
+  // trigram (u v w), (v w x) or (w x y) has that factor replaced by the trigram's (untruncated
+  // as well), which multiplies its term by a ratio ρ that depends only on the pair the list
+  // belongs to ((u v), (v x), (x y)) and the candidate; each list's Σ term·(ρ − 1) is summed
+  // once per pair in the forms the window can need and kept, so a window pays only for the
+  // candidates of a trigram list that are also in the other neighbour's bigram list or in a
+  // second trigram list, not for every trigram candidate.
+  // Cost: those intersections, and the shorter neighbour list once per neighbour pair; not the
+  // vocabulary, the union of both bigram lists nor the trigram lists. Each
   // approximated term is off by at most ±0.5 units of log base 1.0001 (±5e-5 relative) per
   // truncated factor with a negative sum; measured on the MR annotations' 3,348 windows
   // against probability(): see SeparableIsWithinTwoTenThousandthsOfExact in
@@ -95,6 +104,7 @@ class BackoffWindowScorer {
     double p;        // E(P(w))
     double alpha_q;  // E(p_vw + bo_vw + Q(w))
     double pq;       // E(P(w) + Q(w))
+    double p_vw;     // E(p_vw)
   };
   struct AfterSums {  // bigrams (v, w) for one v
     std::span<const lm::SphinxTrie::Entry> list;  // bigrams_after(v), sorted by word
@@ -147,6 +157,53 @@ class BackoffWindowScorer {
   mutable std::vector<std::unique_ptr<BeforeSums>> before_store_;
   mutable std::mutex pairs_mutex_;
   mutable std::unordered_map<std::uint64_t, PairSums> pairs_;
+
+  // separable_probability's trigram lists, one per pair, sorted by word, <s> and </s>
+  // excluded: the candidates a trigram changes, each with its p (the trigram's probability),
+  // d = ρ − 1 (the factor by which the trigram changes its approximated term) and the
+  // per-candidate values of its approximated term that the pair determines, and the list's
+  // Σ term·d in each form the window's other neighbours can give it (E(a) = 1.0001^a).
+  struct LeftTerm {  // trigram (u v w) with bigram (v w): d = E(p_uvw − p_vw − bo(u v)) − 1
+    lm::WordId w;
+    float p;
+    double d, alpha, alpha_q, e_pvw;  // α, α·E(Q(w)), E(p_vw)
+  };
+  struct LeftList {  // per (u, v)
+    std::vector<LeftTerm> terms;
+    double s_q = 0, s_p = 0;  // Σ α_q·d, Σ E(p_vw)·d
+  };
+  struct MidTerm {  // trigram (v w x) with bigram (w x): d = E(p_vwx − p_wx − bo_vw) − 1
+    lm::WordId w;
+    float p;
+    double d, alpha, e_p, beta0, beta1;  // α 0 without bigram (v w) (then bo_vw = 0)
+  };
+  struct MidList {  // per (v, x)
+    std::vector<MidTerm> terms;
+    double a0 = 0, a1 = 0;  // Σ over bigram (v w) of α·β0·d, α·β1·d
+    double n0 = 0, n1 = 0;  // Σ over the others of E(P)·β0·d, E(P)·β1·d
+  };
+  struct RightTerm {  // trigram (w x y), bigram (x y): d = E(p_wxy − p_xy − bo_wx) − 1 with
+                      // bigram (w x), else E(p_wxy + ½ − ⌊p_xy⌉) − 1
+    lm::WordId w;
+    float p;
+    double d, beta1, e_p, e_pq;  // β1 0 without bigram (w x)
+  };
+  struct RightList {  // per (x, y)
+    std::vector<RightTerm> terms;
+    double sb = 0, sn = 0;  // Σ over bigram (w x) of E(P)·β1·d; over the others, E(P + Q)·d
+  };
+  const LeftList& left_list(lm::WordId u, lm::WordId v, float b1, const AfterSums& as) const;
+  const MidList& mid_list(lm::WordId v, lm::WordId x, const AfterSums& as, const BeforeSums& bs) const;
+  const RightList& right_list(lm::WordId x, lm::WordId y, const lm::SphinxTrie::Entry& xy,
+                              const BeforeSums& bs) const;
+  // Kept for the scorer's lifetime up to list_terms_cap_ terms in all (lists + terms counted);
+  // past that, lists are built per window into thread-local scratch (the same values).
+  std::size_t list_terms_cap_;
+  mutable std::mutex lists_mutex_;
+  mutable std::size_t list_terms_ = 0;
+  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const LeftList>> left_lists_;
+  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const MidList>> mid_lists_;
+  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const RightList>> right_lists_;
 };
 
 }  // namespace assay::aeon

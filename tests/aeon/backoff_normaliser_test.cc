@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
@@ -218,11 +219,12 @@ std::vector<std::array<assay::lm::WordId, 5>> mr_windows(std::size_t step) {
 }
 
 // The separable normaliser's definition, candidate by candidate over the whole vocabulary: the
-// target and every candidate with an explicit trigram with the window scored exactly (three
-// look-ups), every other one from its bigrams with the neighbours with each truncation taken
-// as +0.5 (backoff_window_scorer.cc states the four cases). separable_probability computes the
-// same sum from per-word sums, the intersection of the neighbours' bigram lists and the
-// trigram lists; this enumerates it.
+// target scored exactly (three look-ups), every other candidate from its n-grams with the
+// neighbours with each truncation taken as +0.5: its bigrams (backoff_window_scorer.cc states
+// the four cases), with a factor replaced by the trigram's probability where the candidate has
+// the trigram (u v w) (and the bigram (v w)), (v w x) (and (w x)) or (w x y). separable_probability
+// computes the same sum from per-word sums, per-pair trigram-list sums and the lists'
+// intersections; this enumerates it.
 double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
   using assay::lm::kNoWord;
   using assay::lm::WordId;
@@ -239,13 +241,16 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
   const float k3f_float = !f3 ? 0.0f : xy ? xy->prob : P[static_cast<std::size_t>(y)] + Q[static_cast<std::size_t>(x)];
   const double k3f = k3f_float;
   const int k3 = f3 ? static_cast<int>(k3f_float + 0.0f) : 0;
-  std::vector<bool> trigram(static_cast<std::size_t>(t.vocabulary_size()), false);
+  // The trigram probabilities by candidate (NaN: no such trigram).
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  const auto V = static_cast<std::size_t>(t.vocabulary_size());
+  std::vector<double> p_uvw(V, none), p_vwx(V, none), p_wxy(V, none);
   if (n1 == 2)
-    for (const auto& e : t.trigrams_after(u, v)) trigram[static_cast<std::size_t>(e.word)] = true;
+    for (const auto& e : t.trigrams_after(u, v)) p_uvw[static_cast<std::size_t>(e.word)] = e.prob;
   if (f2 && n1 >= 1)
-    for (const auto& e : t.trigrams_around(v, x)) trigram[static_cast<std::size_t>(e.word)] = true;
+    for (const auto& e : t.trigrams_around(v, x)) p_vwx[static_cast<std::size_t>(e.word)] = e.prob;
   if (xy)
-    for (const auto& e : t.trigrams_before(x, y)) trigram[static_cast<std::size_t>(e.word)] = true;
+    for (const auto& e : t.trigrams_before(x, y)) p_wxy[static_cast<std::size_t>(e.word)] = e.prob;
   auto exact = [&](WordId w) {
     const std::array<WordId, 2> left{u, v}, mid{v, w}, right{w, x};
     int s = t.raw_score(w, left);
@@ -259,17 +264,21 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
     if (w == t.begin_sentence() || w == t.end_sentence()) continue;
     const auto i = static_cast<std::size_t>(w);
     double score;
-    if (w == target || trigram[i]) {
+    if (w == target) {
       score = exact(w);
     } else {
       const auto* a = n1 >= 1 ? t.bigram(v, w) : nullptr;
       const auto* b = f2 ? t.bigram(w, x) : nullptr;
       const double bo_vw = a ? a->backoff : 0.0;
-      score = (a ? static_cast<double>(a->prob) + b1 : P[i] + b0 + b1) + 0.5;
-      if (f2)
-        score += (b ? static_cast<double>(b->prob) : static_cast<double>(P[static_cast<std::size_t>(x)]) + Q[i]) +
-                 bo_vw + 0.5;
-      if (f3) score += b ? k3f + b->backoff + 0.5 : k3;
+      score = (!a ? P[i] + b0 + b1 : !std::isnan(p_uvw[i]) ? p_uvw[i] : static_cast<double>(a->prob) + b1) + 0.5;
+      if (f2) {
+        if (!b)
+          score += static_cast<double>(P[static_cast<std::size_t>(x)]) + Q[i] + bo_vw;
+        else
+          score += !std::isnan(p_vwx[i]) ? p_vwx[i] : static_cast<double>(b->prob) + bo_vw;
+        score += 0.5;
+      }
+      if (f3) score += !std::isnan(p_wxy[i]) ? p_wxy[i] + 0.5 : b ? k3f + b->backoff + 0.5 : k3;
     }
     z += std::exp(static_cast<long double>(assay::lm::SphinxTrie::log_base()) * (score - st));
   }
@@ -280,9 +289,23 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
 // (every 25th MR annotation record): equal within 1e-10 relative.
 TEST(BackoffNormaliser, SeparableEqualsItsDefinitionEnumerated) {
   ASSAY_REQUIRE_FILE(kMrAnnotations);
-  const assay::aeon::BackoffWindowScorer scorer(trie());
-  const auto windows = mr_windows(25);
+  const auto& t = trie();
+  const assay::aeon::BackoffWindowScorer scorer(t);
+  auto windows = mr_windows(25);
   ASSERT_GT(windows.size(), 80u);
+  // And every shape of window: no left or right neighbours, sentence markers, frequent words.
+  auto id = [&](const char* w) { return t.find(w); };
+  const assay::lm::WordId none = assay::lm::kNoWord;
+  for (const auto& win : std::vector<std::array<assay::lm::WordId, 5>>{
+           {t.begin_sentence(), id("and"), id("there's"), id("the"), id("inimitable")},
+           {none, t.begin_sentence(), id("the"), id("movie"), id("was")},
+           {id("of"), id("the"), id("best"), id("of"), id("the")},
+           {id("the"), id("movie"), id("was"), t.end_sentence(), none},
+           {none, none, id("good"), id("film"), t.end_sentence()},
+           {id("a"), id("very"), id("good"), none, none},
+           {id("in"), id("the"), id("end"), id("of"), id("the")},
+           {id("zyuganov"), id("aardvark"), id("the"), id("of"), id("and")}})
+    windows.push_back(win);
   double worst = 0;
   for (const auto& win : windows) {
     const double fast = scorer.separable_probability(win), ref = enumerated_separable(win);
@@ -389,6 +412,30 @@ TEST(BackoffNormaliser, SeparableIsTheSameFromManyThreads) {
   for (std::size_t k = 0; k < got.size(); ++k) {
     for (std::size_t r = 0; r < windows.size(); ++r) EXPECT_EQ(got[k][r], serial[(r + k) % windows.size()]);
   }
+}
+
+// Past its bound the scorer keeps no trigram lists and builds them per window: the same values,
+// bit for bit, also from several threads at once (each with its own scratch lists).
+TEST(BackoffNormaliser, SeparableIsTheSameWithoutKeptLists) {
+  ASSAY_REQUIRE_FILE(kMrAnnotations);
+  const auto windows = mr_windows(25);
+  ASSERT_GT(windows.size(), 80u);
+  const assay::aeon::BackoffWindowScorer kept(trie()), unkept(trie(), 0);
+  std::vector<double> expected;
+  for (const auto& win : windows) expected.push_back(kept.separable_probability(win));
+  for (std::size_t i = 0; i < windows.size(); ++i) EXPECT_EQ(unkept.separable_probability(windows[i]), expected[i]);
+  std::vector<std::thread> threads;
+  std::vector<std::size_t> wrong(3, 0);
+  for (std::size_t k = 0; k < wrong.size(); ++k) {
+    threads.emplace_back([&, k] {
+      for (std::size_t r = 0; r < windows.size(); ++r) {
+        const std::size_t i = (r * (k + 1)) % windows.size();
+        if (unkept.separable_probability(windows[i]) != expected[i]) ++wrong[k];
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  for (const std::size_t n : wrong) EXPECT_EQ(n, 0u);
 }
 
 TEST(BackoffNormaliser, FallsBackToEnumerationOffTheTrie) {
