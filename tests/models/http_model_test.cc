@@ -56,7 +56,8 @@ TEST(HttpModel, ScikitLearnPipelineOverHttpOneAndBatchedRequests) {
     for (std::size_t i : rt.train) tsv << rt.labels[i] << '\t' << rt.texts[i] << '\n';
   }
   ServerProcess server({"/usr/bin/python3", kData + "/sklearn_server.py", "--train",
-                        dir.file("train.tsv"), "--http", "0"});
+                        dir.file("train.tsv"), "--http", "0", "--record",
+                        dir.file("answers.jsonl")});
   std::vector<std::string> texts;
   const auto first = rt.golden["first_test_documents"].get<std::vector<std::size_t>>();
   for (std::size_t i : first) texts.push_back(rt.texts[i]);
@@ -69,8 +70,11 @@ TEST(HttpModel, ScikitLearnPipelineOverHttpOneAndBatchedRequests) {
   const auto a = one.predict(texts);
   const auto b = batched.predict(texts);
   ASSERT_EQ(a.size(), texts.size());
+  const auto recorded = assay::testing::recorded_scores(dir.file("answers.jsonl"));
+  const double tolerance = assay::testing::golden_tolerance(rt, "first_test_proba");
   for (std::size_t k = 0; k < texts.size(); ++k) {
-    EXPECT_NEAR(a[k][1], rt.golden["first_test_proba"][k][1].get<double>(), 1e-12);
+    EXPECT_EQ(a[k], recorded.at(texts[k]));  // bit for bit what the server computed
+    EXPECT_NEAR(a[k][1], rt.golden["first_test_proba"][k][1].get<double>(), tolerance);
     EXPECT_EQ(a[k], b[k]);
   }
 }

@@ -1,11 +1,15 @@
 // rt-polarity v1.0 for the model tests: the documents (.pos lines then .neg lines, UTF-8 as
 // shipped in ../shared/data) and the seeded 80/20 split stored with the scikit-learn golden
-// (tools/goldens/models_lr_sklearn.py), both index lists in the split's order.
+// (tools/goldens/models_lr_sklearn.py), both index lists in the split's order. The golden's
+// probabilities hold within its "tolerances" (the spread of scikit-learn's unconverged lbfgs
+// across OpenBLAS kernels; the script explains them); what the server actually answered is
+// checked bit for bit against its --record file.
 #pragma once
 
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +43,23 @@ inline RtPolarity load_rt_polarity() {
   rt.train = rt.golden["train_indices"].get<std::vector<std::size_t>>();
   rt.test = rt.golden["test_indices"].get<std::vector<std::size_t>>();
   return rt;
+}
+
+// The golden's absolute tolerance for the numbers under `key` ("first_test_proba", "accuracy").
+inline double golden_tolerance(const RtPolarity& rt, const std::string& key) {
+  return rt.golden.at("tolerances").at(key).get<double>();
+}
+
+// The answers sklearn_server.py --record FILE wrote: text → scores, as the server computed them.
+inline std::map<std::string, std::vector<double>> recorded_scores(const std::string& path) {
+  std::map<std::string, std::vector<double>> out;
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto row = nlohmann::json::parse(line);
+    out[row.at("text").get<std::string>()] = row.at("scores").get<std::vector<double>>();
+  }
+  return out;
 }
 
 }  // namespace assay::testing

@@ -7,7 +7,10 @@ Words, ranks, keys and structure must match exactly. Numbers may differ by 1e-6,
 relative: BLAS kernels chosen per processor change the last bits of a float32 computation
 (gensim's cosines, dot products of unit vectors in float32, differ by up to a few 1e-8 between
 two x86-64 machines, e.g. 0.0153181823 against 0.0153182046) while every ranking stays the
-same. Files that are not text (binary vectors) must match byte for byte.
+same. A committed JSON golden may carry "tolerances": {KEY: ABS, ...}; every number under KEY
+then may differ by ABS instead (the golden script says how ABS follows from its computation,
+e.g. an iterative solver stopped before convergence). Files that are not text (binary vectors)
+must match byte for byte.
 Exits 0 when every file matches, 1 otherwise, naming the first differences.
 """
 import json
@@ -21,22 +24,27 @@ ABS = 1e-6
 NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 
 
-def close(a, b):
+def close(a, b, tolerance=None):
+    if tolerance is not None:
+        return abs(a - b) <= tolerance
     return a == b or math.isclose(a, b, rel_tol=REL, abs_tol=ABS)
 
 
-def json_diff(a, b, where):
+def json_diff(a, b, where, tolerances=None, tolerance=None):
     if isinstance(a, bool) or isinstance(b, bool):
         return None if a == b else f"{where}: {a!r} != {b!r}"
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return None if close(float(a), float(b)) else f"{where}: {a!r} != {b!r}"
+        if close(float(a), float(b), tolerance):
+            return None
+        return f"{where}: {a!r} != {b!r}" + (f" (tolerance {tolerance})" if tolerance else "")
     if type(a) is not type(b):
         return f"{where}: {type(a).__name__} != {type(b).__name__}"
     if isinstance(a, dict):
         if a.keys() != b.keys():
             return f"{where}: keys {sorted(a.keys() ^ b.keys())} differ"
+        tolerances = tolerances or {}
         for k in a:
-            d = json_diff(a[k], b[k], f"{where}.{k}")
+            d = json_diff(a[k], b[k], f"{where}.{k}", tolerances, tolerances.get(k, tolerance))
             if d:
                 return d
         return None
@@ -44,7 +52,7 @@ def json_diff(a, b, where):
         if len(a) != len(b):
             return f"{where}: {len(a)} items != {len(b)}"
         for i, (x, y) in enumerate(zip(a, b)):
-            d = json_diff(x, y, f"{where}[{i}]")
+            d = json_diff(x, y, f"{where}[{i}]", tolerances, tolerance)
             if d:
                 return d
         return None
@@ -81,7 +89,9 @@ def file_diff(path_a, path_b):
         return "binary files differ"
     if path_a.endswith(".json"):
         try:
-            return json_diff(json.loads(ta), json.loads(tb), "$")
+            ja = json.loads(ta)
+            tolerances = ja.get("tolerances") if isinstance(ja, dict) else None
+            return json_diff(ja, json.loads(tb), "$", tolerances)
         except json.JSONDecodeError as e:
             return f"not JSON: {e}"
     return text_diff(ta, tb)

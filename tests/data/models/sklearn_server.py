@@ -11,6 +11,9 @@ Requests are read as they come and answered in batches of whatever is already wa
 pipelining client is served quickly. With --http PORT the same model is served over HTTP
 instead: POST {"text": "..."} or {"texts": [...]} answers {"scores": [...]} or
 {"scores": [[...], ...]}; the port actually used is printed on stdout ("port N").
+--record FILE: every answer is also appended to FILE as it is sent, one JSON line
+{"text": ..., "scores": [...]} per text (Python's shortest round-trip floats), flushed per batch,
+so a test can check that the scores reached assay bit for bit, whatever the processor computed.
 """
 import argparse
 import csv
@@ -18,6 +21,7 @@ import json
 import os
 import select
 import sys
+import threading
 import warnings
 
 from sklearn.feature_extraction.text import CountVectorizer
@@ -39,8 +43,18 @@ def train(path):
     return model
 
 
+RECORD = None
+RECORD_LOCK = threading.Lock()  # the HTTP server answers from several threads
+
+
 def scores(model, texts):
-    return [[float(p) for p in row] for row in model.predict_proba(texts)]
+    rows = [[float(p) for p in row] for row in model.predict_proba(texts)]
+    if RECORD is not None:
+        with RECORD_LOCK:
+            RECORD.write("".join(json.dumps({"text": t, "scores": r}) + "\n"
+                                 for t, r in zip(texts, rows)))
+            RECORD.flush()
+    return rows
 
 
 def serve_lines(model):
@@ -103,7 +117,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--train", required=True)
     parser.add_argument("--http", type=int)
+    parser.add_argument("--record")
     args = parser.parse_args()
+    global RECORD
+    if args.record:
+        RECORD = open(args.record, "a", encoding="utf-8")
     model = train(args.train)
     print("trained on %s" % args.train, file=sys.stderr, flush=True)
     if args.http is not None:
