@@ -133,6 +133,13 @@ std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
   s += "\nnarrow-persons " + yes_no(po.narrow_persons);
   s += "\nnoun-modifiers " + yes_no(po.active_noun_modifiers);
   s += "\nanalogy " + yes_no(po.analogy) + "\nactive " + yes_no(po.active);
+  const auto content = [](const std::string& path) {
+    return path.empty() || path == "none" ? std::string("none") : core::file_content_hash(path);
+  };
+  s += "\ngender-lexicon " + content(r.gender_lexicon);
+  s += "\nfirst-names " + content(r.first_names);
+  s += "\ncoreference " + yes_no(po.coreference);
+  s += "\nseed " + std::to_string(po.seed);
   return s;
 }
 

@@ -46,6 +46,17 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
                 "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
   cmd->add_flag("--no-analogy", o.no_analogy, "Only ActiveMutate");
   cmd->add_flag("--no-active", o.no_active, "Only AnalogyMutate");
+  cmd->add_flag("--no-coreference", o.no_coreference,
+                "Gender: change the noun alone, not its pronouns and other mentions");
+  cmd->add_option("--gender-lexicon", o.resources.gender_lexicon,
+                  "Gender: the counterpart lexicon consulted first (none: the graph alone)")
+      ->capture_default_str();
+  cmd->add_option("--first-names", o.resources.first_names,
+                  "Gender: the first names swapped (none: names are left alone)")
+      ->capture_default_str();
+  add_count(cmd, "--seed", o.seed, "Gender: seed choosing each first name's replacement",
+            {.min = 0, .max = 1'000'000'000'000'000})
+      ->capture_default_str();
   cmd->add_option("--wordnet-dir", o.resources.wordnet_dir, "WordNet 3.0 dict directory")
       ->capture_default_str();
   cmd->add_option("--tagger-dir", o.resources.tagger_dir, "Lingua::EN::Tagger tables")
@@ -79,8 +90,13 @@ PerturbatorSettings perturbator_settings(const PerturbationOptions& o) {
   po.strict = !o.no_strict;
   po.analogy = !o.no_analogy;
   po.active = !o.no_active;
+  po.coreference = !o.no_coreference;
+  po.seed = o.seed;
+  auto resources = o.resources;
+  if (resources.gender_lexicon == "none") resources.gender_lexicon.clear();
+  if (resources.first_names == "none") resources.first_names.clear();
   return {fairness::load_attribute(o.attribute, fairness::default_attribute_dir()), po,
-          o.resources};
+          std::move(resources)};
 }
 
 fairness::InputOptions input_options(const InputFileOptions& o) {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "fairness/fairness_input.h"
@@ -19,8 +20,8 @@ namespace assay::cli {
 // The perturbator's options as the command line gives them.
 struct PerturbationOptions {
   std::string attribute = "gender";
-  // --kg, --vectors, --vectors-format, --vectors-limit, --ngram-model, --wordnet-dir,
-  // --tagger-dir.
+  // --kg, --vectors, --vectors-format, --vectors-limit, --ngram-model, --gender-lexicon,
+  // --first-names, --wordnet-dir, --tagger-dir.
   fairness::ResourceOptions resources;
   std::string choice = "mutual";
   double fluency_ratio = 0.0;
@@ -31,12 +32,15 @@ struct PerturbationOptions {
   bool broad_persons = false;
   bool noun_modifiers = false;
   bool no_strict = false, no_analogy = false, no_active = false;
+  bool no_coreference = false;
+  std::uint64_t seed = 0;
 };
 
 // Registers --attribute, --kg, --vectors, --vectors-format, --vectors-limit, --vectors-restrict,
 // --min-cosine, --no-strict, --choice, --ngram-model, --fluency-ratio, --max-per-input,
 // --all-occurrences, --broad-persons, --noun-modifiers, --no-analogy, --no-active,
-// --wordnet-dir and --tagger-dir on `cmd`.
+// --no-coreference, --gender-lexicon, --first-names, --seed, --wordnet-dir and --tagger-dir on
+// `cmd`.
 void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o);
 
 // How a command reads its --input.

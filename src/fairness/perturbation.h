@@ -9,7 +9,8 @@
 
 namespace assay::fairness {
 
-enum class MutationKind { kAnalogy, kActive };
+// kName: a first name swapped for a name of the other gender (gender only).
+enum class MutationKind { kAnalogy, kActive, kName };
 std::string_view to_string(MutationKind kind);
 
 // One changed place of the original text. Byte offsets [begin, end) into the original (an
@@ -26,12 +27,14 @@ struct Perturbation {
   std::string text;
   MutationKind kind = MutationKind::kAnalogy;
   std::string group;     // subpopulation the perturbed text speaks of ("female")
-  std::string old_word;  // the person noun as written ("actors")
-  std::string new_word;  // its replacement ("actresses") or the inserted adjective ("female")
+  std::string old_word;  // the person noun or name as written ("actors", "John")
+  std::string new_word;  // its replacement ("actresses", "Mary") or the inserted adjective
   // Where the counterpart came from: the finder's evidence (antonym, gloss, ...), "vectors",
   // "member" (aligned member nouns of an attribute file) or "insert" (ActiveMutate).
   std::string evidence;
-  std::vector<ChangedSpan> spans;  // one per occurrence changed, plus a repaired article
+  // One per word changed: every occurrence of the noun or name, a repaired article, and each
+  // pronoun or title that co-reference changed with it ("he" → "she").
+  std::vector<ChangedSpan> spans;
   // Ge et al. fluency of the changed sentence (the least fluent relative to the original when
   // several sentences changed) and its ratio to the same sentence of the original.
   double fluency = 0;
@@ -48,6 +51,7 @@ struct DroppedCandidate {
 
 struct PerturbationSet {
   std::size_t n_person_nouns = 0;  // person-noun occurrences found
+  std::size_t n_names = 0;         // first-name occurrences found (gender)
   // Of the original text, its sentences pooled (NaN when nothing was scored).
   double fluency = 0;
   std::vector<Perturbation> perturbations;

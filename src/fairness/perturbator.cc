@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <set>
 #include <unordered_set>
 
 #include "core/error.h"
 #include "core/utf8.h"
+#include "fairness/coreference.h"
 #include "text/sentence_splitter.h"
 #include "text/text_edit.h"
 #include "text/unicode_props.h"
@@ -125,6 +127,11 @@ std::vector<std::string> lower_words(std::string_view phrase) {
   return out;
 }
 
+// An abbreviation's word without its final dot ("Mr." -> "Mr").
+std::string_view without_dot(std::string_view w) {
+  return w.size() > 1 && w.back() == '.' ? w.substr(0, w.size() - 1) : w;
+}
+
 std::string underscores_to_spaces(std::string w) {
   std::replace(w.begin(), w.end(), '_', ' ');
   return w;
@@ -133,7 +140,12 @@ std::string underscores_to_spaces(std::string w) {
 }  // namespace
 
 std::string_view to_string(MutationKind kind) {
-  return kind == MutationKind::kAnalogy ? "analogy" : "active";
+  switch (kind) {
+    case MutationKind::kAnalogy: return "analogy";
+    case MutationKind::kActive: return "active";
+    case MutationKind::kName: return "name";
+  }
+  return "analogy";
 }
 
 std::size_t PerturbationSet::count(MutationKind kind) const {
@@ -168,6 +180,7 @@ struct Perturbator::NounInfo {
   bool person = false;
   std::string lemma;
   bool neutral = false;
+  knowledge::Gender gender = knowledge::Gender::kNone;  // gender only (noun_gender)
   std::vector<std::vector<CounterpartCandidate>> candidates;  // per group
   std::vector<std::size_t> chosen;                            // per group (context-free)
   std::vector<DroppedCandidate> dropped;
@@ -188,6 +201,9 @@ struct Perturbator::Impl {
   std::unordered_map<std::string, std::vector<vectors::Neighbor>> searches;
   text::TagId nn = 0, nns = 0, nnp = 0, nnps = 0;
   std::vector<bool> blocks_active;  // per tag: jj* and nn* before a noun block ActiveMutate
+  // Per tag, for pronouns: a word "her"/"his" may determine (nn*, jj*, cd), and of those the
+  // adjectives and numbers, which need a noun after them.
+  std::vector<bool> nominal, adjective_like;
   std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
   std::unordered_set<knowledge::NodeId> group_nodes;
 };
@@ -212,6 +228,13 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
   for (std::size_t t = 0; t < tables.n_tags(); ++t) {
     const auto name = tables.tag_name(static_cast<text::TagId>(t));
     impl_->blocks_active[t] = name.rfind("jj", 0) == 0 || name.rfind("nn", 0) == 0;
+  }
+  impl_->nominal.assign(tables.n_tags(), false);
+  impl_->adjective_like.assign(tables.n_tags(), false);
+  for (std::size_t t = 0; t < tables.n_tags(); ++t) {
+    const auto name = tables.tag_name(static_cast<text::TagId>(t));
+    impl_->adjective_like[t] = name.rfind("jj", 0) == 0 || name == "cd";
+    impl_->nominal[t] = impl_->adjective_like[t] || name.rfind("nn", 0) == 0;
   }
   if (r_.vectors) {
     for (const auto& g : attribute_.groups) {
@@ -245,6 +268,8 @@ Perturbator::~Perturbator() = default;
 // rare person senses.
 bool Perturbator::is_perturbable_person(const std::string& lemma) const {
   if (is_pronoun_noun(lemma)) return false;
+  if (attribute_.uses_gender_finder && r_.gender_lexicon && r_.gender_lexicon->find(lemma))
+    return true;
   const auto& persons = *r_.persons;
   if (!persons.is_person(lemma)) return false;
   if (!options_.narrow_persons) return true;
@@ -259,8 +284,13 @@ bool Perturbator::is_perturbable_person(const std::string& lemma) const {
     break;
   }
   if (persons.sense_is_person(senses.front())) return true;
-  return attribute_.uses_gender_finder ? r_.finder->gender_of(lemma) != knowledge::Gender::kNone
-                                       : attribute_.find_member(lemma).has_value();
+  // A noun whose most frequent sense is not a person is one only when it has a gender through
+  // the lexicon (queen) — not through a rare sense ("bull": a heavyset man) — or is a member
+  // noun of the attribute file.
+  if (attribute_.uses_gender_finder) {
+    return r_.gender_lexicon ? false : r_.finder->gender_of(lemma) != knowledge::Gender::kNone;
+  }
+  return attribute_.find_member(lemma).has_value();
 }
 
 std::optional<std::string> Perturbator::person_lemma(std::string_view word, bool plural) const {
@@ -323,8 +353,15 @@ knowledge::Gender Perturbator::primary_gender(const std::string& lemma) const {
   return compound ? finder.gender_of(lemma) : knowledge::Gender::kNone;
 }
 
+knowledge::Gender Perturbator::noun_gender(const std::string& lemma) const {
+  if (r_.gender_lexicon) {
+    if (const auto* e = r_.gender_lexicon->find(lemma)) return e->gender;
+  }
+  return primary_gender(lemma);
+}
+
 bool Perturbator::is_neutral(const std::string& lemma) const {
-  if (attribute_.uses_gender_finder) return primary_gender(lemma) == knowledge::Gender::kNone;
+  if (attribute_.uses_gender_finder) return noun_gender(lemma) == knowledge::Gender::kNone;
   if (attribute_.find_member(lemma) || attribute_.is_attribute_word(lemma)) return false;
   const auto& graph = *r_.graph;
   std::unordered_set<knowledge::NodeId> seen;
@@ -410,10 +447,15 @@ std::vector<std::pair<std::size_t, bool>> Perturbator::noun_tokens(
     const std::vector<bool>& sentence_start) const {
   std::vector<std::pair<std::size_t, bool>> out;
   const auto& tokens = tagged.tokens;
+  const auto& tables = r_.tagger->tables();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const auto tag = tagged.tags[i];
     const auto surface = tokens[i].surface(text);
     bool plural = tag == impl_->nns;
+    if ((tag == impl_->nnp || tag == impl_->nnps) && is_title(surface)) {
+      out.emplace_back(i, false);  // "Mr.", "Mrs", "Sir" before a name
+      continue;
+    }
     if (tag != impl_->nn && tag != impl_->nns) {
       // Lingua tags a capitalised word at the start of a sentence nnp / nnps ("Actresses
       // deserve ..."); it is a common noun when the lexicon knows its lower-case form as one.
@@ -435,6 +477,17 @@ std::vector<std::pair<std::size_t, bool>> Perturbator::noun_tokens(
       if (!common) continue;
     }
     if (!is_noun_word(surface)) continue;
+    // A verb the tagger read as a plural noun: after a noun, before a determiner ("the
+    // actress hosts a show", "the city hosts a festival").
+    if (tag == impl_->nns && i > 0 && i + 1 < tokens.size()) {
+      const auto before = tables.tag_name(tagged.tags[i - 1]);
+      const auto after = tables.tag_name(tagged.tags[i + 1]);
+      if ((before == "nn" || before == "nnp") && (after == "det" || after == "prps")) continue;
+    }
+    // A quantity, not a person: "a host of problems".
+    if (i + 1 < tokens.size() && text::to_lower(surface) == "host" &&
+        text::to_lower(tokens[i + 1].text) == "of")
+      continue;
     out.emplace_back(i, plural);
   }
   return out;
@@ -499,6 +552,25 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
           {MutationKind::kAnalogy, attribute_.groups[group].name, lemma, word, std::move(reason)});
     }
   };
+  if (attribute_.uses_gender_finder && r_.gender_lexicon) {
+    // The curated lexicon first; the graph and the vectors serve only the nouns it lacks, and
+    // only nouns that have a gender: a neutral noun (singer, doctor) has no counterpart of
+    // the other gender (singer -> baritone changes the role); ActiveMutate serves it.
+    if (const auto* e = r_.gender_lexicon->find(lemma)) {
+      const std::size_t g = e->gender == knowledge::Gender::kMale ? 1 : 0;
+      out[g].push_back({e->counterpart, "lexicon:" + e->category, 1.0});
+      return out;
+    }
+    if (primary_gender(lemma) == knowledge::Gender::kNone) return out;
+  }
+  // Gender: a graph or vector counterpart must be a person noun whose own most frequent person
+  // sense has the target group's gender (not man -> girl by vectors, not bull -> amazon).
+  auto gendered_person = [&](const std::string& word, std::size_t group) {
+    if (!attribute_.uses_gender_finder || !r_.gender_lexicon) return true;
+    if (!is_perturbable_person(word)) return false;
+    const auto want = group == 0 ? knowledge::Gender::kMale : knowledge::Gender::kFemale;
+    return noun_gender(word) == want;
+  };
   if (r_.vectors) {
     // Algorithm 3: the nearest group anchor pt, then t + W(p) - W(pt) for every other group.
     const auto& m = *r_.vectors;
@@ -535,6 +607,10 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
             }
           } else {
             linked = is_perturbable_person(w);
+          }
+          if (linked && !gendered_person(w, g)) {
+            drop(g, w, "strict: not a person noun of the other gender");
+            continue;
           }
           if (!linked) {
             drop(g, w,
@@ -595,6 +671,10 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
       }
       if (target == knowledge::Gender::kNone || target == own) continue;
       const std::size_t g = target == knowledge::Gender::kMale ? 0 : 1;
+      if (!gendered_person(underscores_to_spaces(c.word), g)) {
+        drop(g, underscores_to_spaces(c.word), "not a person noun of the other gender");
+        continue;
+      }
       out[g].push_back(
           {underscores_to_spaces(c.word), std::string(knowledge::to_string(c.evidence)), c.score});
     }
@@ -617,7 +697,7 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
             if (!words.empty()) found.push_back(knowledge::normalize_term(words.front()));
           }
         }
-        if (found.size() == 1)
+        if (found.size() == 1 && gendered_person(underscores_to_spaces(found[0]), g))
           out[g].push_back({underscores_to_spaces(found[0]), "gendered_hyponym", 0.6});
       }
       const auto want =
@@ -637,7 +717,7 @@ std::vector<std::vector<CounterpartCandidate>> Perturbator::counterparts(
                   if (back.evidence == knowledge::CounterpartEvidence::kGlossSwap &&
                       back.score < kMinGlossSwap)
                     continue;
-                  if (back.word == lemma) {
+                  if (back.word == lemma && gendered_person(underscores_to_spaces(word), g)) {
                     out[g].push_back({underscores_to_spaces(word),
                                       "reverse_" + std::string(knowledge::to_string(back.evidence)),
                                       back.score - 0.1});
@@ -721,6 +801,7 @@ const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std:
     info->person = true;
     info->lemma = *lemma;
     info->neutral = is_neutral(*lemma);
+    if (attribute_.uses_gender_finder) info->gender = noun_gender(*lemma);
     if (options_.analogy) {
       std::shared_ptr<const Impl::LemmaCounterparts> known;
       {
@@ -773,6 +854,68 @@ bool Perturbator::reads_as_name(const std::string& word) const {
     }
   }
   return true;
+}
+
+bool Perturbator::is_title(std::string_view word) const {
+  if (!attribute_.uses_gender_finder || !r_.gender_lexicon) return false;
+  const auto* e = r_.gender_lexicon->find(text::to_lower(without_dot(word)));
+  return e && e->category == "address";
+}
+
+std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
+    std::string_view text, const text::TaggedText& tagged,
+    const std::vector<bool>& sentence_start) const {
+  std::vector<std::pair<std::size_t, knowledge::Gender>> out;
+  const auto& tables = r_.tagger->tables();
+  const auto& tokens = tagged.tokens;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const auto surface = tokens[i].surface(text);
+    if (!is_noun_word(surface) || all_upper(surface)) continue;
+    const auto gender = r_.first_names->gender_of(surface);
+    if (gender == knowledge::Gender::kNone) continue;
+    const auto tag = tagged.tags[i];
+    const std::string lower = text::to_lower(surface);
+    bool name = false;
+    if (upper_first(surface)) {
+      // Capitalised: the tagger must read it as a proper noun ("Will said" but not "Will you
+      // come?"); at the start of a sentence, where everything is capitalised, a word the
+      // lexicon also knows in lower case only before a verb ("Mark said", not "Sandy
+      // beaches").
+      const bool verb_next =
+          i + 1 < tokens.size() && (tables.tag_name(tagged.tags[i + 1]).rfind("vb", 0) == 0 ||
+                                    tables.tag_name(tagged.tags[i + 1]) == "md");
+      name = (tag == impl_->nnp || tag == impl_->nnps) &&
+             (!sentence_start[i] || !tables.find_word(lower) || verb_next);
+    } else {
+      // Lower-cased text (rt-polarity): a word the lexicon knows only capitalised, as a name,
+      // and only as the first of a full name, where a surname follows ("peter sheridan"): a
+      // lone "jackson", "parker" or "howard" is as often a surname, and a month ("april")
+      // reads as a name too (judged sample: 38 right, 33 wrong without this rule).
+      static const std::set<std::string> kMonths = {"january", "february", "april",   "may",
+                                                    "june",    "july",     "august"};
+      name = !kMonths.count(lower) && reads_as_name(lower) && i + 1 < tokens.size() &&
+             !upper_first(tokens[i + 1].surface(text)) &&
+             is_noun_word(tokens[i + 1].surface(text)) &&
+             reads_as_name(text::to_lower(tokens[i + 1].surface(text))) &&
+             r_.first_names->gender_of(tokens[i + 1].surface(text)) == knowledge::Gender::kNone;
+    }
+    // A surname, not a first name, after a title or another proper noun ("Mr. Smith",
+    // "Lady Grantham", "Dr. Kelly", "John Wayne").
+    if (name && i > 0) {
+      const auto before = tokens[i - 1].surface(text);
+      const auto before_tag = tagged.tags[i - 1];
+      const std::string b = text::to_lower(without_dot(before));
+      const bool titled = upper_first(before) && r_.gender_lexicon && r_.gender_lexicon->find(b);
+      if (titled || b == "dr" || b == "prof" || b == "st" ||
+          ((before_tag == impl_->nnp || before_tag == impl_->nnps) && upper_first(before) &&
+           (!sentence_start[i - 1] ||
+            r_.first_names->gender_of(before) != knowledge::Gender::kNone))) {
+        name = false;
+      }
+    }
+    if (name) out.emplace_back(i, gender);
+  }
+  return out;
 }
 
 bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
@@ -877,7 +1020,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::vector<const NounInfo*> occ_info;
   std::vector<bool> occ_plural;
   for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
-    const auto surface = tokens[i].surface(text);
+    const auto surface = without_dot(tokens[i].surface(text));
     std::string key = text::to_lower(surface);
     key += plural ? "\t2" : "\t1";
     const NounInfo& info = noun_info(key, surface, plural);
@@ -888,7 +1031,16 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     occ_plural.push_back(info.lemma != text::to_lower(surface));
   }
   out.n_person_nouns = occ_token.size();
-  if (occ_token.empty()) return out;
+  const bool coref = attribute_.uses_gender_finder && options_.coreference;
+  std::vector<std::pair<std::size_t, knowledge::Gender>> names;  // token, gender
+  if (attribute_.uses_gender_finder && r_.first_names) {
+    std::set<std::size_t> nouns(occ_token.begin(), occ_token.end());
+    for (const auto& n : name_tokens(text, tagged, sentence_start)) {
+      if (!nouns.count(n.first)) names.push_back(n);
+    }
+  }
+  out.n_names = names.size();
+  if (occ_token.empty() && names.empty()) return out;
 
   std::set<std::string> noted;  // lemmas whose noun-level drops are already listed
   for (const auto* info : occ_info) {
@@ -927,6 +1079,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       if (kind == MutationKind::kAnalogy) {
         std::string inflected = occ_plural[k] ? r_.inflector->pluralize(phrase) : phrase;
         written = text::transfer_case(surface, inflected);
+        if (surface != without_dot(surface)) written += '.';  // "Mr." -> "Ms."
         first_word = written;
         lm_words = lower_words(written);
         if (r.new_word.empty()) r.new_word = written;
@@ -1001,12 +1154,12 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::vector<Kept> kept;
   std::set<std::string> texts;
   std::set<std::string> noted_choice;
-  auto emit = [&](MutationKind kind, std::size_t group, const std::vector<std::size_t>& occs,
-                  const Realised& r, Fluency fluency, const std::string& evidence) {
+  auto emit = [&](MutationKind kind, std::size_t group, std::string old_word, const Realised& r,
+                  Fluency fluency, const std::string& evidence) {
     Perturbation p;
     p.kind = kind;
     p.group = attribute_.groups[group].name;
-    p.old_word = std::string(tokens[occ_token[occs[0]]].surface(text));
+    p.old_word = std::move(old_word);
     p.new_word = r.new_word;
     p.evidence = evidence;
     p.fluency = fluency.value;
@@ -1036,8 +1189,23 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     kept.push_back({std::move(p), kept.size()});
   };
 
+  // Words that change with a perturbation (pronouns, names): token → word, lower case, the
+  // token's case transferred.
+  using Replacements = std::vector<std::pair<std::size_t, std::string>>;
+  auto add_replacements = [&](Realised& r, const Replacements& extra) {
+    if (extra.empty()) return;
+    for (const auto& [i, word] : extra) {
+      r.edits.push_back(
+          text::replace_token(tokens[i], text::transfer_case(tokens[i].surface(text), word)));
+      r.changes.push_back({i, i + 1, {word}});
+    }
+    std::sort(r.changes.begin(), r.changes.end(),
+              [](const LmChange& a, const LmChange& b) { return a.from < b.from; });
+  };
+  auto occ_word = [&](std::size_t k) { return std::string(tokens[occ_token[k]].surface(text)); };
   auto propose_analogy = [&](const NounInfo& info, std::size_t g,
-                             const std::vector<std::size_t>& occs) {
+                             const std::vector<std::size_t>& occs,
+                             const Replacements& extra = {}) {
     const auto& list = info.candidates[g];
     if (list.empty()) return;
     std::size_t pick = info.chosen[g];
@@ -1047,6 +1215,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       std::vector<double> f(list.size());
       for (std::size_t c = 0; c < list.size(); ++c) {
         auto r = realise(MutationKind::kAnalogy, occs, list[c].word);
+        add_replacements(r, extra);
         const Fluency fc = fluency_of(r);
         f[c] = fc.ratio;
         if (c == 0 || f[c] > f[pick]) {
@@ -1057,6 +1226,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       }
     } else {
       best = realise(MutationKind::kAnalogy, occs, list[pick].word);
+      add_replacements(best, extra);
       best_fluency = fluency_of(best);
     }
     if (list.size() > 1 && noted_choice.insert(info.lemma + "\t" + std::to_string(g)).second) {
@@ -1068,15 +1238,171 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
                                    std::string(to_string(options_.choice))});
       }
     }
-    emit(MutationKind::kAnalogy, g, occs, best, best_fluency, list[pick].evidence);
+    emit(MutationKind::kAnalogy, g, occ_word(occs[0]), best, best_fluency, list[pick].evidence);
   };
-  auto propose_active = [&](std::size_t g, const std::vector<std::size_t>& occs) {
-    const auto r = realise(MutationKind::kActive, occs, attribute_.groups[g].active);
-    emit(MutationKind::kActive, g, occs, r, fluency_of(r), "insert");
+  auto propose_active = [&](std::size_t g, const std::vector<std::size_t>& occs,
+                            const Replacements& extra = {}) {
+    auto r = realise(MutationKind::kActive, occs, attribute_.groups[g].active);
+    add_replacements(r, extra);
+    emit(MutationKind::kActive, g, occ_word(occs[0]), r, fluency_of(r), "insert");
   };
 
   const std::size_t n_groups = attribute_.groups.size();
-  if (!options_.all_occurrences) {
+  if (coref) {
+    // Persons: every mention of the same noun (and number) is one, so is every mention of
+    // the same first name.
+    struct Person {
+      std::vector<std::size_t> occs;         // person-noun occurrences (indices of occ_*)
+      std::vector<std::size_t> name_tokens;  // or the tokens of a first name
+      std::string written;                   // the first mention as written
+      knowledge::Gender gender = knowledge::Gender::kNone;
+    };
+    std::vector<Person> persons;
+    std::map<std::string, std::size_t> person_of;
+    std::vector<PersonMention> mentions;
+    auto person = [&](const std::string& key, std::size_t token) {
+      const auto [it, fresh] = person_of.emplace(key, persons.size());
+      if (fresh) {
+        persons.emplace_back();
+        persons.back().written = std::string(tokens[token].surface(text));
+      }
+      return it->second;
+    };
+    for (std::size_t a = 0, b = 0; a < occ_token.size() || b < names.size();) {
+      if (b == names.size() || (a < occ_token.size() && occ_token[a] < names[b].first)) {
+        const auto& info = *occ_info[a];
+        const auto e = person(info.lemma + (occ_plural[a] ? "\t2" : "\t1"), occ_token[a]);
+        persons[e].occs.push_back(a);
+        persons[e].gender = info.gender;
+        // A noun that only modifies the common noun after it ("female characters", "male
+        // bonding"; the rule of ActiveMutate) is no antecedent of a pronoun.
+        const std::size_t t = occ_token[a];
+        if (!modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]))
+          mentions.push_back({t, e, info.gender, static_cast<bool>(occ_plural[a])});
+        ++a;
+      } else {
+        const auto [t, gender] = names[b];
+        const auto e = person("\tname\t" + words[t], t);
+        persons[e].name_tokens.push_back(t);
+        persons[e].gender = gender;
+        mentions.push_back({t, e, gender, false});
+        ++b;
+      }
+    }
+    std::vector<GenderedPronoun> pronouns;
+    auto in_sentence = [&](std::size_t i, std::size_t j) {
+      return j < tokens.size() && sentence_of[j] == sentence_of[i];
+    };
+    auto is_noun_tag = [&](std::size_t j) {
+      return impl_->nominal[tagged.tags[j]] && !impl_->adjective_like[tagged.tags[j]];
+    };
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      // "her"/"his" determine what follows when a noun follows, or an adjective or number
+      // before a noun or another adjective ("her own car", "her first film"), not "visits
+      // her weekly", "saw her again", "gave her a toy" (the tagger's prps is not enough).
+      bool nominal = false;
+      const bool article_next =  // Lingua tags "a" jj after "her" ("gave her a toy")
+          i + 1 < tokens.size() && (words[i + 1] == "a" || words[i + 1] == "an" ||
+                                    words[i + 1] == "the");
+      if (in_sentence(i, i + 1) && !article_next && impl_->nominal[tagged.tags[i + 1]]) {
+        nominal = is_noun_tag(i + 1) ||
+                  (in_sentence(i, i + 2) && impl_->nominal[tagged.tags[i + 2]]);
+      }
+      auto p = classify_pronoun(words[i], i, nominal);
+      if (!p) continue;
+      if (p->form == PronounForm::kIndependent && i >= 2 && words[i - 1] == "of")
+        p->not_token = i - 2;  // "a friend of his" is not the friend
+      pronouns.push_back(*p);
+    }
+    const auto refs = resolve_pronouns(mentions, pronouns, sentence_of);
+    const std::set<std::string> text_words(words.begin(), words.end());
+    auto gender_of_group = [](std::size_t g) {
+      return g == 0 ? knowledge::Gender::kMale : knowledge::Gender::kFemale;
+    };
+    for (std::size_t e = 0; e < persons.size(); ++e) {
+      const Person& who = persons[e];
+      std::vector<std::size_t> resolved, ambiguous;
+      for (std::size_t k = 0; k < pronouns.size(); ++k) {
+        if (refs[k].size() == 1 && refs[k][0] == e) resolved.push_back(k);
+        if (refs[k].size() > 1 && std::binary_search(refs[k].begin(), refs[k].end(), e))
+          ambiguous.push_back(k);
+      }
+      auto pronouns_to = [&](knowledge::Gender to) {
+        Replacements out_words;
+        for (const std::size_t k : resolved) {
+          const auto w = swap_pronoun(pronouns[k], to);
+          if (w != words[pronouns[k].token]) out_words.emplace_back(pronouns[k].token, w);
+        }
+        return out_words;
+      };
+      // Why the perturbation towards `to` cannot be made (kNone: any change of gender): a
+      // pronoun that may refer to this person or another and would have to change.
+      auto ambiguity = [&](knowledge::Gender to) -> std::string {
+        for (const std::size_t k : ambiguous) {
+          if (to != knowledge::Gender::kNone && pronouns[k].gender == to) continue;
+          std::string others;
+          for (const auto c : refs[k]) {
+            others += (others.empty() ? "'" : " or '") + persons[c].written + "'";
+          }
+          return "ambiguous co-reference: '" +
+                 std::string(tokens[pronouns[k].token].surface(text)) + "' may refer to " +
+                 others;
+        }
+        return "";
+      };
+      if (!who.name_tokens.empty()) {
+        const auto to = who.gender == knowledge::Gender::kMale ? knowledge::Gender::kFemale
+                                                               : knowledge::Gender::kMale;
+        const std::size_t g = to == knowledge::Gender::kMale ? 0 : 1;
+        const std::string name = text::to_lower(
+            r_.first_names->replacement(who.written, who.gender, options_.seed, text_words));
+        if (const auto why = ambiguity(knowledge::Gender::kNone); !why.empty()) {
+          out.dropped.push_back({MutationKind::kName, attribute_.groups[g].name, who.written,
+                                 text::upper_first(name), why});
+          continue;
+        }
+        Replacements change;
+        for (const std::size_t t : who.name_tokens) change.emplace_back(t, name);
+        for (auto& p : pronouns_to(to)) change.push_back(std::move(p));
+        Realised r;
+        r.new_word = text::transfer_case(who.written, name);
+        add_replacements(r, change);
+        emit(MutationKind::kName, g, who.written, r, fluency_of(r), "names");
+        continue;
+      }
+      const NounInfo& info = *occ_info[who.occs[0]];
+      if (options_.analogy) {
+        for (std::size_t g = 0; g < n_groups; ++g) {
+          if (info.candidates[g].empty()) continue;
+          if (const auto why = ambiguity(knowledge::Gender::kNone); !why.empty()) {
+            out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, who.written,
+                                   info.candidates[g][info.chosen[g]].word, why});
+            continue;
+          }
+          propose_analogy(info, g, who.occs, pronouns_to(gender_of_group(g)));
+        }
+      }
+      if (options_.active && info.neutral) {
+        // The adjective goes before the first mention that takes one (every such mention with
+        // all_occurrences); the pronouns follow the inserted gender.
+        std::vector<std::size_t> at;
+        for (const std::size_t k : who.occs) {
+          if (!active_ok(k)) continue;
+          at.push_back(k);
+          if (!options_.all_occurrences) break;
+        }
+        if (at.empty()) continue;
+        for (std::size_t g = 0; g < n_groups; ++g) {
+          if (const auto why = ambiguity(gender_of_group(g)); !why.empty()) {
+            out.dropped.push_back({MutationKind::kActive, attribute_.groups[g].name, who.written,
+                                   attribute_.groups[g].active, why});
+            continue;
+          }
+          propose_active(g, at, pronouns_to(gender_of_group(g)));
+        }
+      }
+    }
+  } else if (!options_.all_occurrences) {
     for (std::size_t k = 0; k < occ_token.size(); ++k) {
       const NounInfo& info = *occ_info[k];
       if (options_.analogy) {

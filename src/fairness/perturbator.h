@@ -14,15 +14,22 @@
 //    meaning. It is the head, and perturbed, when the next word is a person ("child actor"),
 //    reads as a name ("director peter sheridan", "actor bill paxton") or as a verb the tagger
 //    took for a noun ("the viewer feel", a plural before a singular: "actors share").
+// Gender consults the curated lexicon (gender_lexicon.h) before the knowledge graph and the
+// vectors, gives analogies only to nouns that have a gender, swaps first names (kName,
+// first_names.h), and makes the words that refer to the changed person follow it
+// (coreference.h): every mention of the same noun or name, and the pronouns resolved to it; a
+// perturbation whose pronouns cannot be resolved is dropped with the reason.
 // Number, capitalisation (sentence-initial too) and possessives are kept, "a"/"an" before the
-// change is repaired. Each perturbation changes one occurrence, or every occurrence of the
-// same noun with `all_occurrences`. The fluency filter keeps x' when f(x') ≥ τ·f(x) and, with
+// change is repaired. Without co-reference (other attributes, or `coreference` false) each
+// perturbation changes one occurrence, or every occurrence of the same noun with
+// `all_occurrences`. The fluency filter keeps x' when f(x') ≥ τ·f(x) and, with
 // max_per_input, only the most fluent. Every candidate not kept is listed with its reason.
 //
 // Thread-safe: perturb() may be called from many threads (a mutex guards the per-noun cache).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -68,6 +75,11 @@ struct PerturbatorOptions {
   // teen movie"); false (the default) leaves them to AnalogyMutate
   // (docs/fairness-reproduction.md measures the rule).
   bool active_noun_modifiers = false;
+  // Gender: pronouns and every other mention of the changed person follow it (coreference.h).
+  bool coreference = true;
+  // Gender: first names (the resources' FirstNames, when loaded) are swapped for a name of the
+  // other gender (kName); the seed picks each name's replacement (FirstNames::replacement).
+  std::uint64_t seed = 0;
   double fluency_ratio = 0.0;     // τ; 0 keeps every perturbation
   std::size_t max_per_input = 0;  // 0 = no cap
 };
@@ -108,6 +120,9 @@ class Perturbator {
   // (kContext falls back to kFrequency); nullopt when there is none.
   std::optional<std::string> choose_counterpart(const std::string& lemma, std::size_t group) const;
   bool is_neutral(const std::string& lemma) const;
+  // Gender: the gender of a person lemma (the lexicon's, else its most frequent person
+  // sense's); kNone for a neutral noun.
+  knowledge::Gender noun_gender(const std::string& lemma) const;
 
   const SensitiveAttribute& attribute() const { return attribute_; }
   const PerturbatorOptions& options() const { return options_; }
@@ -135,6 +150,14 @@ class Perturbator {
   // the lexicon does not know it in lower case, and it knows the capitalised form as a proper
   // noun or WordNet spells every noun sense capitalised (or has none).
   bool reads_as_name(const std::string& word) const;
+  // Gender: whether `word` is a title of address in the lexicon (Mr, Mr., Mrs, Sir, Madam).
+  bool is_title(std::string_view word) const;
+  // Gender: the tokens that are first names (first_names.h), with their gender — capitalised
+  // and read as proper nouns by the tagger, or, in lower-cased text, known to the lexicon only
+  // capitalised.
+  std::vector<std::pair<std::size_t, knowledge::Gender>> name_tokens(
+      std::string_view text, const text::TaggedText& tagged,
+      const std::vector<bool>& sentence_start) const;
   // Whether the person noun at token `i` only modifies the common noun at i + 1 (same
   // sentence); see ActiveMutate above.
   bool modifies_next_noun(const text::TaggedText& tagged, const std::vector<std::string>& words,

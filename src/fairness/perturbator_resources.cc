@@ -55,6 +55,10 @@ PerturbatorResources PerturbatorResources::load(const ResourceOptions& o) {
   take(lemmatizer, r.lemmatizer);
   take(vecs, r.vectors);
   if (first) std::rethrow_exception(first);
+  if (!o.gender_lexicon.empty())
+    r.gender_lexicon = std::make_unique<GenderLexicon>(GenderLexicon::load(o.gender_lexicon));
+  if (!o.first_names.empty())
+    r.first_names = std::make_unique<FirstNames>(FirstNames::load(o.first_names));
   r.inflector = std::make_unique<text::Inflector>(*r.lemmatizer);
   r.persons = std::make_unique<knowledge::PersonClassifier>(
       *r.graph, knowledge::default_person_options(*r.graph));

@@ -1,7 +1,8 @@
 // The models the perturbator reads, loaded once and shared: the Lingua HMM tagger, WordNet's
 // lemmatiser and inflector, a knowledge graph (WordNet 3.0 by default, or a ConceptNet dump)
 // with its person classifier and gender counterpart finder, an n-gram language model for
-// fluency (the CMU trigram by default) and, optionally, word vectors for analogies.
+// fluency (the CMU trigram by default), the curated gender-pair lexicon and the first-name
+// lists (data/lexicon, data/names) and, optionally, word vectors for analogies.
 //
 // load() reads the independent parts on parallel threads (start-up is the sum of the slowest
 // part, not of all). Errors of the loaders propagate (MissingResourceError naming the Debian
@@ -11,6 +12,8 @@
 #include <memory>
 #include <string>
 
+#include "fairness/first_names.h"
+#include "fairness/gender_lexicon.h"
 #include "knowledge/gender_counterpart_finder.h"
 #include "knowledge/knowledge_graph.h"
 #include "knowledge/person_classifier.h"
@@ -37,6 +40,9 @@ struct ResourceOptions {
   std::string vectors;                      // empty: no analogy by vectors
   std::string vectors_format = "word2vec";  // vectors::parse_vector_format
   std::size_t vectors_limit = 0;            // read only the first N vectors (0 = all)
+  // The gender-pair lexicon and the first-name lists (empty: none).
+  std::string gender_lexicon = GenderLexicon::default_path();
+  std::string first_names = FirstNames::default_path();
 };
 
 struct PerturbatorResources {
@@ -48,6 +54,8 @@ struct PerturbatorResources {
   std::unique_ptr<knowledge::GenderCounterpartFinder> finder;
   std::unique_ptr<lm::NgramModel> lm;
   std::unique_ptr<vectors::EmbeddingMatrix> vectors;  // null without --vectors
+  std::unique_ptr<GenderLexicon> gender_lexicon;      // null when not configured
+  std::unique_ptr<FirstNames> first_names;            // null when not configured
 
   static PerturbatorResources load(const ResourceOptions& options = {});
 };

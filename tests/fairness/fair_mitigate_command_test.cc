@@ -26,7 +26,9 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   assay::testing::RunResult r;
-  const auto in = dir.write("in.txt", "the actor was wonderful\n\nthe film was wonderful\n");
+  // One mutable input with three perturbations: actress, male doctor, female doctor.
+  const auto in = dir.write("in.txt",
+                            "the actor was wonderful and the doctor smiled\n\nthe film was wonderful\n");
   const std::string common = " --model lr:" + lr + " --input " + in + " --cache " +
                              dir.file("cache.sqlite") + " --out ";
   r = run_assay(dir, "fair test" + common + dir.file("ft"));
@@ -107,7 +109,9 @@ TEST(FairMitigateCommand, AdversarialTrainingComparison) {
   const auto& a = m["adversarial_training"];
   EXPECT_EQ(a["train_texts"], 24);
   EXPECT_EQ(a["train_mutable"], 18);  // every text but the six "a female lead and a dull film"?
-  EXPECT_GT(a["perturbations_added"].get<int>(), 24);
+  // One each: the 18 gendered texts swap actor <-> actress (the lexicon's actor has a gender,
+  // so no adjective is inserted before it; "lead" is no person).
+  EXPECT_EQ(a["perturbations_added"].get<int>(), 18);
   const int before = m["violations_before"];
   ASSERT_GT(before, 0);
   EXPECT_LT(a["violations"].get<int>(), before);

@@ -24,7 +24,7 @@ std::vector<nlohmann::json> lines_of(const std::string& out) {
 
 TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
   TempDir dir;
-  const auto in = dir.write("in.tsv", "The actor was great.\t1\n\nA film without people.\t0\n");
+  const auto in = dir.write("in.tsv", "The actor met a doctor.\t1\n\nA film without people.\t0\n");
   auto r = run_assay(dir, "fair perturb --quiet --input-format tsv --input " + in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = lines_of(r.out);
@@ -32,8 +32,8 @@ TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
   EXPECT_EQ(j[0]["label"], "1");
   EXPECT_TRUE(j[0]["mutable"].get<bool>());
   const auto& ps = j[0]["perturbations"];
-  ASSERT_EQ(ps.size(), 3u);  // actress; female actor; male actor
-  EXPECT_EQ(ps[0]["text"], "The actress was great.");
+  ASSERT_EQ(ps.size(), 3u);  // actress; male doctor; female doctor
+  EXPECT_EQ(ps[0]["text"], "The actress met a doctor.");
   EXPECT_EQ(ps[0]["kind"], "analogy");
   EXPECT_EQ(ps[0]["spans"][0]["begin"], 4);
   EXPECT_EQ(ps[1]["kind"], "active");
@@ -212,7 +212,8 @@ namespace assay::fairness {
 namespace {
 
 // The knowledge graph from a ConceptNet dump (the handcrafted one of tests/data/knowledge,
-// copied so that its cache is written in the temporary directory), and a vector file whose
+// copied so that its cache is written in the temporary directory; without the lexicon, which
+// would answer first), and a vector file whose
 // lines disagree with its header.
 TEST(FairPerturbCommand, ConceptNetGraphAndBadVectorFile) {
   TempDir dir;
@@ -221,7 +222,8 @@ TEST(FairPerturbCommand, ConceptNetGraphAndBadVectorFile) {
                                                     "/knowledge/conceptnet-mini.csv"));
   const auto in = dir.write("in.txt", "The king met the actor.\n");
   auto r = run_assay(
-      dir, "fair perturb --quiet --no-dropped --kg conceptnet:" + dump + " --input " + in);
+      dir, "fair perturb --quiet --no-dropped --gender-lexicon none --kg conceptnet:" + dump +
+               " --input " + in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = lines_of(r.out);
   ASSERT_EQ(j.size(), 1u);

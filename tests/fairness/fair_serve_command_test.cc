@@ -299,13 +299,14 @@ TEST(FairServeCommand, DeadlineGives504AndKeepsServing) {
 
 // The perturbation options of `fair perturb`: with --no-analogy --noun-modifiers every answer is
 // the neutral layer over the perturbations `fair perturb` gives with the same options (the
-// actor gets no actress; a teen movie gets its two adjectives, which the defaults do not give).
+// uncle gets no aunt, the doctor its two adjectives; a teen movie gets its two adjectives,
+// which the defaults do not give).
 TEST(FairServeCommand, PerturbationOptionsAsInFairPerturb) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   const std::string options = " --no-analogy --noun-modifiers";
-  const std::vector<std::string> texts = {"the actor was wonderful", "We watched a teen movie.",
+  const std::vector<std::string> texts = {"the doctor was wonderful", "We watched a teen movie.",
                                           "my uncle thought the actress was awful"};
   std::string lines;
   for (const auto& t : texts) lines += t + "\n";

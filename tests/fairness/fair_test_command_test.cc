@@ -29,7 +29,8 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   assay::testing::RunResult r;
-  const auto in = dir.write("in.txt", "the actor was wonderful\n\nthe film was wonderful\n");
+  const auto in = dir.write(
+      "in.txt", "the actor was wonderful and the doctor smiled\n\nthe film was wonderful\n");
   const std::string args = "fair test --model lr:" + lr + " --input " + in +
                            " --cache " + dir.file("cache.sqlite") + " --out ";
   r = run_assay(dir, args + dir.file("out1"));
@@ -40,7 +41,8 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   EXPECT_EQ(summary["mutable"], 1);
   EXPECT_EQ(summary["perturbations"], 3);
   EXPECT_GE(summary["violations"].get<int>(), 1);
-  EXPECT_EQ(summary["answers_asked"], 4);  // the original and its three perturbations
+  // The original and its three perturbations: actress, male doctor, female doctor.
+  EXPECT_EQ(summary["answers_asked"], 4);
   std::istringstream v(read_file(dir.file("out1/violations.jsonl")));
   std::string line;
   bool actress = false;
@@ -48,7 +50,7 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
     const auto j = nlohmann::json::parse(line);
     EXPECT_EQ(j["label_original"], "pos");
     EXPECT_EQ(j["label_perturbed"], "neg");
-    actress |= j["perturbed"] == "the actress was wonderful";
+    actress |= j["perturbed"] == "the actress was wonderful and the doctor smiled";
   }
   EXPECT_TRUE(actress);
   r = run_assay(dir, args + dir.file("out2"));
@@ -315,7 +317,8 @@ std::string vector_inputs(const TempDir& dir) {
 TEST(FairTestCommand, PerturbationOptionsAskTheTextsOfFairPerturb) {
   TempDir dir;
   const auto in = dir.write("in.txt",
-                            "the actor was wonderful\nWe watched a teen movie.\n"
+                            "the actor was wonderful and the doctor smiled\n"
+                            "We watched a teen movie.\n"
                             "my brother liked the waiter\nthe film was wonderful\n");
   const auto vectors = write_vectors(dir);
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -323,7 +326,7 @@ TEST(FairTestCommand, PerturbationOptionsAskTheTextsOfFairPerturb) {
       {"--no-analogy", "active"},
       {"--no-active", "analogy"},
       {"--noun-modifiers", ""},
-      {"--vectors " + vectors + " --min-cosine 0.9", ""},
+      {"--vectors " + vectors + " --min-cosine 0.9 --gender-lexicon none", ""},
   };
   std::multiset<std::string> plain;
   for (std::size_t c = 0; c < cases.size(); ++c) {
@@ -338,7 +341,7 @@ TEST(FairTestCommand, PerturbationOptionsAskTheTextsOfFairPerturb) {
     r = run_assay(dir, "fair perturb --quiet --input " + in + " " + options);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(asked, perturb_texts(r.out));
-    EXPECT_GE(asked.size(), 5u);
+    EXPECT_GE(asked.size(), 3u);
     if (c == 0) {
       plain = asked;
     } else {
@@ -368,8 +371,9 @@ TEST(FairTestCommand, WordVectorsOutputsDoNotDependOnThreadsOrShards) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
+  // Without the lexicon, which would answer before the vectors.
   const std::string base = "fair test --model lr:" + lr + " --input " + vector_inputs(dir) +
-                           " --vectors " + write_vectors(dir) + " --chunk 3";
+                           " --vectors " + write_vectors(dir) + " --gender-lexicon none --chunk 3";
   auto r = run_assay(dir, base + " --threads 1 --cache " + dir.file("one.sqlite") + " --out " +
                               dir.file("one"));
   ASSERT_EQ(r.exit_code, 1) << r.err;

@@ -19,5 +19,16 @@ inline PerturbatorResources& mutable_resources() {
 inline const PerturbatorResources& default_resources() {
   return mutable_resources();
 }
+// The same without the gender lexicon and the first names: the knowledge graph's (or the
+// vectors') counterparts alone, for the tests of those sources.
+inline PerturbatorResources& mutable_graph_only_resources() {
+  static PerturbatorResources* r = [] {
+    ResourceOptions o;
+    o.gender_lexicon.clear();
+    o.first_names.clear();
+    return new PerturbatorResources(PerturbatorResources::load(o));
+  }();
+  return *r;
+}
 
 }  // namespace assay::fairness::testing

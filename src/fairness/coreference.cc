@@ -1,0 +1,79 @@
+#include "fairness/coreference.h"
+
+#include <algorithm>
+
+namespace assay::fairness {
+
+using knowledge::Gender;
+
+std::optional<GenderedPronoun> classify_pronoun(std::string_view lower, std::size_t token,
+                                                bool before_nominal) {
+  auto make = [&](Gender g, PronounForm f) { return GenderedPronoun{token, g, f, std::nullopt}; };
+  if (lower == "he") return make(Gender::kMale, PronounForm::kSubject);
+  if (lower == "him") return make(Gender::kMale, PronounForm::kObject);
+  if (lower == "his") {
+    return make(Gender::kMale,
+                before_nominal ? PronounForm::kDeterminer : PronounForm::kIndependent);
+  }
+  if (lower == "himself") return make(Gender::kMale, PronounForm::kReflexive);
+  if (lower == "she") return make(Gender::kFemale, PronounForm::kSubject);
+  if (lower == "her") {
+    return make(Gender::kFemale,
+                before_nominal ? PronounForm::kDeterminer : PronounForm::kObject);
+  }
+  if (lower == "hers") return make(Gender::kFemale, PronounForm::kIndependent);
+  if (lower == "herself") return make(Gender::kFemale, PronounForm::kReflexive);
+  return std::nullopt;
+}
+
+std::string_view swap_pronoun(const GenderedPronoun& p, Gender to) {
+  const bool male = to == Gender::kMale;
+  switch (p.form) {
+    case PronounForm::kSubject: return male ? "he" : "she";
+    case PronounForm::kObject: return male ? "him" : "her";
+    case PronounForm::kDeterminer: return male ? "his" : "her";
+    case PronounForm::kIndependent: return male ? "his" : "hers";
+    case PronounForm::kReflexive: return male ? "himself" : "herself";
+  }
+  return {};
+}
+
+std::vector<std::vector<std::size_t>> resolve_pronouns(
+    const std::vector<PersonMention>& mentions, const std::vector<GenderedPronoun>& pronouns,
+    const std::vector<std::size_t>& sentence_of) {
+  std::vector<std::vector<std::size_t>> out(pronouns.size());
+  for (std::size_t k = 0; k < pronouns.size(); ++k) {
+    const auto& p = pronouns[k];
+    auto compatible = [&](const PersonMention& m) {
+      return !m.plural && m.token != p.not_token &&
+             (m.gender == p.gender || m.gender == Gender::kNone);
+    };
+    const std::size_t s = sentence_of[p.token];
+    std::vector<const PersonMention*> window;
+    // The nearest sentence, going back, with a compatible mention before the pronoun.
+    for (std::size_t back = 0; back <= kLookBack && back <= s && window.empty(); ++back) {
+      const std::size_t target = s - back;
+      for (const auto& m : mentions) {
+        if (m.token < p.token && sentence_of[m.token] == target && compatible(m))
+          window.push_back(&m);
+      }
+    }
+    if (window.empty()) {  // cataphora, in the pronoun's own sentence
+      for (const auto& m : mentions) {
+        if (m.token > p.token && sentence_of[m.token] == s && compatible(m)) window.push_back(&m);
+      }
+    }
+    const bool gendered = std::any_of(window.begin(), window.end(),
+                                      [&](const PersonMention* m) { return m->gender == p.gender; });
+    std::vector<std::size_t> found;
+    for (const auto* m : window) {
+      if (!gendered || m->gender == p.gender) found.push_back(m->entity);
+    }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    out[k] = std::move(found);
+  }
+  return out;
+}
+
+}  // namespace assay::fairness

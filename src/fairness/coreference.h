@@ -1,0 +1,66 @@
+// Co-reference for gender perturbations: which gendered pronouns (he, him, his, himself; she,
+// her, hers, herself) refer to which person mentioned in the text, and the pronoun's form for
+// the other gender (object "her" → "him", possessive "her" → "his", "his" as a pronoun →
+// "hers").
+//
+// The rule (docs/fairness.md, measured on the judged set): a pronoun refers to a singular
+// person mention of a compatible gender — a noun of its own gender, a first name of its own
+// gender, or a neutral noun (doctor, friend), which may be either. The candidates are those in
+// the nearest sentence that has any: the pronoun's own sentence before it, else the sentences
+// before, up to kLookBack of them; failing those, the mentions after it in its own sentence
+// (cataphora: "Before she left, the bride ..."). Where the candidates include a mention of the
+// pronoun's own gender, the neutral ones drop out ("The nurse called the girl and gave her a
+// toy": her = the girl). "X of his/hers" never refers to X. Mentions are grouped into entities (every
+// mention of the same noun, or of the same name, is one person). One candidate entity: the
+// pronoun is resolved to it. Several: it is ambiguous ("The king told the prince that he was
+// wrong"), and a perturbation of any of them is not made. None: it refers to someone the text
+// does not name, and no perturbation changes it. Plural mentions take ungendered pronouns
+// (they, their) and are never candidates.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "knowledge/gender_counterpart_finder.h"
+
+namespace assay::fairness {
+
+// How many sentences before its own a pronoun's antecedent is looked for.
+inline constexpr std::size_t kLookBack = 3;
+
+enum class PronounForm { kSubject, kObject, kDeterminer, kIndependent, kReflexive };
+
+struct GenderedPronoun {
+  std::size_t token = 0;
+  knowledge::Gender gender = knowledge::Gender::kNone;
+  PronounForm form = PronounForm::kSubject;
+  std::optional<std::size_t> not_token;  // a mention it cannot refer to ("friend" of "his")
+};
+
+struct PersonMention {
+  std::size_t token = 0;
+  std::size_t entity = 0;  // mentions of one person share it
+  knowledge::Gender gender = knowledge::Gender::kNone;  // kNone: neutral, either gender
+  bool plural = false;
+};
+
+// The gendered pronoun `lower` (a lower-case token) is, if any. `before_nominal`: "her" /
+// "his" determine what follows (a noun, or an adjective or number before one); otherwise
+// "her" is an object and "his" an independent pronoun ("the choice was his").
+std::optional<GenderedPronoun> classify_pronoun(std::string_view lower, std::size_t token,
+                                                bool before_nominal);
+
+// The pronoun of gender `to` in the form of `p` ("her" object → "him"), lower case.
+std::string_view swap_pronoun(const GenderedPronoun& p, knowledge::Gender to);
+
+// For each pronoun (in `pronouns` order), the candidate entities under the rule above, sorted:
+// one entity = resolved, several = ambiguous, none = unnamed. `sentence_of[t]` is token t's
+// sentence; mentions and pronouns are in token order.
+std::vector<std::vector<std::size_t>> resolve_pronouns(
+    const std::vector<PersonMention>& mentions, const std::vector<GenderedPronoun>& pronouns,
+    const std::vector<std::size_t>& sentence_of);
+
+}  // namespace assay::fairness

@@ -1,0 +1,145 @@
+// Judged sets of gender perturbations (tests/data/fairness/gender-judged/, rules in
+// docs/fairness.md "Judged sets"): reading them and scoring a perturbator against them.
+//  - handwritten.txt: cases "@ rule", "> input", "= correct perturbation" lines (the complete
+//    set of correct outputs; {F} / {M} stand for any female / male first name of the names
+//    file, the same wildcard twice meaning the same name);
+//  - sampled.tsv: perturbations sampled from real corpora, each judged by reading:
+//    source file, line, the changes made, right|wrong, a one-word reason.
+#pragma once
+
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fairness/first_names.h"
+#include "fairness/perturbation.h"
+
+namespace assay::fairness::testing {
+
+struct HandwrittenCase {
+  std::string rule, input;
+  std::vector<std::string> expected;
+  int line = 0;
+};
+
+inline std::vector<HandwrittenCase> read_handwritten(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::vector<HandwrittenCase> out;
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.size() < 2 || line[0] == '#') continue;
+    const std::string body = line.substr(2);
+    if (line[0] == '@') {
+      out.push_back({body, "", {}, n});
+    } else if (line[0] == '>' && !out.empty()) {
+      out.back().input = body;
+    } else if (line[0] == '=' && !out.empty()) {
+      out.back().expected.push_back(body);
+    }
+  }
+  return out;
+}
+
+// Whether `got` is `want` with each {F} / {M} standing for one first name of that gender.
+inline bool matches(const std::string& want, const std::string& got, const FirstNames& names,
+                    std::map<char, std::string> bound = {}, std::size_t w = 0,
+                    std::size_t g = 0) {
+  while (w < want.size()) {
+    if (want[w] == '{' && w + 2 < want.size() && want[w + 2] == '}' &&
+        (want[w + 1] == 'F' || want[w + 1] == 'M')) {
+      const char slot = want[w + 1];
+      std::size_t end = g;
+      while (end < got.size() && (std::isalpha(static_cast<unsigned char>(got[end])) ||
+                                  got[end] == '-' || got[end] == '\'')) {
+        ++end;
+      }
+      // Every prefix of the run of letters could be the name ("Mary's").
+      for (std::size_t e = end; e > g; --e) {
+        const std::string name = got.substr(g, e - g);
+        const auto gender = names.gender_of(name);
+        const bool right = slot == 'F' ? gender == knowledge::Gender::kFemale
+                                       : gender == knowledge::Gender::kMale;
+        if (!right) continue;
+        if (bound.count(slot) && bound[slot] != name) continue;
+        auto b = bound;
+        b[slot] = name;
+        if (matches(want, got, names, b, w + 3, e)) return true;
+      }
+      return false;
+    }
+    if (g >= got.size() || got[g] != want[w]) return false;
+    ++w;
+    ++g;
+  }
+  return g == got.size();
+}
+
+// A sampled perturbation, kept as a reference to its input and the changes it made, not as
+// text: the corpora's licences forbid copying them into the repository, so the test reads
+// the input from ../shared/data. `changes`: each changed span in text order as
+// "BYTE:OLD>NEW", joined by '|' (see signature()).
+struct JudgedPerturbation {
+  std::string source;  // file under ../shared/data, e.g. rt-polarity-v1.0/rt-polarity.pos
+  std::size_t line = 0;
+  std::string changes, verdict, reason;
+};
+
+inline std::string signature(const Perturbation& p) {
+  std::string out;
+  for (const auto& s : p.spans) {
+    if (!out.empty()) out += '|';
+    out += std::to_string(s.begin) + ":" + s.old_text + ">" + s.new_text;
+  }
+  return out;
+}
+
+inline std::vector<JudgedPerturbation> read_sampled(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<JudgedPerturbation> out;
+  std::string line;
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> f;
+    std::size_t from = 0;
+    while (true) {
+      const auto tab = line.find('\t', from);
+      f.push_back(line.substr(from, tab == std::string::npos ? tab : tab - from));
+      if (tab == std::string::npos) break;
+      from = tab + 1;
+    }
+    if (f.size() != 5 || f[1].empty() ||
+        f[1].find_first_not_of("0123456789") != std::string::npos ||
+        (f[3] != "right" && f[3] != "wrong") || f[4].empty()) {
+      throw std::runtime_error(path + ": a row that is not source, line, changes, " +
+                               "right|wrong, reason: " + line);
+    }
+    out.push_back({f[0], std::stoul(f[1]), f[2], f[3], f[4]});
+  }
+  return out;
+}
+
+// Line `n` (1-based) of a corpus file, as the fairness input reader reads it: SST-2's .tsv
+// files give the sentence (the field before the last tab), the others the whole line.
+inline std::string corpus_line(const std::string& path, std::size_t n) {
+  std::ifstream in(path, std::ios::binary);
+  std::string line;
+  for (std::size_t k = 0; k < n && std::getline(in, line); ++k) {
+  }
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".tsv") == 0) {
+    const auto tab = line.rfind('\t');
+    if (tab != std::string::npos) line.resize(tab);
+  }
+  return line;
+}
+
+}  // namespace assay::fairness::testing

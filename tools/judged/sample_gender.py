@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""Samples gender perturbations of real corpora for judging by eye, as rows of
+tests/data/fairness/gender-judged/sampled.tsv (the test GenderJudged.SampledFromCorpora reads
+them; the judging rule is in docs/fairness.md, "Judged sets").
+
+    /usr/bin/python3 tools/judged/sample_gender.py ASSAY SHARED_DATA OUT_DIR [--seed N]
+        [--per-corpus N]
+
+For each corpus (rt-polarity's two files, SST-2's dev sentences, the IMDB sample) the lines are
+shuffled with the seed and perturbed with `ASSAY fair perturb` (default options, gender), and
+inputs are taken in shuffled order while they have perturbations, until the corpus has given
+at least --per-corpus perturbations; every perturbation of a taken input is kept, so the test
+can count precision over all that the perturbator makes of them. Writes:
+  OUT_DIR/rows.tsv     source, line, changes, "?" and "?" — the verdict and the one-word
+                       reason are filled in by the judge;
+  OUT_DIR/review.txt   each input and its perturbations with the changed words marked, for
+                       reading (not to be committed: the corpora may not be redistributed).
+"""
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+CORPORA = [
+    # source under ../shared/data, how a line is read
+    ("rt-polarity-v1.0/rt-polarity.pos", "line"),
+    ("rt-polarity-v1.0/rt-polarity.neg", "line"),
+    ("sst2-glue/dev.tsv", "tsv"),
+    ("imdb-sample/imdb_seeds.txt", "line"),
+]
+
+
+def read_lines(path, kind):
+    with open(path, encoding="utf-8", newline="") as f:
+        lines = [l.rstrip("\n").rstrip("\r") for l in f]
+    out = []
+    for n, line in enumerate(lines, 1):
+        if kind == "tsv":
+            if n == 1:
+                continue  # header
+            line = line.rsplit("\t", 1)[0]
+        if line.strip():
+            out.append((n, line))
+    return out
+
+
+def signature(p):
+    return "|".join("%d:%s>%s" % (s["begin"], s["old"], s["new"]) for s in p["spans"])
+
+
+def marked(text, spans):
+    out, at = [], 0
+    for s in spans:
+        out.append(text[at:s["begin"]])
+        out.append("[%s→%s]" % (s["old"], s["new"]))
+        at = s["end"]
+    out.append(text[at:])
+    return "".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("assay")
+    ap.add_argument("shared")
+    ap.add_argument("out")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--per-corpus", type=int, default=80)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    rows, review = [], []
+    for source, kind in CORPORA:
+        lines = read_lines(os.path.join(a.shared, source), kind)
+        random.Random("%d %s" % (a.seed, source)).shuffle(lines)
+        # rt-polarity's two files share the corpus' quota
+        quota = a.per_corpus // 2 if source.startswith("rt-polarity") else a.per_corpus
+        taken = 0
+        for start in range(0, len(lines), 200):
+            chunk = lines[start:start + 200]
+            with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+                for _, text in chunk:
+                    f.write(text.replace("\n", " ") + "\n")
+                tmp = f.name
+            out = tmp + ".jsonl"
+            subprocess.run([a.assay, "fair", "perturb", "--input", tmp, "--out", out, "--quiet"],
+                           check=True)
+            with open(out, encoding="utf-8") as f:
+                records = [json.loads(l) for l in f]
+            os.unlink(tmp)
+            os.unlink(out)
+            for (n, text), r in zip(chunk, records):
+                if taken >= quota:
+                    break
+                if not r["perturbations"]:
+                    continue
+                review.append("== %s:%d\n%s" % (source, n, text))
+                for p in r["perturbations"]:
+                    rows.append("%s\t%d\t%s\t?\t?" % (source, n, signature(p)))
+                    review.append("  %s\t%s\n    %s" % (p["kind"], signature(p), marked(text, p["spans"])))
+                    taken += 1
+            if taken >= quota:
+                break
+        print("%s: %d perturbations" % (source, taken), file=sys.stderr)
+    with open(os.path.join(a.out, "rows.tsv"), "w", encoding="utf-8") as f:
+        f.write("\n".join(rows) + "\n")
+    with open(os.path.join(a.out, "review.txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(review) + "\n")
+
+
+if __name__ == "__main__":
+    main()
