@@ -147,7 +147,7 @@ int run(const FairPerturbOptions& o) {
   core::ProgressOptions progress_options;
   progress_options.quiet = o.quiet;
   core::Progress progress("perturb", inputs.size(), progress_options);
-  std::size_t n_empty = 0, n_mutable = 0, n_analogy = 0, n_active = 0, n_dropped = 0;
+  std::size_t n_empty = 0, n_mutable = 0, n_analogy = 0, n_active = 0, n_name = 0, n_dropped = 0;
   std::size_t max_set = 0;
   const auto t1 = std::chrono::steady_clock::now();
   // The inputs a chunk at a time: person nouns' analogy searches first (one pass over the
@@ -162,7 +162,7 @@ int run(const FairPerturbOptions& o) {
     perturbator.prepare(texts);
     struct Counts {
       bool is_mutable = false;
-      std::size_t analogy = 0, active = 0, dropped = 0, size = 0;
+      std::size_t analogy = 0, active = 0, name = 0, dropped = 0, size = 0;
     };
     std::vector<Counts> counts(end - at);
     lines.assign(end - at, {});
@@ -178,7 +178,8 @@ int run(const FairPerturbOptions& o) {
       std::vector<nlohmann::ordered_json> aeon_records;
       if (gate) aeon_records = gate->apply(input.text, set);
       counts[k - at] = {set.is_mutable(), set.count(fairness::MutationKind::kAnalogy),
-                        set.count(fairness::MutationKind::kActive), set.dropped.size(),
+                        set.count(fairness::MutationKind::kActive),
+                        set.count(fairness::MutationKind::kName), set.dropped.size(),
                         set.perturbations.size()};
       auto j = fairness::perturbation_set_to_json(input, set, !o.no_dropped);
       for (std::size_t r = 0; r < aeon_records.size(); ++r)
@@ -191,6 +192,7 @@ int run(const FairPerturbOptions& o) {
       n_mutable += c.is_mutable;
       n_analogy += c.analogy;
       n_active += c.active;
+      n_name += c.name;
       n_dropped += c.dropped;
       max_set = std::max(max_set, c.size);
       core::write_jsonl(out, lines[k - at]);
@@ -204,11 +206,12 @@ int run(const FairPerturbOptions& o) {
     const std::size_t n = inputs.size();
     std::fprintf(stderr,
                  "%zu inputs (%zu empty), %zu mutable (%.1f%%); %zu perturbations (%zu analogy, "
-                 "%zu active), mean %.2f, max %zu; %zu candidates dropped; attribute %s; "
-                 "load %.2f s, perturb %.2f s (%.0f inputs/s)\n",
+                 "%zu active, %zu name), mean %.2f, max %zu; %zu candidates dropped; "
+                 "attribute %s; load %.2f s, perturb %.2f s (%.0f inputs/s)\n",
                  n, n_empty, n_mutable, n ? 100.0 * static_cast<double>(n_mutable) / n : 0.0,
-                 n_analogy + n_active, n_analogy, n_active,
-                 n ? static_cast<double>(n_analogy + n_active) / n : 0.0, max_set, n_dropped,
+                 n_analogy + n_active + n_name, n_analogy, n_active, n_name,
+                 n ? static_cast<double>(n_analogy + n_active + n_name) / n : 0.0, max_set,
+                 n_dropped,
                  perturbator.attribute().name.c_str(), load_s, run_s,
                  run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
     if (gate) {

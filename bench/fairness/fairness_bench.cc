@@ -1,6 +1,9 @@
 // Perturbator speed, start-up, peak memory and perturbation statistics (MT-NLP Fig. 4).
 //   fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] [--fluency-ratio T]
 //                  [--choice C] [--vectors FILE] [--broad-persons 0|1] [--noun-modifiers 0|1]
+//                  [--noun-only 0|1]
+// --noun-only 1: the paper's method for gender, the person noun alone changed (no lexicon, no
+// first names, no co-reference).
 // One thread. Prints: start-up (parallel load, and each part alone), the parts (tagging and
 // trigram scoring of the originals) and the whole perturbator (first pass with cold per-noun
 // caches, then warm passes: median), the statistics of the perturbation sets and ru_maxrss.
@@ -42,7 +45,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] "
                  "[--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1] "
-                 "[--noun-modifiers 0|1]\n");
+                 "[--noun-modifiers 0|1] [--noun-only 0|1]\n");
     return 2;
   }
   std::string format = "lines", attribute = "gender", choice = "mutual", vectors;
@@ -50,6 +53,7 @@ int main(int argc, char** argv) {
   double ratio = 0;
   bool broad = false;
   bool noun_modifiers = false;
+  bool noun_only = false;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
     if (k == "--input-format")
@@ -68,6 +72,8 @@ int main(int argc, char** argv) {
       broad = v == "1";
     else if (k == "--noun-modifiers")
       noun_modifiers = v == "1";
+    else if (k == "--noun-only")
+      noun_only = v == "1";
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -94,6 +100,10 @@ int main(int argc, char** argv) {
     const double t_lm = s_since(t0);
     fairness::ResourceOptions ro;
     ro.vectors = vectors;
+    if (noun_only) {
+      ro.gender_lexicon.clear();
+      ro.first_names.clear();
+    }
     t0 = Clock::now();
     const auto r = fairness::PerturbatorResources::load(ro);
     const double t_load = s_since(t0);
@@ -107,6 +117,7 @@ int main(int argc, char** argv) {
     po.choice = fairness::parse_counterpart_choice(choice);
     po.narrow_persons = !broad;
     po.active_noun_modifiers = noun_modifiers;
+    po.coreference = !noun_only;
     const fairness::Perturbator p(
         r, fairness::load_attribute(attribute, fairness::default_attribute_dir()), po);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/fairness/run.sh BUILD_DIR: perturbator speed, start-up and peak memory on rt-polarity
-# (10,662 sentences) and the IMDB sample (400 reviews), gender, defaults; and the statistics
-# docs/fairness-reproduction.md reports.
+# (10,662 sentences) and the IMDB sample (400 reviews), gender, defaults and the paper's
+# noun-only method; and the statistics docs/fairness-reproduction.md reports.
 set -euo pipefail
 build="${1:?usage: bench/fairness/run.sh BUILD_DIR}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -14,5 +14,9 @@ echo "== rt-polarity (gender, defaults)"
 "$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --repeats 3
 echo "== IMDB sample (gender, defaults)"
 "$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv --repeats 3
+echo "== rt-polarity and the IMDB sample, the paper's method (the noun alone changed)"
+"$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --noun-only 1
+"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv \
+  --noun-only 1
 bash "$here/gate.sh" "$build"
 bash "$here/serve.sh" "$build"

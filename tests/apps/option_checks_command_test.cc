@@ -73,6 +73,7 @@ std::vector<Case> cases(const TempDir& dir) {
        {"0", "-1"}},
       {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--vectors-limit", {"-1", "1.5"}},
       {"fair perturb --input " + x, "--vectors-restrict", {"-1", "1.5"}},
+      {"fair test --model lr:" + x + " --input " + x + " --out " + x, "--seed", {"-1", "1.5"}},
   };
 }
 
