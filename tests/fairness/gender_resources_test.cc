@@ -125,7 +125,8 @@ TEST(Coreference, NearestSentenceGenderedFirstAmbiguousAndCataphora) {
   EXPECT_EQ(refs[0], (std::vector<std::size_t>{0}));     // the uncle, not the neutral doctor
   EXPECT_EQ(refs[1], (std::vector<std::size_t>{1}));     // only the doctor may be "she"
   EXPECT_EQ(refs[2], (std::vector<std::size_t>{2, 3}));  // king or prince: ambiguous
-  EXPECT_TRUE(refs[3].empty());                          // plural girls are no antecedent
+  // Not the plural girls, nor the king or prince: the neutral doctor two sentences back.
+  EXPECT_EQ(refs[3], (std::vector<std::size_t>{1}));
   EXPECT_EQ(refs[4], (std::vector<std::size_t>{0}));     // after the uncle in its sentence
   // Cataphora: nothing before, the mention after it in its own sentence.
   const auto cat = resolve_pronouns({{4, 0, Gender::kFemale, false}}, {she(1)}, sentence_of);
