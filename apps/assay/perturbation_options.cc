@@ -41,7 +41,8 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
   cmd->add_flag("--all-occurrences", o.all_occurrences,
                 "Replace every occurrence of the noun in one perturbation");
   cmd->add_flag("--broad-persons", o.broad_persons,
-                "Every noun the person classifier accepts, rare person senses included");
+                "Every noun the person classifier accepts, rare person senses included, "
+                "wherever it stands (titles, names and mass uses too)");
   cmd->add_flag("--noun-modifiers", o.noun_modifiers,
                 "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
   cmd->add_flag("--no-analogy", o.no_analogy, "Only ActiveMutate");

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/utf8.h"
 #include "fairness/coreference.h"
+#include "fairness/person_context.h"
 #include "text/sentence_splitter.h"
 #include "text/text_edit.h"
 #include "text/unicode_props.h"
@@ -863,8 +864,8 @@ bool Perturbator::is_title(std::string_view word) const {
 }
 
 std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
-    std::string_view text, const text::TaggedText& tagged,
-    const std::vector<bool>& sentence_start) const {
+    std::string_view text, const text::TaggedText& tagged, const std::vector<bool>& sentence_start,
+    const PersonContext& context, std::vector<DroppedCandidate>& dropped) const {
   std::vector<std::pair<std::size_t, knowledge::Gender>> out;
   const auto& tables = r_.tagger->tables();
   const auto& tokens = tagged.tokens;
@@ -913,9 +914,38 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
         name = false;
       }
     }
-    if (name) out.emplace_back(i, gender);
+    if (!name) continue;
+    const std::string why = context.name_blocked(i, [&](std::string_view w) {
+      return r_.first_names->gender_of(w) != knowledge::Gender::kNone ||
+             lexicon_word(text::to_lower(without_dot(w)));
+    });
+    if (!why.empty()) {
+      dropped.push_back(
+          {MutationKind::kName, "", std::string(surface), "", "not a name here: " + why});
+      continue;
+    }
+    out.emplace_back(i, gender);
   }
   return out;
+}
+
+bool Perturbator::lexicon_word(const std::string& lemma) const {
+  return attribute_.uses_gender_finder && r_.gender_lexicon && r_.gender_lexicon->find(lemma);
+}
+
+bool Perturbator::may_stand_bare(const std::string& lemma) const {
+  if (!attribute_.uses_gender_finder || !r_.gender_lexicon) return false;
+  const auto* e = r_.gender_lexicon->find(lemma);
+  return e && (e->category == "kinship" || e->category == "address" || e->category == "nobility");
+}
+
+bool Perturbator::known_capitalised_as_name(const std::string& word) const {
+  if (const auto* upper = r_.tagger->tables().find_word(text::upper_first(word))) {
+    for (const auto& c : *upper) {
+      if (c.tag == impl_->nnp) return true;
+    }
+  }
+  return false;
 }
 
 bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
@@ -941,13 +971,8 @@ bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
   const auto& tables = r_.tagger->tables();
   const auto* counts = tables.find_word(next);
   if (counts && j + 1 < words.size() && sentence_of[j + 1] == sentence_of[i] &&
-      reads_as_name(words[j + 1])) {
-    if (const auto* upper = tables.find_word(text::upper_first(next))) {
-      for (const auto& c : *upper) {
-        if (c.tag == impl_->nnp) return false;
-      }
-    }
-  }
+      reads_as_name(words[j + 1]) && known_capitalised_as_name(next))
+    return false;
   // ... or a verb the tagger read as a noun ("makes the viewer feel"): the lexicon sees it
   // more often as a verb than as a noun.
   if (counts) {
@@ -1015,7 +1040,25 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   }
   if (tokens.empty()) return out;
 
-  // Person nouns.
+  // Person nouns, where they name a person.
+  const PersonContext context(text, tagged, r_.tagger->tables(), sentence_start);
+  // Whether token t + 1 is a name: a first name, a capitalised proper noun in normally cased
+  // text, or in lower-cased text a word the lexicon knows only capitalised ("sprecher").
+  const auto before_name = [&](std::size_t t, bool across_sentences = false) {
+    const std::size_t j = t + 1;
+    if (j >= tokens.size() || (sentence_start[j] && !across_sentences)) return false;
+    const auto next = tokens[j].surface(text);
+    if (!is_noun_word(next)) return false;
+    if (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) return true;
+    if (upper_first(next))
+      return context.case_informative() &&
+             (tagged.tags[j] == impl_->nnp || tagged.tags[j] == impl_->nnps);
+    const auto lower = text::to_lower(next);
+    if (reads_as_name(lower)) return true;
+    // A first name that is also a common word, before a surname ("actor bill paxton").
+    return j + 1 < tokens.size() && !sentence_start[j + 1] && known_capitalised_as_name(lower) &&
+           reads_as_name(text::to_lower(tokens[j + 1].surface(text)));
+  };
   std::vector<std::size_t> occ_token;
   std::vector<const NounInfo*> occ_info;
   std::vector<bool> occ_plural;
@@ -1025,6 +1068,27 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     key += plural ? "\t2" : "\t1";
     const NounInfo& info = noun_info(key, surface, plural);
     if (!info.person) continue;
+    if (options_.narrow_persons) {
+      std::string why = context.noun_blocked(i, plural, may_stand_bare(info.lemma), before_name);
+      // A capitalised first name is a name, unless the lexicon lists it ("Buck", not "Lady").
+      if (why.empty() && r_.first_names && upper_first(surface) && !lexicon_word(info.lemma) &&
+          r_.first_names->gender_of(surface) != knowledge::Gender::kNone)
+        why = "a first name, not a common noun here";
+      // A title of address before a common word is part of a work's title ("mr . deeds").
+      if (why.empty() && is_title(surface)) {
+        std::size_t t = i;
+        if (t + 1 < tokens.size() && tokens[t + 1].text == ".") ++t;
+        // (The sentence splitter ends a sentence at "mr ." in lower-cased text.)
+        if (t + 1 < tokens.size() && is_noun_word(tokens[t + 1].surface(text)) &&
+            !before_name(t, true))
+          why = "part of a title: a title of address before a common word";
+      }
+      if (!why.empty()) {
+        out.dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
+                               std::string(surface), "", "not a person here: " + why});
+        continue;
+      }
+    }
     occ_token.push_back(i);
     occ_info.push_back(&info);
     // Number from the lemma: Lingua tags some singulars nns ("hostess").
@@ -1035,7 +1099,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
   std::vector<std::pair<std::size_t, knowledge::Gender>> names;  // token, gender
   if (attribute_.uses_gender_finder && r_.first_names) {
     std::set<std::size_t> nouns(occ_token.begin(), occ_token.end());
-    for (const auto& n : name_tokens(text, tagged, sentence_start)) {
+    for (const auto& n : name_tokens(text, tagged, sentence_start, context, out.dropped)) {
       if (!nouns.count(n.first)) names.push_back(n);
     }
   }
@@ -1392,7 +1456,37 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
           if (!options_.all_occurrences) break;
         }
         if (at.empty()) continue;
+        // Before a first name, only the name's own gender ("newcomer ellen pompeo"), also
+        // over nouns joined by a conjunction ("the writer and director John Sayles"), whose
+        // second noun takes no adjective of its own (it is the same person).
+        const std::size_t first = occ_token[at.front()];
+        auto joined = [&](std::size_t t) {  // a conjunction at t joins the nouns at t ± 1
+          if (t == 0 || t + 1 >= tokens.size() || sentence_start[t] || sentence_start[t + 1])
+            return false;
+          const auto w = tokens[t].surface(text);
+          const auto noun = [&](std::size_t k) {
+            return tagged.tags[k] == impl_->nn || tagged.tags[k] == impl_->nns;
+          };
+          return (w == "and" || w == "or" || w == "&" || w == "/") && noun(t - 1) && noun(t + 1);
+        };
+        std::size_t last = first;
+        while (joined(last + 1)) last += 2;
+        knowledge::Gender name_after = knowledge::Gender::kNone;
+        for (const auto& [t, gender] : names) {
+          if (t == last + 1) name_after = gender;
+        }
+        if (name_after != knowledge::Gender::kNone && first >= 2 && joined(first - 1)) {
+          out.dropped.push_back({MutationKind::kActive, "", who.written, "",
+                                 "joined to the noun before it, which takes the adjective"});
+          continue;
+        }
         for (std::size_t g = 0; g < n_groups; ++g) {
+          if (name_after != knowledge::Gender::kNone && gender_of_group(g) != name_after) {
+            out.dropped.push_back({MutationKind::kActive, attribute_.groups[g].name, who.written,
+                                   attribute_.groups[g].active,
+                                   "contradicts the first name after it"});
+            continue;
+          }
           if (const auto why = ambiguity(gender_of_group(g)); !why.empty()) {
             out.dropped.push_back({MutationKind::kActive, attribute_.groups[g].name, who.written,
                                    attribute_.groups[g].active, why});

@@ -1,6 +1,7 @@
 // Perturbator: P(x, A, G) of MT-NLP's Algorithm 2 (../shared/spec/fairness.md). For every
 // common noun (Lingua tag nn / nns, longer than one character) that the knowledge graph calls
-// a person (IsPerson on its WordNet lemma):
+// a person (IsPerson on its WordNet lemma) and, with `narrow_persons`, that names a person
+// where it stands (person_context.h: not part of a title or a name, not a mass use):
 //  - AnalogyMutate: replace it by its counterpart in each other group of the attribute —
 //    with word vectors, Algorithm 3 (3CosAdd from the nearest group anchor, cosine ≥
 //    min_cosine) validated against the knowledge graph when `strict`; without vectors, the
@@ -48,6 +49,8 @@
 
 namespace assay::fairness {
 
+class PersonContext;
+
 // How one counterpart is chosen where the graph offers several (dad → mom, mum, ma, …).
 enum class CounterpartChoice {
   kRank,       // the finder's best-ranked
@@ -68,8 +71,9 @@ struct PerturbatorOptions {
   CounterpartChoice choice = CounterpartChoice::kMutual;
   bool all_occurrences = false;
   // Person nouns: the classifier's answer narrowed to nouns whose most frequent sense is a
-  // person or that have a gender, never a named individual (false: the classifier alone, which
-  // also takes "case", "life", "hand" through rare person senses; docs/fairness.md).
+  // person or that have a gender, never a named individual, and to places where they name a
+  // person (person_context.h) (false: the classifier alone, which also takes "case", "life",
+  // "hand" through rare person senses, and every place; docs/fairness.md).
   bool narrow_persons = true;
   // ActiveMutate also on person nouns that only modify the common noun after them ("a male
   // teen movie"); false (the default) leaves them to AnalogyMutate
@@ -155,9 +159,18 @@ class Perturbator {
   // Gender: the tokens that are first names (first_names.h), with their gender — capitalised
   // and read as proper nouns by the tagger, or, in lower-cased text, known to the lexicon only
   // capitalised.
+  // Names the context rules reject (person_context.h) go to `dropped` with the reason.
   std::vector<std::pair<std::size_t, knowledge::Gender>> name_tokens(
       std::string_view text, const text::TaggedText& tagged,
-      const std::vector<bool>& sentence_start) const;
+      const std::vector<bool>& sentence_start, const PersonContext& context,
+      std::vector<DroppedCandidate>& dropped) const;
+  // Gender: whether the lexicon lists a lemma; whether it is a kinship word, a title of
+  // address or of nobility, which may stand without a determiner ("Mom said", "Lady Grantham").
+  bool lexicon_word(const std::string& lemma) const;
+  bool may_stand_bare(const std::string& lemma) const;
+  // Whether the tagger's lexicon knows the capitalised form of a lower-case word as a proper
+  // noun ("bill" → "Bill").
+  bool known_capitalised_as_name(const std::string& word) const;
   // Whether the person noun at token `i` only modifies the common noun at i + 1 (same
   // sentence); see ActiveMutate above.
   bool modifies_next_noun(const text::TaggedText& tagged, const std::vector<std::string>& words,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -25,77 +26,147 @@ std::string percent(std::size_t a, std::size_t b) {
   return buf;
 }
 
-TEST(GenderJudged, HandwrittenSentences) {
-  const auto& resources = testing::default_resources();
-  ASSERT_TRUE(resources.first_names);
-  const Perturbator p(resources, gender_attribute());
-  const auto cases = testing::read_handwritten(kJudged + "/handwritten.txt");
-  ASSERT_GE(cases.size(), 100u);
-  std::size_t produced = 0, right = 0, expected = 0, found = 0, exact = 0;
+// The paper's noun-only method, for comparison: the knowledge graph's counterparts without
+// the lexicon and the first names, and no co-reference (`--gender-lexicon none --first-names
+// none --no-coreference`).
+PerturbatorOptions noun_only_options() {
+  PerturbatorOptions o;
+  o.coreference = false;
+  return o;
+}
+
+struct HandwrittenScore {
+  std::size_t produced = 0, right = 0, expected = 0, found = 0, exact = 0, cases = 0;
   std::map<std::string, std::pair<std::size_t, std::size_t>> by_rule;  // exact, cases
-  std::string report;
+  std::string report;                                                  // the cases not fully right
+};
+
+HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames& names) {
+  HandwrittenScore s;
+  const auto cases = testing::read_handwritten(kJudged + "/handwritten.txt");
+  s.cases = cases.size();
   for (const auto& c : cases) {
     const auto set = p.perturb(c.input);
     std::vector<bool> seen(c.expected.size(), false);
     bool all_right = true;
     std::string wrong;
     for (const auto& q : set.perturbations) {
-      ++produced;
+      ++s.produced;
       bool ok = false;
       for (std::size_t e = 0; e < c.expected.size(); ++e) {
-        if (testing::matches(c.expected[e], q.text, *resources.first_names)) {
+        if (testing::matches(c.expected[e], q.text, names)) {
           ok = true;
           seen[e] = true;
         }
       }
-      right += ok;
+      s.right += ok;
       if (!ok) {
         all_right = false;
         wrong += "\n    wrong: " + q.text;
       }
     }
-    expected += c.expected.size();
+    s.expected += c.expected.size();
     std::string missed;
     for (std::size_t e = 0; e < c.expected.size(); ++e) {
-      found += seen[e];
+      s.found += seen[e];
       if (!seen[e]) missed += "\n    missed: " + c.expected[e];
     }
     const bool full = all_right && missed.empty();
-    exact += full;
-    by_rule[c.rule].first += full;
-    ++by_rule[c.rule].second;
+    s.exact += full;
+    s.by_rule[c.rule].first += full;
+    ++s.by_rule[c.rule].second;
     if (!full) {
-      report += "\n  line " + std::to_string(c.line) + " [" + c.rule + "] " + c.input + wrong +
-                missed;
+      s.report +=
+          "\n  line " + std::to_string(c.line) + " [" + c.rule + "] " + c.input + wrong + missed;
     }
   }
+  return s;
+}
+
+TEST(GenderJudged, HandwrittenSentences) {
+  const auto& resources = testing::default_resources();
+  ASSERT_TRUE(resources.first_names);
+  const auto s =
+      score_handwritten(Perturbator(resources, gender_attribute()), *resources.first_names);
+  ASSERT_GE(s.cases, 100u);
   std::string rules;
-  for (const auto& [rule, n] : by_rule) rules += "\n  " + rule + ": " + percent(n.first, n.second);
-  const double precision = produced ? static_cast<double>(right) / produced : 1.0;
-  const double full_share = static_cast<double>(exact) / cases.size();
+  for (const auto& [rule, n] : s.by_rule)
+    rules += "\n  " + rule + ": " + percent(n.first, n.second);
+  const double precision = s.produced ? static_cast<double>(s.right) / s.produced : 1.0;
+  const double full_share = static_cast<double>(s.exact) / s.cases;
   RecordProperty("precision", std::to_string(precision));
-  RecordProperty("recall", std::to_string(expected ? static_cast<double>(found) / expected : 1.0));
+  RecordProperty("recall",
+                 std::to_string(s.expected ? static_cast<double>(s.found) / s.expected : 1.0));
   RecordProperty("full", std::to_string(full_share));
   std::printf("hand-written: precision %s, recall %s, sentences fully right %s%s\n",
-              percent(right, produced).c_str(), percent(found, expected).c_str(),
-              percent(exact, cases.size()).c_str(), rules.c_str());
-  EXPECT_GE(precision, 0.95) << "cases not fully right:" << report;
-  EXPECT_GE(full_share, 0.90) << "cases not fully right:" << report;
+              percent(s.right, s.produced).c_str(), percent(s.found, s.expected).c_str(),
+              percent(s.exact, s.cases).c_str(), rules.c_str());
+  EXPECT_GE(precision, 0.95) << "cases not fully right:" << s.report;
+  EXPECT_GE(full_share, 0.90) << "cases not fully right:" << s.report;
+
+  const auto n = score_handwritten(
+      Perturbator(testing::mutable_graph_only_resources(), gender_attribute(), noun_only_options()),
+      *resources.first_names);
+  std::printf(
+      "hand-written, the paper's noun-only method: precision %s, recall %s, sentences "
+      "fully right %s\n",
+      percent(n.right, n.produced).c_str(), percent(n.found, n.expected).c_str(),
+      percent(n.exact, n.cases).c_str());
+  EXPECT_GT(s.right * n.produced, n.right * s.produced) << "no better than the noun-only method";
 }
 
 // Perturbations of real text (rt-polarity, SST-2, the IMDB sample), sampled with a seed and
 // judged by reading. Precision is counted over every perturbation the perturbator now makes of
 // those inputs, an output nobody judged counting as wrong (so a change of the perturbator
 // cannot raise it without its new outputs being judged).
+using Input = std::pair<std::string, std::size_t>;  // source, line
+using Verdicts = std::map<std::pair<Input, std::string>, const testing::JudgedPerturbation*>;
+
+struct SampledScore {
+  std::size_t made = 0, right = 0, unjudged = 0;
+  std::string report;  // wrong and unjudged perturbations; with ASSAY_JUDGED_REPORT set, also
+                       // the perturbations judged right that are no longer made
+};
+
+SampledScore score_sampled(const Perturbator& p, const std::vector<Input>& inputs,
+                           const Verdicts& verdict) {
+  SampledScore s;
+  std::set<std::pair<Input, std::string>> made;
+  for (const auto& in : inputs) {
+    const auto text = testing::corpus_line(testing::kShared + "/" + in.first, in.second);
+    for (const auto& q : p.perturb(text).perturbations) {
+      const auto sig = testing::signature(q);
+      made.insert({in, sig});
+      ++s.made;
+      const auto it = verdict.find({in, sig});
+      const std::string where = "\n  " + in.first + ":" + std::to_string(in.second) + " ";
+      if (it == verdict.end()) {
+        ++s.unjudged;
+        s.report += where + "unjudged\t" + sig + "\n    " + text + "\n    " + q.text;
+      } else if (it->second->verdict == "right") {
+        ++s.right;
+      } else {
+        s.report += where + "wrong (" + it->second->reason + ")\t" + sig + "\n    " + text +
+                    "\n    " + q.text;
+      }
+    }
+  }
+  if (std::getenv("ASSAY_JUDGED_REPORT")) {
+    for (const auto& [key, j] : verdict) {
+      if (j->verdict == "right" && !made.count(key))
+        s.report += "\n  " + key.first.first + ":" + std::to_string(key.first.second) +
+                    " right, no longer made\t" + key.second;
+    }
+  }
+  return s;
+}
+
 TEST(GenderJudged, SampledFromCorpora) {
   if (!std::filesystem::exists(testing::kShared + "/rt-polarity-v1.0/rt-polarity.pos"))
     GTEST_SKIP() << "../shared/data absent";
-  const auto& resources = testing::default_resources();
-  const Perturbator p(resources, gender_attribute());
   const auto judged = testing::read_sampled(kJudged + "/sampled.tsv");
   ASSERT_GE(judged.size(), 300u);
-  using Input = std::pair<std::string, std::size_t>;  // source, line
-  std::map<std::pair<Input, std::string>, const testing::JudgedPerturbation*> verdict;
+  Verdicts verdict;
   std::vector<Input> inputs;
   std::size_t judged_right = 0;
   for (const auto& j : judged) {
@@ -104,39 +175,29 @@ TEST(GenderJudged, SampledFromCorpora) {
     verdict[{in, j.changes}] = &j;
     judged_right += j.verdict == "right";
   }
-  std::size_t produced = 0, right = 0, unjudged = 0, still_made = 0;
-  std::string report;
-  for (const auto& in : inputs) {
-    const auto text = testing::corpus_line(testing::kShared + "/" + in.first, in.second);
-    for (const auto& q : p.perturb(text).perturbations) {
-      const auto sig = testing::signature(q);
-      const auto it = verdict.find({in, sig});
-      const std::string where = "\n  " + in.first + ":" + std::to_string(in.second) + " ";
-      if (it == verdict.end()) {
-        ++unjudged;
-        report += where + "unjudged\t" + sig + "\n    " + q.text;
-        continue;
-      }
-      ++produced;
-      if (it->second->verdict == "right") {
-        ++right;
-        ++still_made;
-      } else {
-        report += where + "wrong (" + it->second->reason + ")\t" + sig;
-      }
-    }
-  }
-  const double precision =
-      produced + unjudged ? static_cast<double>(right) / (produced + unjudged) : 1.0;
+  const auto s =
+      score_sampled(Perturbator(testing::default_resources(), gender_attribute()), inputs, verdict);
+  const double precision = s.made ? static_cast<double>(s.right) / s.made : 1.0;
   RecordProperty("precision", std::to_string(precision));
-  std::printf("sampled: %zu inputs; precision %s (unjudged %zu counted wrong); right ones "
-              "still made %s\n",
-              inputs.size(), percent(right, produced + unjudged).c_str(), unjudged,
-              percent(still_made, judged_right).c_str());
+  std::printf(
+      "sampled: %zu inputs; precision %s (unjudged %zu counted wrong); right ones "
+      "still made %s\n",
+      inputs.size(), percent(s.right, s.made).c_str(), s.unjudged,
+      percent(s.right, judged_right).c_str());
   // The goal is 0.95, as on the hand-written set; real reviews are not there yet (film
-  // titles, surnames and non-person senses; docs/fairness.md), so this is a floor under the
-  // measured precision that no change may lower.
-  EXPECT_GE(precision, 0.71) << report;
+  // titles, long-range co-reference and non-person senses; docs/fairness.md), so this is a
+  // floor under the measured precision that no change may lower.
+  EXPECT_GE(precision, 0.78) << s.report;
+
+  const auto n = score_sampled(
+      Perturbator(testing::mutable_graph_only_resources(), gender_attribute(), noun_only_options()),
+      inputs, verdict);
+  std::printf(
+      "sampled, the paper's noun-only method: precision %s (unjudged %zu counted "
+      "wrong); recall %s of all judged right\n",
+      percent(n.right, n.made).c_str(), n.unjudged, percent(n.right, judged_right).c_str());
+  if (std::getenv("ASSAY_JUDGED_REPORT"))
+    std::printf("defaults:%s\nnoun-only method:%s\n", s.report.c_str(), n.report.c_str());
 }
 
 }  // namespace

@@ -188,6 +188,45 @@ TEST(Perturbator, ActiveMutateSkipsNounsThatModifyTheNextNoun) {
 
 // perturb() is thread-safe: four threads over the handwritten sentences (cold caches, so they
 // race on filling them) give the serial results byte for byte.
+// The place rules of person_context.h: each refusal is listed with its reason, and
+// --broad-persons (narrow_persons false) lifts the noun rules.
+TEST(Perturbator, PersonNounsWhereTheyNameNoPersonAreDroppedWithTheReason) {
+  const auto& r = testing::default_resources();
+  const Perturbator p(r, gender_attribute());
+  PerturbatorOptions broad;
+  broad.narrow_persons = false;
+  const Perturbator every(r, gender_attribute(), broad);
+  const std::map<std::string, std::string> blocked = {
+      {"We watched Gilmore Girls again last night.", "capitalised inside a sentence"},
+      {"borstal boy represents the best of irish cinema .", "a singular without a determiner"},
+      {"Its predecessors were much better films.", "its predecessor"},
+      {"Watchers is a fun movie.", "a plural with a singular verb"},
+      {"What a stumblebum of a movie this is.", "'a X of a ...'"},
+      {"I'm not a firefighter, but it felt real.", "the speaker's own role"},
+  };
+  for (const auto& [text, reason] : blocked) {
+    const auto s = p.perturb(text);
+    EXPECT_TRUE(s.perturbations.empty()) << text;
+    bool listed = false;
+    for (const auto& d : s.dropped) {
+      listed |= d.reason.rfind("not a person here: ", 0) == 0 &&
+                d.reason.find(reason) != std::string::npos;
+    }
+    EXPECT_TRUE(listed) << text;
+    EXPECT_FALSE(every.perturb(text).perturbations.empty()) << text;
+  }
+  // A kinship word may stand as a name; a plural head makes its modifier's phrase bare.
+  EXPECT_THAT(texts(p.perturb("Mom said the film was too long.")),
+              Contains("Dad said the film was too long."));
+  EXPECT_THAT(texts(p.perturb("Her films have strong female characters.")),
+              Contains("Her films have strong male characters."));
+  // Names: "Dirty Harry" is a title; an inserted adjective takes the gender of the name after.
+  EXPECT_TRUE(p.perturb("I loved Dirty Harry and all of its sequels.").perturbations.empty());
+  const auto newcomer = p.perturb("It stars newcomer Jane Fonda in the lead.");
+  EXPECT_THAT(texts(newcomer), Contains("It stars female newcomer Jane Fonda in the lead."));
+  EXPECT_THAT(texts(newcomer), Not(Contains("It stars male newcomer Jane Fonda in the lead.")));
+}
+
 TEST(Perturbator, ConcurrentCallsEqualSerial) {
   const auto& r = testing::default_resources();
   std::vector<std::string> sentences;

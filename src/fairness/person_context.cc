@@ -1,0 +1,163 @@
+#include "fairness/person_context.h"
+
+#include <functional>
+#include <set>
+
+#include "text/unicode_props.h"
+
+namespace assay::fairness {
+namespace {
+
+bool lower_first(std::string_view w) {
+  return !w.empty() && w[0] >= 'a' && w[0] <= 'z';
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+// Tags that may stand inside a noun phrase between its determiner and its head noun.
+bool inside_noun_phrase(std::string_view tag) {
+  return starts_with(tag, "jj") || starts_with(tag, "nn") || tag == "vbn" || tag == "vbg" ||
+         starts_with(tag, "rb");
+}
+
+// Tags that determine a noun phrase: articles and other determiners, possessive pronouns and
+// 's, numbers, "whose", predeterminers.
+bool determines(std::string_view tag) {
+  return tag == "det" || tag == "prps" || tag == "pos" || tag == "cd" || tag == "wps" ||
+         tag == "pdt" || tag == "wdt";
+}
+
+// Words that determine a noun phrase whatever their tag (Lingua tags a sentence-initial "My"
+// nnp).
+bool determiner_word(std::string_view lower) {
+  static const std::set<std::string_view> kWords = {
+      "a",    "an",      "the",   "this",    "that",  "these", "those",  "my",      "your",
+      "his",  "her",     "its",   "our",     "their", "every", "each",   "no",      "any",
+      "some", "another", "which", "what",    "whose", "such",  "either", "neither", "one",
+      "all",  "both",    "many",  "several", "few",   "much",  "more",   "most",    "whatever"};
+  return kWords.count(lower) > 0;
+}
+
+}  // namespace
+
+PersonContext::PersonContext(std::string_view text, const text::TaggedText& tagged,
+                             const text::LinguaTables& tables,
+                             const std::vector<bool>& sentence_start)
+    : text_(text), tagged_(tagged), tables_(tables), sentence_start_(sentence_start) {
+  bool lower_word = false, capital_start = false;
+  for (std::size_t i = 0; i < tagged.tokens.size(); ++i) {
+    const auto w = surface(i);
+    lower_word |= lower_first(w);
+    capital_start |= sentence_start[i] && capitalised(w);
+  }
+  case_informative_ = lower_word && capital_start;
+}
+
+std::string_view PersonContext::surface(std::size_t i) const {
+  return tagged_.tokens[i].surface(text_);
+}
+
+std::string_view PersonContext::tag(std::size_t i) const {
+  return tables_.tag_name(tagged_.tags[i]);
+}
+
+bool PersonContext::capitalised(std::string_view w) {
+  return !w.empty() && w[0] >= 'A' && w[0] <= 'Z';
+}
+
+std::size_t PersonContext::phrase_start(std::size_t i) const {
+  // Over adjectives, adverbs and modifier nouns, and a conjunction or comma between adjectives
+  // ("the eponymous and fiercely atheistic hero").
+  std::size_t j = i;
+  while (j > 0 && !sentence_start_[j] && !determiner(j - 1)) {
+    const auto t = tag(j - 1);
+    const bool joins_adjectives = (t == "cc" || t == "ppc") && j >= 2 && !sentence_start_[j - 1] &&
+                                  starts_with(tag(j - 2), "jj") && starts_with(tag(j), "jj");
+    if (!inside_noun_phrase(t) && !joins_adjectives) break;
+    --j;
+  }
+  return j;
+}
+
+bool PersonContext::determiner(std::size_t k) const {
+  return determines(tag(k)) || determiner_word(text::to_lower(surface(k)));
+}
+
+bool PersonContext::conjunction(std::size_t k) const {
+  const auto w = surface(k);
+  return w == "and" || w == "or" || w == "&" || w == "/";
+}
+
+std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_stand_bare,
+                                        const std::function<bool(std::size_t)>& before_name) const {
+  const std::size_t n = tagged_.tokens.size();
+  const auto word = surface(i);
+  if (case_informative_ && !sentence_start_[i] && capitalised(word) && !may_stand_bare)
+    return "part of a name or title: capitalised inside a sentence";
+  auto same_sentence = [&](std::size_t j) { return j < n && !sentence_start_[j]; };
+  std::size_t j = phrase_start(i);
+  // A noun joined to another by "and" / "or" shares its determiner ("the writer and director").
+  while (j >= 2 && !sentence_start_[j] && !sentence_start_[j - 1] && conjunction(j - 1) &&
+         starts_with(tag(j - 2), "nn"))
+    j = phrase_start(j - 2);
+  const bool determined = j > 0 && !sentence_start_[j] && determiner(j - 1);
+  // Nouns that denote something of their possessor's kind: "its predecessors" are films.
+  if (determined && text::to_lower(surface(j - 1)) == "its") {
+    static const std::set<std::string_view> kSameKind = {"predecessor", "predecessors", "successor",
+                                                         "successors"};
+    if (kSameKind.count(text::to_lower(word))) return "belongs to a thing: its predecessor";
+  }
+  // "a stumblebum of a movie": the noun qualifies the thing after "of a".
+  if (same_sentence(i + 2) && j > 0 && text::to_lower(surface(i + 1)) == "of") {
+    const auto a = text::to_lower(surface(i + 2));
+    const auto det = text::to_lower(surface(j - 1));
+    if ((a == "a" || a == "an") && (det == "a" || det == "an"))
+      return "qualifies a thing: 'a X of a ...'";
+  }
+  if (plural && same_sentence(i + 1)) {
+    const auto next = text::to_lower(surface(i + 1));
+    if (next == "is" || next == "was" || next == "has" || next == "does")
+      return "a title: a plural with a singular verb";
+  }
+  // "I'm not a firefighter": the speaker's own role, not a third person.
+  if (determined && !plural && j >= 2) {
+    const auto det = text::to_lower(surface(j - 1));
+    std::size_t k = j - 2;
+    while (k > 0 && !sentence_start_[k + 1] && starts_with(tag(k), "rb")) --k;  // not, never
+    const auto verb = text::to_lower(surface(k));
+    if ((det == "a" || det == "an") && (verb == "am" || verb == "'m"))
+      return "the speaker's own role: 'I am a ...'";
+  }
+  if (plural || determined) return {};
+  // A modifier of a plural head stands in a bare plural phrase ("strong female characters").
+  std::size_t head = i;
+  while (same_sentence(head + 1) && starts_with(tag(head + 1), "nn") &&
+         lower_first(surface(head + 1)))
+    ++head;
+  if (head != i && tag(head) == "nns") return {};
+  // A title before a name ("director peter sheridan", "writer and director otar iosseliani").
+  std::size_t last = i;
+  while (same_sentence(last + 2) && conjunction(last + 1) && starts_with(tag(last + 2), "nn"))
+    last += 2;
+  if (before_name(last)) return {};
+  // A capitalised word after it is the name it stands before ("Uncle Bob", "Lady Grantham").
+  const bool modifies = same_sentence(i + 1) && !capitalised(surface(i + 1)) &&
+                        (starts_with(tag(i + 1), "nn") || starts_with(tag(i + 1), "jj"));
+  if (!may_stand_bare || modifies)
+    return "a name, title or mass use: a singular without a determiner";
+  return {};
+}
+
+std::string PersonContext::common_word_name(std::size_t i) const {
+  const auto word = surface(i);
+  if (!capitalised(word) || !tables_.find_word(text::to_lower(word))) return {};
+  if (i + 1 < tagged_.tokens.size() && !sentence_start_[i + 1]) {
+    const auto next_tag = tag(i + 1);
+    if (starts_with(next_tag, "vb") || next_tag == "md" || capitalised(surface(i + 1))) return {};
+  }
+  return "a common word: no verb or surname after the name";
+}
+
+}  // namespace assay::fairness
