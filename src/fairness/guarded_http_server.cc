@@ -211,7 +211,8 @@ class GuardedStream final : public httplib::Stream {
 struct GuardedHttpServer::State {
   GuardedHttpServerOptions options;
   Handler error_handler;
-  std::string refusal;  // the whole 503 answer
+  std::string refusal;                // the whole 503 answer
+  std::atomic<bool> listened{false};  // listen_after_bind() ran (it closes the socket itself)
   std::atomic<std::uint64_t> open{0}, accepted{0}, refused{0}, too_large{0}, headers_too_large{0},
       idle_timeouts{0}, read_timeouts{0}, write_timeouts{0};
 };
@@ -351,12 +352,13 @@ void check_range(const char* what, long long value, long long min, long long max
 }
 
 // The request's body is over the limit: answer 413 and close once the rest is discarded.
-void refuse_body(Connection& c, httplib::Response& res, std::size_t max_body) {
+// `say_close`: add "Connection: close" (httplib adds it when the request has it).
+void refuse_body(Connection& c, httplib::Response& res, std::size_t max_body, bool say_close) {
   c.cut = Cut::kTooLarge;
   c.must_close = true;
   c.drain = true;
   res.status = 413;
-  res.set_header("Connection", "close");
+  if (say_close) res.set_header("Connection", "close");
   res.set_content(error_json("the request body is larger than the limit of " +
                              std::to_string(max_body) + " bytes (--max-body)"),
                   "application/json");
@@ -384,7 +386,10 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
       std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
 
   State* s = state_.get();
-  new_task_queue = [s] { return new ConnectionQueue(*s); };
+  new_task_queue = [s] {
+    s->listened = true;
+    return new ConnectionQueue(*s);
+  };
   // SO_REUSEADDR (a restart does not wait for TIME_WAIT) but not httplib's SO_REUSEPORT.
   set_socket_options([](socket_t sock) {
     int yes = 1;
@@ -399,10 +404,12 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
   set_keep_alive_timeout(seconds(o.idle_timeout));  // what the Keep-Alive header announces
   set_keep_alive_max_count(o.max_requests_per_connection);
 
+  // A Content-Length over the limit (seen in `setup` of process_and_close_socket, which also
+  // made the request say "Connection: close").
   set_pre_routing_handler([s](const httplib::Request&, httplib::Response& res) {
     Connection* c = t_connection;
     if (c && c->cut == Cut::kTooLarge) {
-      refuse_body(*c, res, s->options.max_body_bytes);
+      refuse_body(*c, res, s->options.max_body_bytes, false);
       return HandlerResponse::Handled;
     }
     return HandlerResponse::Unhandled;
@@ -410,7 +417,7 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
   set_expect_100_continue_handler([s](const httplib::Request&, httplib::Response& res) {
     Connection* c = t_connection;
     if (c && c->cut == Cut::kTooLarge) {
-      refuse_body(*c, res, s->options.max_body_bytes);
+      refuse_body(*c, res, s->options.max_body_bytes, false);
       return 413;
     }
     return 100;
@@ -421,16 +428,21 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
         if (c && res.body.empty()) {
           switch (c->cut) {
             case Cut::kTooLarge:
-              refuse_body(*c, res, s->options.max_body_bytes);
+              refuse_body(*c, res, s->options.max_body_bytes,
+                          req.get_header_value("Connection") != "close");
               return HandlerResponse::Handled;
             case Cut::kHeadersTooLarge:
               res.status = 431;
+              if (req.get_header_value("Connection") != "close")
+                res.set_header("Connection", "close");
               res.set_content(error_json("the request line and headers are larger than " +
                                          std::to_string(s->options.max_header_bytes) + " bytes"),
                               "application/json");
               return HandlerResponse::Handled;
             case Cut::kReadTimeout:
               res.status = 408;
+              if (req.get_header_value("Connection") != "close")
+                res.set_header("Connection", "close");
               res.set_content(error_json("the request was not received within " +
                                          std::to_string(s->options.read_timeout.count()) +
                                          " ms (--read-timeout-ms)"),
@@ -450,6 +462,7 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
 
 GuardedHttpServer::~GuardedHttpServer() {
   // Bound but never served (listen_after_bind() closes the socket when it ends).
+  if (state_->listened) return;
   const socket_t sock = svr_sock_.exchange(INVALID_SOCKET);
   if (sock != INVALID_SOCKET) ::close(sock);
 }
@@ -505,7 +518,7 @@ GuardedHttpServer& GuardedHttpServer::Post(const std::string& pattern, Handler h
     });
     if (over || (c && c->cut == Cut::kTooLarge)) {
       Connection none;
-      refuse_body(c ? *c : none, res, max);
+      refuse_body(c ? *c : none, res, max, req.get_header_value("Connection") != "close");
       return;
     }
     if (!ok) {  // cut (the error handler says why) or the client went away
