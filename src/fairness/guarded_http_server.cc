@@ -15,6 +15,7 @@
 #include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -231,21 +232,20 @@ class ConnectionQueue final : public httplib::TaskQueue {
 
   void enqueue(std::function<void()> fn) override {
     // Called by the accept loop only, so the cap check and the increment do not race.
-    if (state_.open.load() >= state_.options.max_connections) {
-      {
-        std::lock_guard lock(refuse_mutex_);
-        refuse_jobs_.push_back(std::move(fn));
-      }
-      refuse_cv_.notify_one();
-      return;
-    }
-    ++state_.open;
-    ++state_.accepted;
+    if (state_.open.load() >= state_.options.max_connections) return refuse(std::move(fn));
     {
       std::lock_guard lock(mutex_);
+      if (idle_ == 0 && workers_.size() < state_.options.max_connections) {
+        try {
+          workers_.emplace_back([this] { work_loop(); });
+        } catch (const std::system_error&) {
+          // No thread to be had (a process or memory limit): refuse rather than queue.
+          if (workers_.empty()) return refuse(std::move(fn));
+        }
+      }
+      ++state_.open;
+      ++state_.accepted;
       jobs_.push_back(std::move(fn));
-      if (idle_ == 0 && workers_.size() < state_.options.max_connections)
-        workers_.emplace_back([this] { work_loop(); });
     }
     cv_.notify_one();
   }
@@ -267,6 +267,14 @@ class ConnectionQueue final : public httplib::TaskQueue {
   }
 
  private:
+  void refuse(std::function<void()> fn) {
+    {
+      std::lock_guard lock(refuse_mutex_);
+      refuse_jobs_.push_back(std::move(fn));
+    }
+    refuse_cv_.notify_one();
+  }
+
   void work_loop() {
     std::unique_lock lock(mutex_);
     for (;;) {
