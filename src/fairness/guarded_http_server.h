@@ -4,7 +4,8 @@
 // - Connection cap: at most max_connections connections are served at once, each on its own
 //   thread (threads are started as needed and kept). A connection accepted beyond the cap is
 //   answered `503 {"error": ...}` with `Retry-After: 1` at once, without reading it, and closed
-//   once the client closes (at most 1 s later); it never waits in a queue.
+//   once the client closes (at most 1 s later); it never waits in a queue. So is a connection
+//   for which no thread can be made (a process or memory limit) while no thread is running.
 // - Idle timeout: a connection on which no request begins within idle_timeout (the first one
 //   or the next one on a keep-alive connection) is closed.
 // - Read deadline: from a request's first byte, its request line, headers and body must all

@@ -224,6 +224,19 @@ TEST(NeutralService, RejectsBadOptions) {
   o = {};
   o.deadline_seconds = 0;
   EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  // The connection guard's ranges.
+  o = {};
+  o.max_connections = 0;
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.read_timeout = std::chrono::milliseconds(1);
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.idle_timeout = std::chrono::milliseconds(600'001);
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.backlog = 65536;
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
 }
 
 TEST(ServiceMetrics, HistogramIsCumulativeAndPathsAreBounded) {
