@@ -62,6 +62,15 @@ long long metric(int port, const std::string& name) {
   return std::stoll(res->body.substr(at + name.size() + 2));
 }
 
+// The metric once it reaches `value` (counts are updated once an answer is written), or its
+// value after 5 s.
+long long wait_metric(int port, const std::string& name, long long value) {
+  long long v = -1;
+  for (int i = 0; i < 100 && (v = metric(port, name)) != value; ++i)
+    std::this_thread::sleep_for(50ms);
+  return v;
+}
+
 TEST(FairServeLoadCommand, SlowLorisConnectionsDoNotStarveHealthOrPredict) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);
@@ -138,7 +147,9 @@ TEST(FairServeLoadCommand, SlowLorisConnectionsDoNotStarveHealthOrPredict) {
   EXPECT_LT(predict_ms[predict_ms.size() * 9 / 10], 100);
   EXPECT_LT(health_ms.back(), 1000);
   EXPECT_LT(predict_ms.back(), 1000);
-  EXPECT_EQ(metric(serve.port(), "assay_serve_connection_timeouts_total{phase=\"read\"}"), kLoris);
+  EXPECT_EQ(
+      wait_metric(serve.port(), "assay_serve_connection_timeouts_total{phase=\"read\"}", kLoris),
+      kLoris);
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
 
@@ -313,7 +324,7 @@ TEST(FairServeLoadCommand, FiftyMegabyteBodiesAre413WithinASecondMemoryUnchanged
   const long rss_after = serve.rss_kb();
   EXPECT_LT(rss_after - rss_before, 16 * 1024)
       << "resident kB before " << rss_before << ", after " << rss_after;
-  EXPECT_EQ(metric(serve.port(), "assay_serve_bodies_too_large_total"), 5);
+  EXPECT_EQ(wait_metric(serve.port(), "assay_serve_bodies_too_large_total", 5), 5);
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
 
