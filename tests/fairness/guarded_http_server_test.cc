@@ -7,6 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -220,6 +221,23 @@ TEST(GuardedHttpServer, IdleConnectionIsClosedAndOversizedHeadersAre431) {
   EXPECT_EQ(status_of(answer), 431) << answer.substr(0, 200);
   ::close(big);
   EXPECT_TRUE(r.wait_counts([](const ConnectionCounts& c) { return c.headers_too_large == 1; }));
+}
+
+TEST(GuardedHttpServer, StopClosesIdleConnectionsAtOnce) {
+  GuardedHttpServerOptions o;
+  o.idle_timeout = 30s;
+  auto r = std::make_unique<Running>(o);
+  const int fd = connect_loopback(r->port());
+  ASSERT_TRUE(send_all(fd, kHealth));
+  EXPECT_EQ(status_of(read_answer(fd, 2000ms)), 200);  // then kept alive, idle
+  ASSERT_TRUE(r->wait_counts([](const ConnectionCounts& c) { return c.open == 1; }));
+  const auto t0 = testing::RawClock::now();
+  r.reset();  // stop() and join
+  EXPECT_LT(seconds_since(t0), 1.0);
+  bool closed = false;
+  read_until_closed(fd, 1000ms, &closed);
+  EXPECT_TRUE(closed);
+  ::close(fd);
 }
 
 TEST(GuardedHttpServer, ListensWithTheBacklogAskedFor) {
