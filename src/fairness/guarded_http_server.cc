@@ -77,7 +77,8 @@ std::string address_text(const std::string& host, int port) {
 }
 
 // Why a request on a connection was cut short, decided by the stream or the handlers.
-enum class Cut { kNone, kTooLarge, kHeadersTooLarge, kReadTimeout, kWriteTimeout };
+// kStopping: the server stopped while the request line or headers were still coming.
+enum class Cut { kNone, kTooLarge, kHeadersTooLarge, kReadTimeout, kWriteTimeout, kStopping };
 
 // The state of the connection this thread serves (the handlers run on it).
 struct Connection {
@@ -100,8 +101,10 @@ thread_local std::vector<Lingering>* t_refusing = nullptr;
 // buffered (httplib reads request lines a byte at a time).
 class GuardedStream final : public httplib::Stream {
  public:
-  GuardedStream(int fd, Connection& c, const GuardedHttpServerOptions& o)
-      : fd_(fd), connection_(c), options_(o) {}
+  // `listening`: the server's socket, INVALID_SOCKET once it stops.
+  GuardedStream(int fd, Connection& c, const GuardedHttpServerOptions& o,
+                const std::atomic<socket_t>& listening)
+      : fd_(fd), connection_(c), options_(o), listening_(listening) {}
 
   // A request begins (its first byte is here or buffered): its deadline and budgets.
   void begin_request(Clock::time_point deadline) {
@@ -181,12 +184,10 @@ class GuardedStream final : public httplib::Stream {
     return -1;
   }
   // Refills the buffer before the request's deadline; false at the deadline, EOF or an error.
+  // A request whose headers are still coming when the server stops is given up at once (a
+  // body being read is a request in flight: it gets its deadline).
   bool fill() {
     for (;;) {
-      if (!wait_for(fd_, POLLIN, connection_.deadline)) {
-        cut(Cut::kReadTimeout);
-        return false;
-      }
       const ssize_t n = ::recv(fd_, buffer_, sizeof buffer_, MSG_DONTWAIT);
       if (n > 0) {
         pos_ = 0;
@@ -194,13 +195,24 @@ class GuardedStream final : public httplib::Stream {
         return true;
       }
       if (n == 0) return false;
-      if (errno != EAGAIN && errno != EINTR) return false;
+      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return false;
+      const auto now = Clock::now();
+      if (now >= connection_.deadline) {
+        cut(Cut::kReadTimeout);
+        return false;
+      }
+      if (!in_body_ && listening_ == INVALID_SOCKET) {
+        cut(Cut::kStopping);
+        return false;
+      }
+      wait_for(fd_, POLLIN, std::min(connection_.deadline, now + kStopPoll));
     }
   }
 
   int fd_;
   Connection& connection_;
   const GuardedHttpServerOptions& options_;
+  const std::atomic<socket_t>& listening_;
   char buffer_[16384];
   std::size_t pos_ = 0, len_ = 0;
   bool in_body_ = false;
@@ -456,6 +468,13 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
                                          " ms (--read-timeout-ms)"),
                               "application/json");
               return HandlerResponse::Handled;
+            case Cut::kStopping:
+              res.status = 503;
+              res.set_header("Retry-After", "1");
+              if (req.get_header_value("Connection") != "close")
+                res.set_header("Connection", "close");
+              res.set_content(error_json("shutting down"), "application/json");
+              return HandlerResponse::Handled;
             default:
               break;
           }
@@ -582,7 +601,7 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
   int yes = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
   Connection c;
-  GuardedStream stream(sock, c, o);
+  GuardedStream stream(sock, c, o, svr_sock_);
   t_connection = &c;
   const std::function<void(httplib::Request&)> setup = [&](httplib::Request& req) {
     const std::size_t max = o.max_body_bytes;
@@ -608,13 +627,15 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
   };
   for (std::size_t n = 0; n < o.max_requests_per_connection; ++n) {
     if (!stream.buffered()) {
-      // Idle: wait for the first byte of a request, looking for stop() now and then.
+      // Idle: wait for the first byte of a request, looking for stop() now and then (once
+      // stopped, only what has already arrived is read).
       const auto idle_end = Clock::now() + o.idle_timeout;
       bool ready = false;
-      while (svr_sock_ != INVALID_SOCKET) {
+      for (;;) {
         const auto now = Clock::now();
-        if (now >= idle_end) break;
-        if ((ready = wait_for(sock, POLLIN, std::min(idle_end, now + kStopPoll)))) break;
+        const bool stopped = svr_sock_ == INVALID_SOCKET;
+        const auto until = stopped || now >= idle_end ? now : std::min(idle_end, now + kStopPoll);
+        if ((ready = wait_for(sock, POLLIN, until)) || stopped || Clock::now() >= idle_end) break;
       }
       if (!ready) {
         if (svr_sock_ != INVALID_SOCKET) ++s.idle_timeouts;
@@ -640,6 +661,7 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
         ++s.write_timeouts;
         break;
       case Cut::kNone:
+      case Cut::kStopping:
         break;
     }
     if (!ok || closed || last || c.must_close) break;

@@ -223,14 +223,17 @@ TEST(GuardedHttpServer, IdleConnectionIsClosedAndOversizedHeadersAre431) {
   EXPECT_TRUE(r.wait_counts([](const ConnectionCounts& c) { return c.headers_too_large == 1; }));
 }
 
-TEST(GuardedHttpServer, StopClosesIdleConnectionsAtOnce) {
+TEST(GuardedHttpServer, StopClosesIdleAndHalfSentConnectionsAtOnce) {
   GuardedHttpServerOptions o;
   o.idle_timeout = 30s;
+  o.read_timeout = 30s;
   auto r = std::make_unique<Running>(o);
   const int fd = connect_loopback(r->port());
   ASSERT_TRUE(send_all(fd, kHealth));
   EXPECT_EQ(status_of(read_answer(fd, 2000ms)), 200);  // then kept alive, idle
-  ASSERT_TRUE(r->wait_counts([](const ConnectionCounts& c) { return c.open == 1; }));
+  const int half = connect_loopback(r->port());
+  ASSERT_TRUE(send_all(half, "GET /health HTTP/1.1\r\nX-Slow: a"));  // headers still coming
+  ASSERT_TRUE(r->wait_counts([](const ConnectionCounts& c) { return c.open == 2; }));
   const auto t0 = testing::RawClock::now();
   r.reset();  // stop() and join
   EXPECT_LT(seconds_since(t0), 1.0);
@@ -238,6 +241,11 @@ TEST(GuardedHttpServer, StopClosesIdleConnectionsAtOnce) {
   read_until_closed(fd, 1000ms, &closed);
   EXPECT_TRUE(closed);
   ::close(fd);
+  const std::string answer = read_until_closed(half, 1000ms, &closed);
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(status_of(answer), 503) << answer;
+  EXPECT_THAT(answer, HasSubstr("shutting down"));
+  ::close(half);
 }
 
 TEST(GuardedHttpServer, ListensWithTheBacklogAskedFor) {
