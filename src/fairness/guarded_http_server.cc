@@ -27,7 +27,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-constexpr milliseconds kStopPoll{50};         // how often an idle connection looks for stop()
+constexpr milliseconds kStopPoll{100};        // how often a waiting connection looks for stop()
 constexpr milliseconds kRefusedLinger{1000};  // how long a refused connection is drained
 constexpr std::size_t kMaxLingering = 4096;   // refused connections drained at once; more: closed
 constexpr std::size_t kRawBodySlack = 65536;  // chunk framing allowed over 2 · max_body_bytes

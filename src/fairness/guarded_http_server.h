@@ -16,7 +16,7 @@
 //   chunked body (memory stays within the limit); the connection is then closed after the rest
 //   of the body is read and discarded (within the read deadline), so that the client reads the
 //   answer instead of a reset.
-// - Stopping (stop()): idle connections are closed within 50 ms, a request whose line or
+// - Stopping (stop()): idle connections are closed within 100 ms, a request whose line or
 //   headers are still coming is answered 503 ("shutting down"); requests read whole, or whose
 //   body is being read, are answered as usual.
 // - Listening: the socket is bound with SO_REUSEADDR only (no SO_REUSEPORT: a second server on
