@@ -2,7 +2,8 @@
 // slow-loris connections dripping a byte at a time while /health and /predict still answer
 // within 100 ms; 1,000 simultaneous connections all answered 200 or 503; 50 MB bodies (plain
 // and chunked) refused with 413 within 1 s with resident memory unchanged; a port in use is
-// exit 2 naming the address; the connection options' ranges.
+// exit 2 naming the address; SIGTERM is not held back by slow connections; the connection
+// options' ranges.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <httplib.h>
@@ -326,6 +327,33 @@ TEST(FairServeLoadCommand, FiftyMegabyteBodiesAre413WithinASecondMemoryUnchanged
       << "resident kB before " << rss_before << ", after " << rss_after;
   EXPECT_EQ(wait_metric(serve.port(), "assay_serve_bodies_too_large_total", 5), 5);
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+}
+
+// Slow and idle connections do not hold SIGTERM back: those still sending headers get 503.
+TEST(FairServeLoadCommand, SigtermWithSlowConnectionsOpenExitsAtOnce) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  ServeProcess serve(words("fair serve --upstream lr:" + lr +
+                           " --epsilon 1 --read-timeout-ms 60000 --idle-timeout-ms 60000"
+                           " --listen 127.0.0.1:0"),
+                     dir.file("serve.err"));
+  std::vector<int> slow, idle;
+  for (int i = 0; i < 20; ++i) {
+    slow.push_back(connect_loopback(serve.port()));
+    ASSERT_TRUE(send_all(slow.back(), "POST /predict HTTP/1.1\r\nHost: x\r\nX-Slow: a"));
+    idle.push_back(connect_loopback(serve.port()));
+  }
+  std::this_thread::sleep_for(300ms);
+  const auto t0 = RawClock::now();
+  EXPECT_EQ(serve.terminate(SIGTERM, 30), 0) << serve.stderr_text();
+  EXPECT_LT(ms_since(t0), 3000);
+  for (const int fd : slow) {
+    EXPECT_EQ(status_of(testing::read_until_closed(fd, 1000ms)), 503);
+    ::close(fd);
+  }
+  for (const int fd : idle) ::close(fd);
+  EXPECT_THAT(serve.stderr_text(), HasSubstr("stopped (SIGTERM)"));
 }
 
 TEST(FairServeLoadCommand, PortInUseIsExitTwoNamingTheAddress) {
