@@ -4,6 +4,9 @@
 // /health, GET /metrics (Prometheus). Binds 127.0.0.1 unless --listen says otherwise; prints
 // "listening on http://HOST:PORT" on stdout once it accepts connections (port 0 picks a free
 // one). SIGTERM or SIGINT: stops accepting, answers the requests in flight, exits 0.
+// Under load (fairness::GuardedHttpServer): at most --max-connections connections, more are
+// answered 503 at once; --idle-timeout-ms and --read-timeout-ms cut idle and slow connections;
+// --max-body is enforced while the body is read; listens with --backlog; a port in use: exit 2.
 //
 // Signals: SIGINT and SIGTERM are blocked before the command starts any thread (so every
 // thread it starts inherits the mask and none runs a handler) and taken by sigwait() on the
@@ -11,8 +14,11 @@
 // Process-wide handlers installed elsewhere are not run for them while the command serves.
 #include <pthread.h>
 #include <signal.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -38,6 +44,10 @@ struct FairServeOptions : FairRunOptions {
   std::size_t max_body = 65536;
   std::size_t deadline_ms = 10000;
   std::size_t max_concurrent = 8;
+  std::size_t max_connections = 256;
+  std::size_t read_timeout_ms = 5000;
+  std::size_t idle_timeout_ms = 2000;
+  std::size_t backlog = 1024;
   std::string labels;
   models::ModelOptions model_options;
 };
@@ -66,6 +76,17 @@ HostPort parse_listen(const std::string& s) {
   const int p = std::stoi(port);
   if (p > 65535) throw bad("the port is above 65535");
   return {host, p};
+}
+
+// Each open connection and each refused one being drained holds a descriptor: raise the soft
+// limit towards the hard one when the default (often 1,024) is too low for --max-connections.
+void raise_descriptor_limit(std::size_t max_connections) {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+  const rlim_t wanted = static_cast<rlim_t>(max_connections) + 4096 + 256;
+  if (rl.rlim_cur >= wanted) return;
+  rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, rl.rlim_max);
+  ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
 std::vector<std::string> split_commas(const std::string& s) {
@@ -114,6 +135,11 @@ int run(FairServeOptions& o) {
   so.max_body_bytes = o.max_body;
   so.deadline_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
   so.max_concurrent = o.max_concurrent;
+  so.max_connections = o.max_connections;
+  so.read_timeout = std::chrono::milliseconds(o.read_timeout_ms);
+  so.idle_timeout = std::chrono::milliseconds(o.idle_timeout_ms);
+  so.backlog = static_cast<int>(o.backlog);
+  raise_descriptor_limit(o.max_connections);
   fairness::NeutralService service(
       *run.perturbator,
       [first, factory]() -> std::unique_ptr<models::Model> {
@@ -197,6 +223,23 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
       ->capture_default_str();
   add_count(cmd, "--max-concurrent", o->max_concurrent, "Requests worked on at once (more: 503)",
             {.min = 1, .max = 1024})
+      ->capture_default_str();
+  add_count(cmd, "--max-connections", o->max_connections,
+            "Connections served at once, one thread each (more: 503 at once)",
+            {.min = 1, .max = 4096})
+      ->capture_default_str();
+  add_count(cmd, "--read-timeout-ms", o->read_timeout_ms,
+            "A request's line, headers and body must arrive within this of its first byte "
+            "(later: cut)",
+            {.min = 10, .max = 600'000})
+      ->capture_default_str();
+  add_count(cmd, "--idle-timeout-ms", o->idle_timeout_ms,
+            "A connection on which no request begins within this is closed",
+            {.min = 10, .max = 600'000})
+      ->capture_default_str();
+  add_count(cmd, "--backlog", o->backlog,
+            "Connections the kernel queues before they are accepted (capped by somaxconn)",
+            {.min = 1, .max = 65535})
       ->capture_default_str();
   add_database_file(cmd, "--cache", o->cache,
                     "SQLite answer cache of the upstream (shared, persistent)");

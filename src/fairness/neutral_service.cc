@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "fairness/guarded_http_server.h"
 #include "models/cached_model.h"
 #include "models/model_error.h"
 
@@ -112,7 +113,7 @@ struct NeutralService::Impl {
   std::vector<std::string> labels;
   std::string identity;
   ServiceMetrics metrics;
-  httplib::Server server;
+  GuardedHttpServer server;
   std::unique_ptr<JobRunner> runner;
 
   std::mutex pool_mutex;
@@ -124,7 +125,17 @@ struct NeutralService::Impl {
   std::atomic<bool> stopping{false}, serving{false};
 
   Impl(const Perturbator& p, ModelFactory f, NeutralServiceOptions o)
-      : perturbator(p), factory(std::move(f)), options(o) {}
+      : perturbator(p), factory(std::move(f)), options(o), server(guard_options(o)) {}
+
+  static GuardedHttpServerOptions guard_options(const NeutralServiceOptions& o) {
+    GuardedHttpServerOptions g;
+    g.max_connections = o.max_connections;
+    g.read_timeout = o.read_timeout;
+    g.idle_timeout = o.idle_timeout;
+    g.backlog = o.backlog;
+    g.max_body_bytes = std::max<std::size_t>(o.max_body_bytes, 1);
+    return g;
+  }
 
   std::unique_ptr<models::Model> take_model() {
     {
@@ -260,11 +271,7 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
 
   auto& s = impl_->server;
   Impl* impl = impl_.get();
-  const std::size_t n_threads = 2 * o.max_concurrent + 8;
-  s.new_task_queue = [n_threads] { return new httplib::ThreadPool(n_threads); };
-  s.set_payload_max_length(o.max_body_bytes);
-  s.set_keep_alive_timeout(2);
-  s.set_tcp_nodelay(true);
+  impl->metrics.set_connection_source([impl] { return impl->server.counts(); });
   s.Post("/predict",
          [impl](const httplib::Request& req, httplib::Response& res) { impl->predict(req, res); });
   s.Get("/health", [impl](const httplib::Request&, httplib::Response& res) {
@@ -282,9 +289,7 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
   });
   s.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
-    if (res.status == 413) {
-      res.set_content(error_body("the request body is larger than --max-body"), "application/json");
-    } else if (res.status == 404) {
+    if (res.status == 404) {
       res.set_content(error_body("no such endpoint: " + req.path +
                                  " (POST /predict, GET /health, GET /metrics)"),
                       "application/json");
@@ -304,18 +309,7 @@ NeutralService::~NeutralService() {
 int NeutralService::bind(const std::string& host, int port) {
   if (port < 0 || port > 65535)
     throw core::UsageError("port " + std::to_string(port) + " is not in 0..65535");
-  int bound = port;
-  if (port == 0) {
-    bound = impl_->server.bind_to_any_port(host);
-    if (bound < 0) bound = -1;
-  } else if (!impl_->server.bind_to_port(host, port)) {
-    bound = -1;
-  }
-  if (bound <= 0) {
-    throw core::Error("cannot listen on " + host + ":" + std::to_string(port) +
-                      " (address in use, or not an address of this machine?)");
-  }
-  return bound;
+  return impl_->server.bind(host, port);
 }
 
 void NeutralService::serve() {

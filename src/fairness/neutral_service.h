@@ -21,10 +21,14 @@
 // model is used by one request at a time, so adapters need not be thread-safe). When a model is
 // a models::CachedModel its cache hits are counted.
 //
-// Connections: each open connection holds one of the server's threads (2 · max_concurrent + 8)
-// while it is open (keep-alive, 2 s idle); connections beyond that wait to be accepted.
+// Connections (GuardedHttpServer): each open connection holds a thread of its own, at most
+// max_connections; a connection beyond them is answered 503 at once. A connection on which no
+// request begins within idle_timeout is closed; a request whose line, headers and body are not
+// all read within read_timeout of its first byte is cut; a body over max_body_bytes is refused
+// with 413 while it is read (chunked ones included). GET /metrics also reports these counts.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -47,6 +51,11 @@ struct NeutralServiceOptions {
   double deadline_seconds = 10;        // a /predict not answered by then: 504
   std::size_t max_concurrent = 8;      // /predict requests worked on at once; more: 503
   double drain_seconds = 30;           // after stop(), how long background work may finish
+  // The connection guard (guarded_http_server.h; ranges checked there).
+  std::size_t max_connections = 256;             // 1..4096 served at once; more: 503
+  std::chrono::milliseconds read_timeout{5000};  // 10 ms..600 s: a request read whole
+  std::chrono::milliseconds idle_timeout{2000};  // 10 ms..600 s: before a request begins
+  int backlog = 1024;                            // 1..65535: connections waiting to be accepted
 };
 
 // One smoothed answer.
@@ -79,7 +88,8 @@ class NeutralService {
   NeutralService& operator=(const NeutralService&) = delete;
 
   // Binds `host` (an address or name; "127.0.0.1" for loopback only) and `port` (0: any free
-  // port); returns the port bound. Throws core::Error when it cannot bind.
+  // port); returns the port bound. Throws core::Error naming HOST:PORT when it cannot bind
+  // (another server listening there: "already in use"; the port is never shared).
   int bind(const std::string& host, int port);
   // Serves on the bound socket until stop(); then waits (at most drain_seconds) for work left
   // in the background. Requests in flight when stop() is called are answered first.

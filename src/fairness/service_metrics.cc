@@ -79,6 +79,32 @@ std::string ServiceMetrics::render() const {
       "# TYPE assay_serve_in_flight gauge\n"
       "assay_serve_in_flight " +
       std::to_string(in_flight_) + "\n";
+  if (!connections_) return out;
+  const ConnectionCounts c = connections_();
+  out +=
+      "# HELP assay_serve_open_connections Connections being served.\n"
+      "# TYPE assay_serve_open_connections gauge\n"
+      "assay_serve_open_connections " +
+      std::to_string(c.open) + "\n";
+  counter("assay_serve_connections_total", "Connections served (refused ones not included).",
+          c.accepted);
+  counter("assay_serve_connections_refused_total",
+          "Connections answered 503 at once: the connection cap was reached.", c.refused);
+  counter("assay_serve_bodies_too_large_total",
+          "Requests answered 413: a body over the limit, refused while it was read.", c.too_large);
+  counter("assay_serve_headers_too_large_total",
+          "Requests answered 431: request line and headers over the limit.", c.headers_too_large);
+  out +=
+      "# HELP assay_serve_connection_timeouts_total Connections cut: no request began in the "
+      "idle time-out (idle), a request not read within the read time-out (read), an answer not "
+      "taken in time (write).\n"
+      "# TYPE assay_serve_connection_timeouts_total counter\n";
+  out += "assay_serve_connection_timeouts_total{phase=\"idle\"} " +
+         std::to_string(c.idle_timeouts) + "\n";
+  out += "assay_serve_connection_timeouts_total{phase=\"read\"} " +
+         std::to_string(c.read_timeouts) + "\n";
+  out += "assay_serve_connection_timeouts_total{phase=\"write\"} " +
+         std::to_string(c.write_timeouts) + "\n";
   return out;
 }
 

@@ -10,6 +10,14 @@
 //   assay_serve_cache_hits_total              of those, answered by the answer cache
 //   assay_serve_perturbations_total           k summed over answered requests
 //   assay_serve_in_flight                     /predict work in progress (gauge)
+// and, once a connection source is set (the server's ConnectionCounts):
+//   assay_serve_open_connections              connections being served (gauge)
+//   assay_serve_connections_total             connections served
+//   assay_serve_connections_refused_total     connections answered 503 at the connection cap
+//   assay_serve_bodies_too_large_total        requests answered 413 (body over --max-body)
+//   assay_serve_headers_too_large_total       requests answered 431
+//   assay_serve_connection_timeouts_total{phase}  connections cut: idle (no request began),
+//                                              read (a request not read in time), write
 // Label values are from a fixed set, so the number of series is bounded.
 //
 // Thread-safe: every method may be called from any thread.
@@ -18,10 +26,13 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
+
+#include "fairness/connection_counts.h"
 
 namespace assay::fairness {
 
@@ -40,6 +51,10 @@ class ServiceMetrics {
     perturbations_ += k;
   }
   void add_in_flight(int delta) { in_flight_ += delta; }
+  // Where render() reads the connection counts; set before the service serves.
+  void set_connection_source(std::function<ConnectionCounts()> source) {
+    connections_ = std::move(source);
+  }
 
   // Answers of `path` with `status` so far (for tests and the summary).
   std::uint64_t requests(std::string_view path, int status) const;
@@ -58,6 +73,7 @@ class ServiceMetrics {
   std::atomic<std::uint64_t> upstream_errors_{0}, upstream_texts_{0}, cache_hits_{0},
       perturbations_{0};
   std::atomic<std::int64_t> in_flight_{0};
+  std::function<ConnectionCounts()> connections_;
 };
 
 }  // namespace assay::fairness

@@ -62,7 +62,8 @@ const std::map<std::string, std::set<std::string>> kOwnOptions = {
       "--adversarial-label-column", "--adversarial-c", "--adversarial-model-out"}},
     {"serve",
      {"--help", "--upstream", "--epsilon", "--max-k", "--listen", "--max-body", "--deadline-ms",
-      "--max-concurrent", "--cache", "--labels", "--header", "--body-template",
+      "--max-concurrent", "--max-connections", "--read-timeout-ms", "--idle-timeout-ms",
+      "--backlog", "--cache", "--labels", "--header", "--body-template",
       "--scores-pointer", "--label-map", "--retries", "--ca-file", "--restarts", "--quiet"}},
 };
 

@@ -224,6 +224,19 @@ TEST(NeutralService, RejectsBadOptions) {
   o = {};
   o.deadline_seconds = 0;
   EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  // The connection guard's ranges.
+  o = {};
+  o.max_connections = 0;
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.read_timeout = std::chrono::milliseconds(1);
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.idle_timeout = std::chrono::milliseconds(600'001);
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.backlog = 65536;
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
 }
 
 TEST(ServiceMetrics, HistogramIsCumulativeAndPathsAreBounded) {
@@ -242,6 +255,33 @@ TEST(ServiceMetrics, HistogramIsCumulativeAndPathsAreBounded) {
   EXPECT_THAT(t, HasSubstr("assay_serve_predict_seconds_count 3\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"other\",status=\"404\"} 2\n"));
   EXPECT_EQ(m.requests("/predict", 200), 1u);
+  EXPECT_THAT(t, ::testing::Not(HasSubstr("assay_serve_open_connections")));
+}
+
+TEST(ServiceMetrics, ConnectionCountsFromTheirSource) {
+  ServiceMetrics m;
+  ConnectionCounts c;
+  c.open = 3;
+  c.accepted = 10;
+  c.refused = 4;
+  c.too_large = 2;
+  c.headers_too_large = 1;
+  c.idle_timeouts = 5;
+  c.read_timeouts = 6;
+  c.write_timeouts = 7;
+  m.set_connection_source([&c] { return c; });
+  const std::string t = m.render();
+  EXPECT_THAT(t, HasSubstr("# TYPE assay_serve_open_connections gauge\n"
+                           "assay_serve_open_connections 3\n"));
+  EXPECT_THAT(t, HasSubstr("\nassay_serve_connections_total 10\n"));
+  EXPECT_THAT(t, HasSubstr("\nassay_serve_connections_refused_total 4\n"));
+  EXPECT_THAT(t, HasSubstr("\nassay_serve_bodies_too_large_total 2\n"));
+  EXPECT_THAT(t, HasSubstr("\nassay_serve_headers_too_large_total 1\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_connection_timeouts_total{phase=\"idle\"} 5\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_connection_timeouts_total{phase=\"read\"} 6\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_connection_timeouts_total{phase=\"write\"} 7\n"));
+  c.open = 0;  // read at every render
+  EXPECT_THAT(m.render(), HasSubstr("assay_serve_open_connections 0\n"));
 }
 
 }  // namespace
