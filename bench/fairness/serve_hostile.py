@@ -10,7 +10,9 @@ measures:
      second (each reconnects when the server cuts it);
   2. 1,000 simultaneous connections, each one request: counts of 200, 503 and unanswered,
      wall time, resident memory before and after;
-  3. a 50 MB body, plain (Content-Length) and chunked: time to the 413, resident memory.
+  3. a 50 MB body, plain (Content-Length) and chunked: time to the 413, resident memory;
+  4. one 60 KB text naming thousands of people (only --max-k perturbations are built, not
+     one per person): time to the answer, resident memory.
 """
 import json
 import os
@@ -235,6 +237,27 @@ def huge(port, pid, chunked, size=50 * 1024 * 1024):
           f"{rss_kb(pid) / 1024:.1f} MB after")
 
 
+def many_persons(port, pid, limit=60000):
+    """One text naming thousands of different people (each a perturbation of its own)."""
+    names = []
+    with open(os.path.join(ROOT, "data", "names", "first-names.tsv"), encoding="utf-8") as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                names.append(line.split("\t")[0])
+    parts, size = [], 0
+    for i in range(0, len(names) - 1, 2):
+        sentence = f"{names[i]} met {names[i + 1]}. "
+        if size + len(sentence) > limit:
+            break
+        parts.append(sentence)
+        size += len(sentence)
+    text = "".join(parts)
+    before = rss_kb(pid)
+    status, secs = request(port, predict_raw(text), timeout=120)
+    print(f"one {len(text) / 1000:.0f} KB text naming {2 * len(parts)} people: {status} after "
+          f"{secs * 1000:.0f} ms, resident {before / 1024:.1f} -> {rss_kb(pid) / 1024:.1f} MB")
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -257,6 +280,7 @@ def main():
             time.sleep(1)
             for chunked in (False, True):
                 huge(port, serve.pid, chunked)
+            many_persons(port, serve.pid)
         finally:
             serve.terminate()
             serve.wait(60)

@@ -88,7 +88,7 @@ double seconds_since(Clock::time_point t) {
 
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                std::string_view text, double epsilon, std::size_t max_k) {
-  const PerturbationSet set = perturbator.perturb(text);
+  const PerturbationSet set = perturbator.perturb(text, max_k);
   NeutralAnswer a;
   const std::size_t k = std::min(max_k, set.perturbations.size());
   a.texts.reserve(k + 1);

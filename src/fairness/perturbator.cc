@@ -1010,6 +1010,10 @@ struct Fluency {
 }  // namespace
 
 PerturbationSet Perturbator::perturb(std::string_view text) const {
+  return perturb(text, std::numeric_limits<std::size_t>::max());
+}
+
+PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_perturbations) const {
   PerturbationSet out;
   const auto tagged = r_.tagger->tag_text(text);
   const auto& tokens = tagged.tokens;
@@ -1216,6 +1220,11 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     std::size_t order = 0;
   };
   std::vector<Kept> kept;
+  // With a limit and no fluency cap, building stops once the first `max_perturbations` are kept
+  // (the cap ranks every perturbation, so with it all are built and the limit cuts after).
+  const auto full = [&] {
+    return options_.max_per_input == 0 && kept.size() >= max_perturbations;
+  };
   std::set<std::string> texts;
   std::set<std::string> noted_choice;
   auto emit = [&](MutationKind kind, std::size_t group, std::string old_word, const Realised& r,
@@ -1241,6 +1250,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       s.new_text = e.replacement;
       p.spans.push_back(std::move(s));
     }
+    if (full()) return;
     p.text = text::apply_edits(text, std::move(edits));
     if (!texts.insert(p.text).second) return;
     if (options_.fluency_ratio > 0 && !(fluency.ratio >= options_.fluency_ratio)) {
@@ -1383,7 +1393,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     auto gender_of_group = [](std::size_t g) {
       return g == 0 ? knowledge::Gender::kMale : knowledge::Gender::kFemale;
     };
-    for (std::size_t e = 0; e < persons.size(); ++e) {
+    for (std::size_t e = 0; e < persons.size() && !full(); ++e) {
       const Person& who = persons[e];
       std::vector<std::size_t> resolved, ambiguous;
       for (std::size_t k = 0; k < pronouns.size(); ++k) {
@@ -1497,7 +1507,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       }
     }
   } else if (!options_.all_occurrences) {
-    for (std::size_t k = 0; k < occ_token.size(); ++k) {
+    for (std::size_t k = 0; k < occ_token.size() && !full(); ++k) {
       const NounInfo& info = *occ_info[k];
       if (options_.analogy) {
         for (std::size_t g = 0; g < n_groups; ++g) propose_analogy(info, g, {k});
@@ -1515,6 +1525,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
       v.push_back(k);
     }
     for (const auto& lemma : order) {
+      if (full()) break;
       const auto& occs = by_lemma[lemma];
       const NounInfo& info = *occ_info[occs[0]];
       if (options_.analogy) {
@@ -1546,6 +1557,7 @@ PerturbationSet Perturbator::perturb(std::string_view text) const {
     std::sort(kept.begin(), kept.end(),
               [](const Kept& a, const Kept& b) { return a.order < b.order; });
   }
+  if (kept.size() > max_perturbations) kept.resize(max_perturbations);
   for (auto& k : kept) out.perturbations.push_back(std::move(k.p));
   return out;
 }

@@ -105,6 +105,10 @@ class Perturbator {
 
   // Throws core::ParseError (byte offset) when `text` is not valid UTF-8.
   PerturbationSet perturb(std::string_view text) const;
+  // The first `max_perturbations` of perturb(text), built without the rest (fair serve's
+  // --max-k: a text with thousands of person nouns costs what its first K perturbations cost);
+  // the dropped candidates are those met before the limit.
+  PerturbationSet perturb(std::string_view text, std::size_t max_perturbations) const;
   // Optional warm-up before perturbing `texts` (e.g. a chunk of inputs): with word vectors, the
   // analogy searches of every person noun in them not met before run together, in one pass
   // over the vectors (vectors::most_similar_many), and are kept for perturb(). Only speed

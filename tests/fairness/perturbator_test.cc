@@ -227,6 +227,37 @@ TEST(Perturbator, PersonNounsWhereTheyNameNoPersonAreDroppedWithTheReason) {
   EXPECT_THAT(texts(newcomer), Not(Contains("It stars male newcomer Jane Fonda in the lead.")));
 }
 
+// perturb(text, K) is the first K of perturb(text), for every K, with and without co-reference.
+TEST(Perturbator, LimitBuildsOnlyTheFirstPerturbations) {
+  const auto& r = testing::default_resources();
+  PerturbatorOptions plain;
+  plain.coreference = false;
+  const std::string text =
+      "The actor met the nurse. My uncle said he was tired, and Mary thanked the doctor. "
+      "The king and the queen watched the waiter.";
+  for (const auto& options : {PerturbatorOptions{}, plain}) {
+    const Perturbator p(r, gender_attribute(), options);
+    const auto all = p.perturb(text);
+    ASSERT_GE(all.perturbations.size(), 8u);
+    for (std::size_t k = 0; k <= all.perturbations.size() + 1; ++k) {
+      const auto some = p.perturb(text, k);
+      ASSERT_EQ(some.perturbations.size(), std::min(k, all.perturbations.size()));
+      for (std::size_t i = 0; i < some.perturbations.size(); ++i)
+        EXPECT_EQ(some.perturbations[i].text, all.perturbations[i].text) << k << " " << i;
+    }
+  }
+  // With the fluency cap every perturbation is ranked, and the limit cuts the kept ones.
+  PerturbatorOptions capped;
+  capped.max_per_input = 3;
+  const Perturbator c(r, gender_attribute(), capped);
+  const auto three = c.perturb(text);
+  ASSERT_EQ(three.perturbations.size(), 3u);
+  const auto two = c.perturb(text, 2);
+  ASSERT_EQ(two.perturbations.size(), 2u);
+  EXPECT_EQ(two.perturbations[0].text, three.perturbations[0].text);
+  EXPECT_EQ(two.perturbations[1].text, three.perturbations[1].text);
+}
+
 TEST(Perturbator, ConcurrentCallsEqualSerial) {
   const auto& r = testing::default_resources();
   std::vector<std::string> sentences;
