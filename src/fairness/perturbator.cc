@@ -1009,6 +1009,69 @@ struct Fluency {
 
 }  // namespace
 
+bool Perturbator::name_follows(std::string_view text, const text::TaggedText& tagged,
+                               const std::vector<bool>& sentence_start,
+                               const PersonContext& context, std::size_t t,
+                               bool across_sentences) const {
+  const auto& tokens = tagged.tokens;
+  const std::size_t j = t + 1;
+  if (j >= tokens.size() || (sentence_start[j] && !across_sentences)) return false;
+  const auto next = tokens[j].surface(text);
+  if (!is_noun_word(next)) return false;
+  if (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) return true;
+  if (upper_first(next))
+    return context.case_informative() &&
+           (tagged.tags[j] == impl_->nnp || tagged.tags[j] == impl_->nnps);
+  const auto lower = text::to_lower(next);
+  if (reads_as_name(lower)) return true;
+  return j + 1 < tokens.size() && !sentence_start[j + 1] && known_capitalised_as_name(lower) &&
+         reads_as_name(text::to_lower(tokens[j + 1].surface(text)));
+}
+
+Perturbator::PersonNouns Perturbator::person_nouns(std::string_view text,
+                                                   const text::TaggedText& tagged,
+                                                   const std::vector<bool>& sentence_start,
+                                                   const PersonContext& context,
+                                                   std::vector<DroppedCandidate>& dropped) const {
+  const auto& tokens = tagged.tokens;
+  const auto before_name = [&](std::size_t t) {
+    return name_follows(text, tagged, sentence_start, context, t, false);
+  };
+  PersonNouns out;
+  for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
+    const auto surface = without_dot(tokens[i].surface(text));
+    std::string key = text::to_lower(surface);
+    key += plural ? "\t2" : "\t1";
+    const NounInfo& info = noun_info(key, surface, plural);
+    if (!info.person) continue;
+    if (options_.narrow_persons) {
+      std::string why = context.noun_blocked(i, plural, may_stand_bare(info.lemma), before_name);
+      // A capitalised first name is a name, unless the lexicon lists it ("Buck", not "Lady").
+      if (why.empty() && r_.first_names && upper_first(surface) && !lexicon_word(info.lemma) &&
+          r_.first_names->gender_of(surface) != knowledge::Gender::kNone)
+        why = "a first name, not a common noun here";
+      // A title of address before a common word is part of a work's title ("mr . deeds").
+      if (why.empty() && is_title(surface)) {
+        std::size_t t = i;
+        if (t + 1 < tokens.size() && tokens[t + 1].text == ".") ++t;
+        // (The sentence splitter ends a sentence at "mr ." in lower-cased text.)
+        if (t + 1 < tokens.size() && is_noun_word(tokens[t + 1].surface(text)) &&
+            !name_follows(text, tagged, sentence_start, context, t, true))
+          why = "part of a title: a title of address before a common word";
+      }
+      if (!why.empty()) {
+        dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
+                           std::string(surface), "", "not a person here: " + why});
+        continue;
+      }
+    }
+    out.token.push_back(i);
+    out.info.push_back(&info);
+    out.plural.push_back(info.lemma != text::to_lower(surface));
+  }
+  return out;
+}
+
 PerturbationSet Perturbator::perturb(std::string_view text) const {
   return perturb(text, std::numeric_limits<std::size_t>::max());
 }
@@ -1046,58 +1109,10 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
 
   // Person nouns, where they name a person.
   const PersonContext context(text, tagged, r_.tagger->tables(), sentence_start);
-  // Whether token t + 1 is a name: a first name, a capitalised proper noun in normally cased
-  // text, or in lower-cased text a word the lexicon knows only capitalised ("sprecher").
-  const auto before_name = [&](std::size_t t, bool across_sentences = false) {
-    const std::size_t j = t + 1;
-    if (j >= tokens.size() || (sentence_start[j] && !across_sentences)) return false;
-    const auto next = tokens[j].surface(text);
-    if (!is_noun_word(next)) return false;
-    if (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) return true;
-    if (upper_first(next))
-      return context.case_informative() &&
-             (tagged.tags[j] == impl_->nnp || tagged.tags[j] == impl_->nnps);
-    const auto lower = text::to_lower(next);
-    if (reads_as_name(lower)) return true;
-    // A first name that is also a common word, before a surname ("actor bill paxton").
-    return j + 1 < tokens.size() && !sentence_start[j + 1] && known_capitalised_as_name(lower) &&
-           reads_as_name(text::to_lower(tokens[j + 1].surface(text)));
-  };
-  std::vector<std::size_t> occ_token;
-  std::vector<const NounInfo*> occ_info;
-  std::vector<bool> occ_plural;
-  for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
-    const auto surface = without_dot(tokens[i].surface(text));
-    std::string key = text::to_lower(surface);
-    key += plural ? "\t2" : "\t1";
-    const NounInfo& info = noun_info(key, surface, plural);
-    if (!info.person) continue;
-    if (options_.narrow_persons) {
-      std::string why = context.noun_blocked(i, plural, may_stand_bare(info.lemma), before_name);
-      // A capitalised first name is a name, unless the lexicon lists it ("Buck", not "Lady").
-      if (why.empty() && r_.first_names && upper_first(surface) && !lexicon_word(info.lemma) &&
-          r_.first_names->gender_of(surface) != knowledge::Gender::kNone)
-        why = "a first name, not a common noun here";
-      // A title of address before a common word is part of a work's title ("mr . deeds").
-      if (why.empty() && is_title(surface)) {
-        std::size_t t = i;
-        if (t + 1 < tokens.size() && tokens[t + 1].text == ".") ++t;
-        // (The sentence splitter ends a sentence at "mr ." in lower-cased text.)
-        if (t + 1 < tokens.size() && is_noun_word(tokens[t + 1].surface(text)) &&
-            !before_name(t, true))
-          why = "part of a title: a title of address before a common word";
-      }
-      if (!why.empty()) {
-        out.dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
-                               std::string(surface), "", "not a person here: " + why});
-        continue;
-      }
-    }
-    occ_token.push_back(i);
-    occ_info.push_back(&info);
-    // Number from the lemma: Lingua tags some singulars nns ("hostess").
-    occ_plural.push_back(info.lemma != text::to_lower(surface));
-  }
+  const auto persons_found = person_nouns(text, tagged, sentence_start, context, out.dropped);
+  const std::vector<std::size_t>& occ_token = persons_found.token;
+  const std::vector<const NounInfo*>& occ_info = persons_found.info;
+  const std::vector<bool>& occ_plural = persons_found.plural;
   out.n_person_nouns = occ_token.size();
   const bool coref = attribute_.uses_gender_finder && options_.coreference;
   std::vector<std::pair<std::size_t, knowledge::Gender>> names;  // token, gender

@@ -160,6 +160,24 @@ class Perturbator {
   bool reads_as_name(const std::string& word) const;
   // Gender: whether `word` is a title of address in the lexicon (Mr, Mr., Mrs, Sir, Madam).
   bool is_title(std::string_view word) const;
+  // The person nouns of a text that name a person where they stand (with narrow_persons, the
+  // place rules of person_context.h and the title rules; each refusal goes to `dropped`), in
+  // text order: token, noun facts, number (from the lemma: Lingua tags some singulars nns).
+  struct PersonNouns {
+    std::vector<std::size_t> token;
+    std::vector<const NounInfo*> info;
+    std::vector<bool> plural;
+  };
+  PersonNouns person_nouns(std::string_view text, const text::TaggedText& tagged,
+                           const std::vector<bool>& sentence_start, const PersonContext& context,
+                           std::vector<DroppedCandidate>& dropped) const;
+  // Whether token t + 1 is a name (in t's sentence unless `across_sentences`): a first name, a
+  // capitalised proper noun in normally cased text, or in lower-cased text a word the lexicon
+  // knows only capitalised ("sprecher"), or a first name that is also a common word before a
+  // surname ("actor bill paxton").
+  bool name_follows(std::string_view text, const text::TaggedText& tagged,
+                    const std::vector<bool>& sentence_start, const PersonContext& context,
+                    std::size_t t, bool across_sentences) const;
   // Gender: the tokens that are first names (first_names.h), with their gender — capitalised
   // and read as proper nouns by the tagger, or, in lower-cased text, known to the lexicon only
   // capitalised.

@@ -361,18 +361,9 @@ TEST(FairServeLoadCommand, PortInUseIsExitTwoNamingTheAddress) {
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   // A listener that allows port sharing (SO_REUSEPORT): fair serve must still not share it.
-  const int other = ::socket(AF_INET, SOCK_STREAM, 0);
-  int yes = 1;
-  ::setsockopt(other, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
-  ::setsockopt(other, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(other, reinterpret_cast<const sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(other, 5), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(other, reinterpret_cast<sockaddr*>(&a), &len);
-  const std::string address = "127.0.0.1:" + std::to_string(ntohs(a.sin_port));
+  const auto [other, port] = testing::reuseport_listener();
+  ASSERT_GE(other, 0);
+  const std::string address = "127.0.0.1:" + std::to_string(port);
   const auto r =
       run_assay(dir, "fair serve --upstream lr:" + lr + " --epsilon 1 --quiet --listen " + address);
   ::close(other);

@@ -292,20 +292,10 @@ TEST(GuardedHttpServer, PortTakenIsAnErrorNamingTheAddress) {
     EXPECT_THAT(e.what(), HasSubstr("already in use"));
   }
   // A listener that allows SO_REUSEPORT (as httplib's own sockets do) is not shared either.
-  const int other = ::socket(AF_INET, SOCK_STREAM, 0);
-  int yes = 1;
-  ::setsockopt(other, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
-  ::setsockopt(other, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = 0;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(other, reinterpret_cast<const sockaddr*>(&a), sizeof a), 0);
-  ASSERT_EQ(::listen(other, 5), 0);
-  socklen_t len = sizeof a;
-  ::getsockname(other, reinterpret_cast<sockaddr*>(&a), &len);
+  const auto [other, other_port] = testing::reuseport_listener();
+  ASSERT_GE(other, 0);
   GuardedHttpServer third;
-  EXPECT_THROW(third.bind("127.0.0.1", ntohs(a.sin_port)), core::Error);
+  EXPECT_THROW(third.bind("127.0.0.1", other_port), core::Error);
   ::close(other);
 }
 

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstring>
 #include <string>
+#include <utility>
 
 namespace assay::fairness::testing {
 
@@ -107,6 +108,28 @@ inline std::string read_answer(int fd, std::chrono::milliseconds timeout) {
 inline int status_of(const std::string& answer) {
   if (answer.rfind("HTTP/1.", 0) != 0 || answer.size() < 12) return 0;
   return std::atoi(answer.c_str() + 9);
+}
+
+// A loopback listener on a free port that allows port sharing (SO_REUSEPORT, as httplib's own
+// sockets do), for checking that a server refuses to share its port; {fd, port}, fd -1 on
+// failure. The caller closes fd.
+inline std::pair<int, int> reuseport_listener() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return {-1, 0};
+  int yes = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &yes, sizeof yes);
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = 0;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) != 0 || ::listen(fd, 5) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0) {
+    ::close(fd);
+    return {-1, 0};
+  }
+  return {fd, ntohs(a.sin_port)};
 }
 
 }  // namespace assay::fairness::testing
