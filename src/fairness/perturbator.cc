@@ -1344,6 +1344,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
       std::vector<std::size_t> occs;         // person-noun occurrences (indices of occ_*)
       std::vector<std::size_t> name_tokens;  // or the tokens of a first name
       std::string written;                   // the first mention as written
+      std::set<std::string> surnames;        // a first name's, lower case
       knowledge::Gender gender = knowledge::Gender::kNone;
     };
     std::vector<Person> persons;
@@ -1373,6 +1374,8 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         const auto [t, gender] = names[b];
         const auto e = person("\tname\t" + words[t], t);
         persons[e].name_tokens.push_back(t);
+        if (name_follows(text, tagged, sentence_start, context, t, false))
+          persons[e].surnames.insert(words[t + 1]);
         persons[e].gender = gender;
         mentions.push_back({t, e, gender, false});
         ++b;
@@ -1445,7 +1448,14 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         const std::size_t g = to == knowledge::Gender::kMale ? 0 : 1;
         const std::string name = text::to_lower(
             r_.first_names->replacement(who.written, who.gender, options_.seed, text_words));
-        if (const auto why = ambiguity(knowledge::Gender::kNone); !why.empty()) {
+        std::string why = ambiguity(knowledge::Gender::kNone);
+        // The same first name with two surnames is two people ("david fincher and writer
+        // david koepp"): which mentions are whose cannot be told.
+        if (why.empty() && who.surnames.size() > 1) {
+          why = "two people named '" + who.written + "':";
+          for (const auto& surname : who.surnames) why += " " + surname;
+        }
+        if (!why.empty()) {
           out.dropped.push_back({MutationKind::kName, attribute_.groups[g].name, who.written,
                                  text::upper_first(name), why});
           continue;
@@ -1485,14 +1495,17 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         // over nouns joined by a conjunction ("the writer and director John Sayles"), whose
         // second noun takes no adjective of its own (it is the same person).
         const std::size_t first = occ_token[at.front()];
-        auto joined = [&](std::size_t t) {  // a conjunction at t joins the nouns at t ± 1
+        // A conjunction at t joins the person nouns at t ± 1 (not a surname before it:
+        // "director david fincher and writer david koepp" are two people).
+        auto joined = [&](std::size_t t) {
           if (t == 0 || t + 1 >= tokens.size() || sentence_start[t] || sentence_start[t + 1])
             return false;
           const auto w = tokens[t].surface(text);
-          const auto noun = [&](std::size_t k) {
-            return tagged.tags[k] == impl_->nn || tagged.tags[k] == impl_->nns;
+          const auto person_at = [&](std::size_t k) {
+            return std::binary_search(occ_token.begin(), occ_token.end(), k);
           };
-          return (w == "and" || w == "or" || w == "&" || w == "/") && noun(t - 1) && noun(t + 1);
+          return (w == "and" || w == "or" || w == "&" || w == "/") && person_at(t - 1) &&
+                 person_at(t + 1);
         };
         std::size_t last = first;
         while (joined(last + 1)) last += 2;

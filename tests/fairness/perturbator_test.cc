@@ -225,6 +225,15 @@ TEST(Perturbator, PersonNounsWhereTheyNameNoPersonAreDroppedWithTheReason) {
   const auto newcomer = p.perturb("It stars newcomer Jane Fonda in the lead.");
   EXPECT_THAT(texts(newcomer), Contains("It stars female newcomer Jane Fonda in the lead."));
   EXPECT_THAT(texts(newcomer), Not(Contains("It stars male newcomer Jane Fonda in the lead.")));
+  // One first name before two surnames is two people: no swap of either.
+  const auto two = p.perturb("director david fincher and writer david koepp can't sustain it .");
+  bool listed = false;
+  for (const auto& q : two.perturbations) EXPECT_NE(q.kind, MutationKind::kName) << q.text;
+  for (const auto& d : two.dropped)
+    listed |= d.reason == "two people named 'david': fincher koepp";
+  EXPECT_TRUE(listed);
+  EXPECT_THAT(texts(two),
+              Contains("director david fincher and male writer david koepp can't sustain it ."));
 }
 
 // perturb(text, K) is the first K of perturb(text), for every K, with and without co-reference.
