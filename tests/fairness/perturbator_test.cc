@@ -229,8 +229,7 @@ TEST(Perturbator, PersonNounsWhereTheyNameNoPersonAreDroppedWithTheReason) {
   const auto two = p.perturb("director david fincher and writer david koepp can't sustain it .");
   bool listed = false;
   for (const auto& q : two.perturbations) EXPECT_NE(q.kind, MutationKind::kName) << q.text;
-  for (const auto& d : two.dropped)
-    listed |= d.reason == "two people named 'david': fincher koepp";
+  for (const auto& d : two.dropped) listed |= d.reason == "two people named 'david': fincher koepp";
   EXPECT_TRUE(listed);
   EXPECT_THAT(texts(two),
               Contains("director david fincher and male writer david koepp can't sustain it ."));
