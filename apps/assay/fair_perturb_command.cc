@@ -235,23 +235,30 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
             "Threads perturbing (and gating) inputs (0 = every core); outputs do not depend on it",
             {.min = 0, .max = 4'096})
       ->capture_default_str();
-  cmd->add_option("--gate", o->gate,
-                  "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
+  auto* gate = cmd->add_option(
+      "--gate", o->gate, "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
+  // The gate's settings mean nothing without the gate: each needs --gate.
   cmd->add_option("--gate-action", o->gate_action,
                   "drop (with AEON's reason among the dropped) or flag (keep, mark keep=false)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(gate);
   cmd->add_option("--gate-task", o->gate_task, "AEON thresholds of the task: sa, nli or se")
-      ->capture_default_str();
-  add_finite(cmd, "--gate-sim", o->gate_sim, "Override the SemEval threshold");
-  add_finite(cmd, "--gate-nat", o->gate_nat, "Override the SynEval threshold");
+      ->capture_default_str()
+      ->needs(gate);
+  add_finite(cmd, "--gate-sim", o->gate_sim, "Override the SemEval threshold")->needs(gate);
+  add_finite(cmd, "--gate-nat", o->gate_nat, "Override the SynEval threshold")->needs(gate);
   cmd->add_option("--gate-model-dir", o->gate_model_dir,
-                  "A BERT-family folder for AEON (default: offline trigram + WordNet backends)");
+                  "A BERT-family folder for AEON (default: offline trigram + WordNet backends)")
+      ->needs(gate);
   cmd->add_flag("--gate-exact", o->gate_exact,
                "AEON's exact SynEval normaliser (default: the separable one from precomputed "
-               "sums, within 2e-4 relative and faster)");
-  cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval");
+               "sums, within 2e-4 relative and faster)")
+      ->needs(gate);
+  cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval")
+      ->needs(gate);
   cmd->add_option("--gate-vectors-format", o->gate_vectors_format, "Their format")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(gate);
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -45,8 +45,9 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
                 "wherever it stands (titles, names and mass uses too)");
   cmd->add_flag("--noun-modifiers", o.noun_modifiers,
                 "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
-  cmd->add_flag("--no-analogy", o.no_analogy, "Only ActiveMutate");
-  cmd->add_flag("--no-active", o.no_active, "Only AnalogyMutate");
+  auto* no_analogy = cmd->add_flag("--no-analogy", o.no_analogy, "Only ActiveMutate");
+  // Both would leave nothing to perturb.
+  no_analogy->excludes(cmd->add_flag("--no-active", o.no_active, "Only AnalogyMutate"));
   cmd->add_flag("--no-coreference", o.no_coreference,
                 "Gender: change the noun alone, not its pronouns and other mentions");
   cmd->add_option("--gender-lexicon", o.resources.gender_lexicon,

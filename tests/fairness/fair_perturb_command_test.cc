@@ -42,7 +42,8 @@ TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
   EXPECT_FALSE(j[2]["mutable"].get<bool>());
 
   // The summary on stderr counts the empty line.
-  r = run_assay(dir, "fair perturb --input-format tsv --input " + in + " --out " + dir.file("o.jsonl"));
+  r = run_assay(dir,
+                "fair perturb --input-format tsv --input " + in + " --out " + dir.file("o.jsonl"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("3 inputs (1 empty), 1 mutable"));
 
@@ -134,6 +135,32 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// Options that mean nothing alone or together are refused before any work, and nothing is
+// written.
+TEST(FairPerturbCommand, OptionsThatNeedOrExcludeAnotherAreRefused) {
+  TempDir dir;
+  const auto in = dir.write("in.txt", "The actor smiled.\n");
+  const std::string out = " --out " + dir.file("o.jsonl");
+  for (const std::string gate_option :
+       {"--gate-sim 0.9", "--gate-nat 0.1", "--gate-action flag", "--gate-task sa", "--gate-exact",
+        "--gate-model-dir d", "--gate-vectors v.txt", "--gate-vectors-format glove"}) {
+    const auto r = run_assay(dir, "fair perturb --input " + in + " " + gate_option + out);
+    EXPECT_EQ(r.exit_code, 2) << gate_option;
+    EXPECT_THAT(r.err, HasSubstr("requires --gate")) << gate_option;
+  }
+  auto r = run_assay(dir, "fair perturb --input " + in + " --no-analogy --no-active" + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--no-analogy excludes --no-active"));
+  r = run_assay(dir, "fair test --model lr:x.lr --input " + in + " --no-active --no-analogy");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("excludes"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("o.jsonl")));
+  // Each alone is fine.
+  r = run_assay(dir,
+                "fair perturb --quiet --input " + in + " --no-active --gate aeon --gate-sim 0.5");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 // The gate reads the perturbator's trigram (one lm::SphinxTrie for fluency and SynEval): the
 // perturbations and their fluency are those of a run without the gate, and the default
 // (separable) SynEval is within 2e-4 relative of --gate-exact's.
@@ -148,12 +175,13 @@ TEST(FairPerturbCommand, OutputsDoNotDependOnThreads) {
                              "the nurse told her daughter a story",
                              "nothing about people here",
                              "The waitress and the doctor argued about the bill."};
-  for (int copy = 0; copy < 700; ++copy) text += std::string(sentences[copy % 6]) + "\n";  // > one chunk
+  for (int copy = 0; copy < 700; ++copy)
+    text += std::string(sentences[copy % 6]) + "\n";  // > one chunk
   const auto in = dir.write("in.txt", text);
   std::string first;
   for (const char* threads : {"1", "2", "4"}) {
-    const auto r = run_assay(dir, "fair perturb --quiet --input " + in + " --gate aeon --gate-action flag --threads " +
-                                      threads);
+    const auto r = run_assay(dir, "fair perturb --quiet --input " + in +
+                                      " --gate aeon --gate-action flag --threads " + threads);
     ASSERT_EQ(r.exit_code, 0) << r.err;
     if (first.empty()) first = r.out;
     EXPECT_EQ(r.out, first) << "--threads " << threads;
@@ -163,7 +191,8 @@ TEST(FairPerturbCommand, OutputsDoNotDependOnThreads) {
   // A line too long for --max-line-bytes late in the file: the same error at any thread count.
   const auto bad = dir.write("bad.txt", text + std::string(300, 'a') + "\n");
   for (const char* threads : {"1", "4"}) {
-    const auto r = run_assay(dir, "fair perturb --quiet --max-line-bytes 200 --input " + bad + " --threads " + threads);
+    const auto r = run_assay(
+        dir, "fair perturb --quiet --max-line-bytes 200 --input " + bad + " --threads " + threads);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_THAT(r.err, ::testing::HasSubstr(":701")) << r.err;
     EXPECT_TRUE(r.out.empty());
