@@ -44,6 +44,9 @@ TEST(WordNetDatabase, ConcurrentFirstUseLoadsOnce) {
   const std::string path = copy_mini(dir);
   std::vector<const SynsetTable*> tables(8);
   std::vector<const Lexicon*> lexicons(8);
+  // Opened first (opening loads nothing) and held, so that the instance outlives every thread:
+  // opened after them, a thread that finished first would have released the only instance.
+  const auto held = Database::open(path);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < tables.size(); ++i) {
     threads.emplace_back([&, i] {
@@ -54,7 +57,6 @@ TEST(WordNetDatabase, ConcurrentFirstUseLoadsOnce) {
       lexicons[i] = &db->lexicon();
     });
   }
-  const auto held = Database::open(path);  // keeps the instance while the threads come and go
   for (auto& t : threads) t.join();
   for (std::size_t i = 0; i < tables.size(); ++i) {
     EXPECT_EQ(tables[i], &held->synsets());
