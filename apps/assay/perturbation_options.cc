@@ -11,20 +11,27 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
       ->capture_default_str();
   cmd->add_option("--kg", o.resources.kg, "wordnet or conceptnet:DUMP (.csv / .csv.gz)")
       ->capture_default_str();
-  cmd->add_option("--vectors", o.resources.vectors,
-                  "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
+  auto* vectors = cmd->add_option(
+      "--vectors", o.resources.vectors,
+      "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
+  // The vector settings mean nothing without vectors: each needs --vectors.
   cmd->add_option("--vectors-format", o.resources.vectors_format,
                   "word2vec, word2vec-bin, glove or fasttext")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(vectors);
   add_count(cmd, "--vectors-limit", o.resources.vectors_limit,
-            "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000});
+            "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000})
+      ->needs(vectors);
   add_count(cmd, "--vectors-restrict", o.vectors_restrict,
-            "Search analogies among the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000});
+            "Search analogies among the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000})
+      ->needs(vectors);
   add_finite(cmd, "--min-cosine", o.min_cosine, "Analogy acceptance threshold",
              {.min = -1, .max = 1})
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(vectors);
   cmd->add_flag("--no-strict", o.no_strict,
-                "Keep vector analogies the knowledge graph does not confirm");
+                "Keep vector analogies the knowledge graph does not confirm")
+      ->needs(vectors);
   cmd->add_option("--choice", o.choice,
                   "Counterpart choice among several: mutual, frequency, context or rank")
       ->capture_default_str();

@@ -120,7 +120,8 @@ TEST(OptionChecksCommand, GoodValuesPassTheCheck) {
        {"rec recommend --data csv:" + x + " --algorithm user-user --threads 4096 --top-k 1",
         "rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU --delta -1 --size 1",
         "vectors analogy --vectors " + x + " --a a --b b --c c --top-k 3 --restrict 0",
-        "fair perturb --input " + x + " --min-cosine -0.5 --max-per-input 0 --fluency-ratio 0",
+        "fair perturb --input " + x + " --vectors " + x +
+            " --min-cosine -0.5 --max-per-input 0 --fluency-ratio 0",
         "model train-lr --train " + x + " --out " + x + " --c 1e-3"}) {
     SCOPED_TRACE(args);
     const auto r = run_assay(dir, args);

@@ -148,6 +148,13 @@ TEST(FairPerturbCommand, OptionsThatNeedOrExcludeAnotherAreRefused) {
     EXPECT_EQ(r.exit_code, 2) << gate_option;
     EXPECT_THAT(r.err, HasSubstr("requires --gate")) << gate_option;
   }
+  for (const std::string vector_option :
+       {"--vectors-format glove", "--vectors-limit 10", "--vectors-restrict 10", "--min-cosine 0.5",
+        "--no-strict"}) {
+    const auto r = run_assay(dir, "fair perturb --input " + in + " " + vector_option + out);
+    EXPECT_EQ(r.exit_code, 2) << vector_option;
+    EXPECT_THAT(r.err, HasSubstr("requires --vectors")) << vector_option;
+  }
   auto r = run_assay(dir, "fair perturb --input " + in + " --no-analogy --no-active" + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--no-analogy excludes --no-active"));
