@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 
 #include "core/byte_source.h"
 #include "core/error.h"
@@ -52,7 +53,12 @@ float metadata_weight(std::string_view json, const std::string& path, std::uint6
   if (!parsed)
     fail(path, line, "expected a number after \"weight\":, got '" + std::string(text) + "'");
   const double w = *parsed;
-  if (!std::isfinite(w) || w < 0) fail(path, line, "weight must be a finite non-negative number");
+  // Stored as a float: a larger number would become infinity.
+  if (!std::isfinite(w) || w < 0 || w > std::numeric_limits<float>::max()) {
+    fail(path, line,
+         "weight must be a finite non-negative number of at most 3.4e38, got '" +
+             std::string(text) + "'");
+  }
   return static_cast<float>(w);
 }
 

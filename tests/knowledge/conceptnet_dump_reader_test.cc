@@ -113,6 +113,9 @@ TEST(ConceptNetDumpReader, BrokenLinesNameFileAndLine) {
       {"empty-term.csv", "empty-term.csv:2: empty English term in the start URI"},
       {"no-weight.csv", "no-weight.csv:2: the metadata JSON has no \"weight\""},
       {"bad-weight.csv", "bad-weight.csv:2: expected a number after \"weight\":, got 'heavy'"},
+      {"huge-weight.csv",
+       "huge-weight.csv:2: weight must be a finite non-negative number of at most 3.4e38, got "
+       "'1e39'"},
       {"not-json.csv", "not-json.csv:2: expected a JSON object in the fifth field"},
   };
   for (const auto& c : cases) {

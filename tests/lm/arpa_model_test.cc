@@ -126,6 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenCase{"wrong_section.arpa", ":14:1: ", "expected '\\2-grams:', got '\\3-grams:'"},
         BrokenCase{"bad_prob.arpa", ":11:1: ", "expected a log10 probability, got '-0.x'"},
         BrokenCase{"bad_backoff.arpa", ":10:8: ", "expected a log10 backoff, got 'zz'"},
+        BrokenCase{"huge_backoff.arpa", ":10:8: ", "expected a log10 backoff, got '-1e39'"},
         BrokenCase{"field_count.arpa", ":16:1: ", "expected 3 or 4 fields"},
         BrokenCase{"fewer_entries.arpa",
                    ":19:1: ", "ends after 4 entries, but \\data\\ declares 5"},
