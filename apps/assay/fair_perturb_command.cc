@@ -54,7 +54,8 @@ struct FairPerturbOptions {
 class AeonGate {
  public:
   // `ngram`: the trigram the perturbator loaded, shared when it is the gate's (else null).
-  AeonGate(const FairPerturbOptions& o, const lm::NgramModel* ngram) : drop_(o.gate_action == "drop") {
+  AeonGate(const FairPerturbOptions& o, const lm::NgramModel* ngram)
+      : drop_(o.gate_action == "drop") {
     thresholds_ = aeon::thresholds_for_task(o.gate_task);
     if (o.gate_sim) thresholds_.sim = *o.gate_sim;
     if (o.gate_nat) thresholds_.nat = *o.gate_nat;
@@ -66,7 +67,8 @@ class AeonGate {
     so.ngram = ngram;
     // SynEval's separable normaliser (precomputed sums; within 2e-4 relative of the exact
     // one) unless --gate-exact.
-    so.ngram_normaliser = o.gate_exact ? aeon::NgramNormaliser::kBackoff : aeon::NgramNormaliser::kSeparable;
+    so.ngram_normaliser =
+        o.gate_exact ? aeon::NgramNormaliser::kBackoff : aeon::NgramNormaliser::kSeparable;
     scorer_ = std::make_unique<aeon::TestCaseScorer>(so);
   }
 
@@ -131,7 +133,8 @@ int run(const FairPerturbOptions& o) {
   settings.resources.ngram_trie = share_ngram;
   std::future<std::unique_ptr<AeonGate>> gate_loading;
   if (!o.gate.empty() && !share_ngram)
-    gate_loading = std::async(std::launch::async, [&o] { return std::make_unique<AeonGate>(o, nullptr); });
+    gate_loading =
+        std::async(std::launch::async, [&o] { return std::make_unique<AeonGate>(o, nullptr); });
   const auto resources = fairness::PerturbatorResources::load(settings.resources);
   const fairness::Perturbator perturbator(resources, std::move(settings.attribute),
                                           settings.perturbator);
@@ -147,7 +150,8 @@ int run(const FairPerturbOptions& o) {
   core::ProgressOptions progress_options;
   progress_options.quiet = o.quiet;
   core::Progress progress("perturb", inputs.size(), progress_options);
-  std::size_t n_empty = 0, n_mutable = 0, n_analogy = 0, n_active = 0, n_name = 0, n_dropped = 0;
+  std::size_t n_empty = 0, n_mutable = 0, n_analogy = 0, n_active = 0, n_name = 0, n_group = 0,
+              n_dropped = 0;
   std::size_t max_set = 0;
   const auto t1 = std::chrono::steady_clock::now();
   // The inputs a chunk at a time: person nouns' analogy searches first (one pass over the
@@ -162,7 +166,7 @@ int run(const FairPerturbOptions& o) {
     perturbator.prepare(texts);
     struct Counts {
       bool is_mutable = false;
-      std::size_t analogy = 0, active = 0, name = 0, dropped = 0, size = 0;
+      std::size_t analogy = 0, active = 0, name = 0, group = 0, dropped = 0, size = 0;
     };
     std::vector<Counts> counts(end - at);
     lines.assign(end - at, {});
@@ -177,9 +181,12 @@ int run(const FairPerturbOptions& o) {
       }
       std::vector<nlohmann::ordered_json> aeon_records;
       if (gate) aeon_records = gate->apply(input.text, set);
-      counts[k - at] = {set.is_mutable(), set.count(fairness::MutationKind::kAnalogy),
+      counts[k - at] = {set.is_mutable(),
+                        set.count(fairness::MutationKind::kAnalogy),
                         set.count(fairness::MutationKind::kActive),
-                        set.count(fairness::MutationKind::kName), set.dropped.size(),
+                        set.count(fairness::MutationKind::kName),
+                        set.count(fairness::MutationKind::kGroup),
+                        set.dropped.size(),
                         set.perturbations.size()};
       auto j = fairness::perturbation_set_to_json(input, set, !o.no_dropped);
       for (std::size_t r = 0; r < aeon_records.size(); ++r)
@@ -193,6 +200,7 @@ int run(const FairPerturbOptions& o) {
       n_analogy += c.analogy;
       n_active += c.active;
       n_name += c.name;
+      n_group += c.group;
       n_dropped += c.dropped;
       max_set = std::max(max_set, c.size);
       core::write_jsonl(out, lines[k - at]);
@@ -206,13 +214,12 @@ int run(const FairPerturbOptions& o) {
     const std::size_t n = inputs.size();
     std::fprintf(stderr,
                  "%zu inputs (%zu empty), %zu mutable (%.1f%%); %zu perturbations (%zu analogy, "
-                 "%zu active, %zu name), mean %.2f, max %zu; %zu candidates dropped; "
+                 "%zu active, %zu name, %zu group), mean %.2f, max %zu; %zu candidates dropped; "
                  "attribute %s; load %.2f s, perturb %.2f s (%.0f inputs/s)\n",
                  n, n_empty, n_mutable, n ? 100.0 * static_cast<double>(n_mutable) / n : 0.0,
-                 n_analogy + n_active + n_name, n_analogy, n_active, n_name,
-                 n ? static_cast<double>(n_analogy + n_active + n_name) / n : 0.0, max_set,
-                 n_dropped,
-                 perturbator.attribute().name.c_str(), load_s, run_s,
+                 n_analogy + n_active + n_name + n_group, n_analogy, n_active, n_name, n_group,
+                 n ? static_cast<double>(n_analogy + n_active + n_name + n_group) / n : 0.0,
+                 max_set, n_dropped, perturbator.attribute().name.c_str(), load_s, run_s,
                  run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
     if (gate) {
       std::fprintf(stderr, "aeon gate: %zu perturbations dropped, %zu flagged\n", gate->n_dropped(),
@@ -235,8 +242,9 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
             "Threads perturbing (and gating) inputs (0 = every core); outputs do not depend on it",
             {.min = 0, .max = 4'096})
       ->capture_default_str();
-  auto* gate = cmd->add_option(
-      "--gate", o->gate, "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
+  auto* gate =
+      cmd->add_option("--gate", o->gate,
+                      "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
   // The gate's settings mean nothing without the gate: each needs --gate.
   cmd->add_option("--gate-action", o->gate_action,
                   "drop (with AEON's reason among the dropped) or flag (keep, mark keep=false)")
@@ -251,8 +259,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
                   "A BERT-family folder for AEON (default: offline trigram + WordNet backends)")
       ->needs(gate);
   cmd->add_flag("--gate-exact", o->gate_exact,
-               "AEON's exact SynEval normaliser (default: the separable one from precomputed "
-               "sums, within 2e-4 relative and faster)")
+                "AEON's exact SynEval normaliser (default: the separable one from precomputed "
+                "sums, within 2e-4 relative and faster)")
       ->needs(gate);
   cmd->add_option("--gate-vectors", o->gate_vectors, "Word vectors for AEON's offline SemEval")
       ->needs(gate);

@@ -9,8 +9,10 @@
 
 namespace assay::fairness {
 
-// kName: a first name swapped for a name of the other gender (gender only).
-enum class MutationKind { kAnalogy, kActive, kName };
+// kName: a first name swapped for a name of the other gender (gender only); kGroup: the
+// words that name a group swapped for another group's (file attributes: "the black nurse" →
+// "the Asian nurse", group_words.h).
+enum class MutationKind { kAnalogy, kActive, kName, kGroup };
 std::string_view to_string(MutationKind kind);
 
 // One changed place of the original text. Byte offsets [begin, end) into the original (an
@@ -30,7 +32,8 @@ struct Perturbation {
   std::string old_word;  // the person noun or name as written ("actors", "John")
   std::string new_word;  // its replacement ("actresses", "Mary") or the inserted adjective
   // Where the counterpart came from: the finder's evidence (antonym, gloss, ...), "vectors",
-  // "member" (aligned member nouns of an attribute file) or "insert" (ActiveMutate).
+  // "member" (aligned member nouns of an attribute file), "insert" (ActiveMutate), "names" or
+  // "group" (group words).
   std::string evidence;
   // One per word changed: every occurrence of the noun or name, a repaired article, and each
   // pronoun or title that co-reference changed with it ("he" → "she").
@@ -52,6 +55,7 @@ struct DroppedCandidate {
 struct PerturbationSet {
   std::size_t n_person_nouns = 0;  // person-noun occurrences found
   std::size_t n_names = 0;         // first-name occurrences found (gender)
+  std::size_t n_group_words = 0;   // group-word occurrences that name people (file attributes)
   // Of the original text, its sentences pooled (NaN when nothing was scored).
   double fluency = 0;
   std::vector<Perturbation> perturbations;

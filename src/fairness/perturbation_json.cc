@@ -40,6 +40,7 @@ nlohmann::ordered_json perturbation_set_to_json(const InputRecord& input,
   j["mutable"] = set.is_mutable();
   j["person_nouns"] = set.n_person_nouns;
   if (set.n_names) j["names"] = set.n_names;
+  if (set.n_group_words) j["group_words"] = set.n_group_words;
   j["fluency"] = number(set.fluency);
   auto list = nlohmann::ordered_json::array();
   for (const auto& p : set.perturbations) list.push_back(perturbation_to_json(p));

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "core/utf8.h"
 #include "fairness/coreference.h"
+#include "fairness/group_words.h"
 #include "fairness/person_context.h"
 #include "text/sentence_splitter.h"
 #include "text/text_edit.h"
@@ -142,9 +143,14 @@ std::string underscores_to_spaces(std::string w) {
 
 std::string_view to_string(MutationKind kind) {
   switch (kind) {
-    case MutationKind::kAnalogy: return "analogy";
-    case MutationKind::kActive: return "active";
-    case MutationKind::kName: return "name";
+    case MutationKind::kAnalogy:
+      return "analogy";
+    case MutationKind::kActive:
+      return "active";
+    case MutationKind::kName:
+      return "name";
+    case MutationKind::kGroup:
+      return "group";
   }
   return "analogy";
 }
@@ -181,7 +187,7 @@ struct Perturbator::NounInfo {
   bool person = false;
   std::string lemma;
   bool neutral = false;
-  knowledge::Gender gender = knowledge::Gender::kNone;  // gender only (noun_gender)
+  knowledge::Gender gender = knowledge::Gender::kNone;        // gender only (noun_gender)
   std::vector<std::vector<CounterpartCandidate>> candidates;  // per group
   std::vector<std::size_t> chosen;                            // per group (context-free)
   std::vector<DroppedCandidate> dropped;
@@ -206,6 +212,7 @@ struct Perturbator::Impl {
   // adjectives and numbers, which need a noun after them.
   std::vector<bool> nominal, adjective_like;
   std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
+  std::unique_ptr<GroupWords> group_words;              // file attributes
   std::unordered_set<knowledge::NodeId> group_nodes;
 };
 
@@ -247,6 +254,7 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
     }
   }
   if (!attribute_.uses_gender_finder) {
+    impl_->group_words = std::make_unique<GroupWords>(attribute_, *r_.inflector, tables);
     const auto& graph = *r_.graph;
     for (std::size_t g = 0; g < attribute_.groups.size(); ++g) {
       std::vector<std::string> words = {attribute_.groups[g].name,
@@ -471,7 +479,8 @@ std::vector<std::pair<std::size_t, bool>> Perturbator::noun_tokens(
       } else {
         // Unknown to the lexicon: a regular plural of a WordNet noun ("Actresses"); names are
         // seldom plural, so "Mary" stays a name.
-        for (const auto& f : r_.lemmatizer->morphy(text::to_lower(lower), text::PartOfSpeech::kNoun)) {
+        for (const auto& f :
+             r_.lemmatizer->morphy(text::to_lower(lower), text::PartOfSpeech::kNoun)) {
           if (f != text::to_lower(lower)) common = plural = true;
         }
       }
@@ -892,7 +901,7 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
       // and only as the first of a full name, where a surname follows ("peter sheridan"): a
       // lone "jackson", "parker" or "howard" is as often a surname, and a month ("april")
       // reads as a name too (judged sample: 38 right, 33 wrong without this rule).
-      static const std::set<std::string> kMonths = {"january", "february", "april",   "may",
+      static const std::set<std::string> kMonths = {"january", "february", "april", "may",
                                                     "june",    "july",     "august"};
       name = !kMonths.count(lower) && reads_as_name(lower) && i + 1 < tokens.size() &&
              !upper_first(tokens[i + 1].surface(text)) &&
@@ -1109,11 +1118,96 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
 
   // Person nouns, where they name a person.
   const PersonContext context(text, tagged, r_.tagger->tables(), sentence_start);
-  const auto persons_found = person_nouns(text, tagged, sentence_start, context, out.dropped);
+  auto persons_found = person_nouns(text, tagged, sentence_start, context, out.dropped);
+  // Group words (file attributes), where they name people; a person noun inside one ("a
+  // teenager" of the age file's nouns) is left to it.
+  std::vector<GroupMention> group_mentions;
+  if (impl_->group_words && !impl_->group_words->empty()) {
+    GroupWordContext gc;
+    gc.words = &words;
+    gc.sentence_of = &sentence_of;
+    gc.case_informative = context.case_informative();
+    gc.known_noun = [&](std::size_t t) {
+      const auto& graph = *r_.graph;
+      if (!graph.noun_senses(words[t]).empty()) return true;
+      for (const auto& f : r_.lemmatizer->morphy(words[t], text::PartOfSpeech::kNoun)) {
+        if (!graph.noun_senses(f).empty()) return true;
+      }
+      return false;
+    };
+    gc.is_person = [&](std::size_t t, bool plural) {
+      return person_lemma(without_dot(tokens[t].surface(text)), plural).has_value();
+    };
+    std::vector<RefusedGroupWord> refused;
+    group_mentions = impl_->group_words->find(text, tagged, gc, refused);
+    for (const auto& r : refused) {
+      out.dropped.push_back(
+          {MutationKind::kGroup, "",
+           std::string(
+               text.substr(tokens[r.first].begin, tokens[r.end - 1].end - tokens[r.first].begin)),
+           "", r.reason});
+    }
+    PersonNouns kept_nouns;
+    for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
+      const std::size_t t = persons_found.token[k];
+      const bool inside =
+          std::any_of(group_mentions.begin(), group_mentions.end(),
+                      [&](const GroupMention& m) { return t >= m.first && t < m.end; });
+      if (inside) continue;
+      kept_nouns.token.push_back(t);
+      kept_nouns.info.push_back(persons_found.info[k]);
+      kept_nouns.plural.push_back(persons_found.plural[k]);
+    }
+    persons_found = std::move(kept_nouns);
+  }
+  out.n_group_words = group_mentions.size();
+  // A text that names a group is perturbed through its group words alone: an inserted
+  // adjective or a member noun of another group would contradict it ("My Muslim neighbor is
+  // Jewish", "a Hindu imam").
+  out.n_person_nouns = persons_found.token.size();
+  // Member nouns of a text that names a group move with it ("a Hindu priest" → "a Muslim
+  // imam"): token, member row, number.
+  // Associated words move too ("Hindus visited the temple" → "Christians visited the
+  // church").
+  struct MemberAt {
+    std::size_t token, row;
+    bool plural;
+    const std::vector<std::vector<std::string>>* rows;  // members or associated
+  };
+  std::vector<MemberAt> members_at;
+  if (!group_mentions.empty()) {
+    for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
+      if (const auto hit = attribute_.find_member(persons_found.info[k]->lemma))
+        members_at.push_back(
+            {persons_found.token[k], hit->row, persons_found.plural[k], &attribute_.members});
+    }
+    for (std::size_t t = 0; t < tokens.size() && !attribute_.associated.empty(); ++t) {
+      bool found = false;
+      for (std::size_t row = 0; row < attribute_.associated.size() && !found; ++row) {
+        for (const auto& w : attribute_.associated[row]) {
+          if (w.empty()) continue;
+          const bool plural = words[t] != w && words[t] == r_.inflector->pluralize(w);
+          if (words[t] == w || plural) {
+            members_at.push_back({t, row, plural, &attribute_.associated});
+            found = true;
+            break;
+          }
+        }
+      }
+    }
+    std::sort(members_at.begin(), members_at.end(),
+              [](const MemberAt& a, const MemberAt& b) { return a.token < b.token; });
+    for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
+      out.dropped.push_back(
+          {persons_found.info[k]->neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
+           std::string(tokens[persons_found.token[k]].surface(text)), "",
+           "the text names a group: perturbed through its group words"});
+    }
+    persons_found = PersonNouns{};
+  }
   const std::vector<std::size_t>& occ_token = persons_found.token;
   const std::vector<const NounInfo*>& occ_info = persons_found.info;
   const std::vector<bool>& occ_plural = persons_found.plural;
-  out.n_person_nouns = occ_token.size();
   const bool coref = attribute_.uses_gender_finder && options_.coreference;
   std::vector<std::pair<std::size_t, knowledge::Gender>> names;  // token, gender
   if (attribute_.uses_gender_finder && r_.first_names) {
@@ -1123,7 +1217,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     }
   }
   out.n_names = names.size();
-  if (occ_token.empty() && names.empty()) return out;
+  if (occ_token.empty() && names.empty() && group_mentions.empty()) return out;
 
   std::set<std::string> noted;  // lemmas whose noun-level drops are already listed
   for (const auto* info : occ_info) {
@@ -1142,9 +1236,17 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
             modifies_next_noun(tagged, words, sentence_of, occ_token[k], occ_plural[k]);
     }
   }
+  // A possessive determiner does not block ("My" is tagged nnp at a sentence's start).
+  auto possessive_determiner = [&](std::size_t i) {
+    static constexpr std::string_view kPossessive[] = {"my",  "your",  "his", "her",
+                                                       "our", "their", "its"};
+    return std::find(std::begin(kPossessive), std::end(kPossessive), words[i]) !=
+           std::end(kPossessive);
+  };
   auto active_ok = [&](std::size_t k) {
     const std::size_t i = occ_token[k];
-    return (i == 0 || !impl_->blocks_active[tagged.tags[i - 1]]) && !occ_modifier[k];
+    return (i == 0 || !impl_->blocks_active[tagged.tags[i - 1]] || possessive_determiner(i - 1)) &&
+           !occ_modifier[k];
   };
 
   // Builds the edits for putting `phrase` (kind analogy: a counterpart lemma; active: an
@@ -1174,6 +1276,8 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         } else if (upper_first(surface)) {
           adj = text::upper_first(adj);
           if (sentence_start[i]) noun = text::lower_first(noun);
+        } else if (!context.case_informative()) {
+          adj = text::to_lower(adj);  // lower-cased text: "the asian filmmakers"
         }
         written = adj + " " + noun;
         first_word = adj;
@@ -1237,9 +1341,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
   std::vector<Kept> kept;
   // With a limit and no fluency cap, building stops once the first `max_perturbations` are kept
   // (the cap ranks every perturbation, so with it all are built and the limit cuts after).
-  const auto full = [&] {
-    return options_.max_per_input == 0 && kept.size() >= max_perturbations;
-  };
+  const auto full = [&] { return options_.max_per_input == 0 && kept.size() >= max_perturbations; };
   std::set<std::string> texts;
   std::set<std::string> noted_choice;
   auto emit = [&](MutationKind kind, std::size_t group, std::string old_word, const Realised& r,
@@ -1291,10 +1393,52 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     std::sort(r.changes.begin(), r.changes.end(),
               [](const LmChange& a, const LmChange& b) { return a.from < b.from; });
   };
+  // Two words a text contrasts ("and", "or", "not", "but", "than", over commas and an article)
+  // that a perturbation would make the same ("the actor and the actress" → "the actress and
+  // the actress", "gays and lesbians" → "bisexuals and bisexuals", "British, not American" →
+  // "American, not American") lose the contrast: the word they would share, or "".
+  auto contrast_conflict = [&](const Realised& r) -> std::string {
+    static constexpr std::string_view kContrast[] = {"and", "or",   "&",  "not",    "nor",
+                                                     "but", "than", "vs", "versus", "n't"};
+    auto connective = [&](std::size_t u) {
+      return std::find(std::begin(kContrast), std::end(kContrast), words[u]) != std::end(kContrast);
+    };
+    auto skippable = [&](std::size_t u) {
+      return connective(u) || words[u] == "," || words[u] == "the" || is_article(u);
+    };
+    // The last word a token reads after the perturbation.
+    auto word_after = [&](std::size_t u) -> std::string {
+      for (const auto& c : r.changes) {
+        if (u >= c.from && u < c.end) return c.words.empty() ? "" : c.words.back();
+      }
+      return words[u];
+    };
+    for (const auto& c : r.changes) {
+      if (c.words.empty()) continue;
+      const std::string& now = c.words.back();
+      const std::size_t si = sentence_of[c.end - 1];
+      // To the right.
+      std::size_t u = c.end;
+      bool contrast = false;
+      while (u < tokens.size() && u < c.end + 4 && sentence_of[u] == si && skippable(u)) {
+        contrast |= connective(u);
+        ++u;
+      }
+      if (contrast && u < tokens.size() && sentence_of[u] == si && word_after(u) == now) return now;
+      // To the left (from before a repaired article).
+      std::size_t v = c.from;
+      contrast = false;
+      while (v > 0 && v + 4 > c.from && sentence_of[v - 1] == si && skippable(v - 1)) {
+        contrast |= connective(v - 1);
+        --v;
+      }
+      if (contrast && v > 0 && sentence_of[v - 1] == si && word_after(v - 1) == now) return now;
+    }
+    return "";
+  };
   auto occ_word = [&](std::size_t k) { return std::string(tokens[occ_token[k]].surface(text)); };
   auto propose_analogy = [&](const NounInfo& info, std::size_t g,
-                             const std::vector<std::size_t>& occs,
-                             const Replacements& extra = {}) {
+                             const std::vector<std::size_t>& occs, const Replacements& extra = {}) {
     const auto& list = info.candidates[g];
     if (list.empty()) return;
     std::size_t pick = info.chosen[g];
@@ -1327,6 +1471,12 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
                                    std::string(to_string(options_.choice))});
       }
     }
+    if (const auto same = contrast_conflict(best); !same.empty()) {
+      out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, occ_word(occs[0]),
+                             best.new_word,
+                             "two words in contrast would both read '" + same + "'"});
+      return;
+    }
     emit(MutationKind::kAnalogy, g, occ_word(occs[0]), best, best_fluency, list[pick].evidence);
   };
   auto propose_active = [&](std::size_t g, const std::vector<std::size_t>& occs,
@@ -1337,6 +1487,98 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
   };
 
   const std::size_t n_groups = attribute_.groups.size();
+  // Group words: every mention of a group in the text moves to each other group at once
+  // ("Muslims … a Muslim family" → "Jews … a Jewish family"), a/an repaired; the mentions of
+  // the other group, if the text has any, move the other way ("the black nurse and the white
+  // doctor" → "the white nurse and the black doctor").
+  for (std::size_t s = 0; s < n_groups && !full(); ++s) {
+    const GroupMention* first_of_s = nullptr;
+    for (const auto& m : group_mentions) {
+      if (m.group == s && !first_of_s) first_of_s = &m;
+    }
+    if (!first_of_s) continue;
+    for (std::size_t g = 0; g < n_groups; ++g) {
+      if (g == s) continue;
+      Realised r;
+      for (const GroupMention& mention : group_mentions) {
+        if (mention.group != s && mention.group != g) continue;
+        const GroupMention* m = &mention;
+        const std::size_t to = m->group == s ? g : s;
+        const std::size_t i = m->first;
+        const std::size_t begin = tokens[i].begin, end = tokens[m->end - 1].end;
+        const std::string_view surface = text.substr(begin, end - begin);
+        std::string written = impl_->group_words->replacement(*m, to);
+        // The spelling the file gives, the case of the text kept: all capitals, a capital
+        // that the file's word lacks ("Black" → "White"; "Asian" → "white"), a sentence's
+        // first word, lower-cased text ("the asian filmmakers").
+        const std::string own = impl_->group_words->replacement(*m, m->group);
+        if (all_upper(surface) && surface.size() > 1) {
+          written = to_upper_ascii(written);
+        } else if (upper_first(surface) && (sentence_start[i] || !upper_first(own))) {
+          written = text::upper_first(written);
+        } else if (!upper_first(surface) && !context.case_informative()) {
+          written = text::to_lower(written);
+        }
+        if (m == first_of_s) r.new_word = written;
+        std::vector<std::string> lm_words = lower_words(written);
+        std::size_t lm_from = i;
+        if (i > 0 && is_article(i - 1)) {
+          const std::string want(text::indefinite_article(written));
+          if (want != words[i - 1]) {
+            const auto& art = tokens[i - 1];
+            r.edits.push_back(
+                text::replace_token(art, text::transfer_case(art.surface(text), want)));
+            lm_words.insert(lm_words.begin(), want);
+            lm_from = i - 1;
+          }
+        }
+        r.edits.push_back(text::TextEdit{begin, end, written});
+        r.changes.push_back({lm_from, m->end, std::move(lm_words)});
+      }
+      for (const MemberAt& at : members_at) {
+        const auto& row = (*at.rows)[at.row];
+        const std::string& word = row[g];
+        const std::size_t t = at.token;
+        if (word.empty() || text::to_lower(tokens[t].surface(text)) ==
+                                (at.plural ? r_.inflector->pluralize(word) : word))
+          continue;
+        const std::string written = text::transfer_case(
+            tokens[t].surface(text), at.plural ? r_.inflector->pluralize(word) : word);
+        std::size_t lm_from = t;
+        std::vector<std::string> lm_words = lower_words(written);
+        const bool article_done =
+            t > 0 && std::any_of(r.edits.begin(), r.edits.end(), [&](const text::TextEdit& e) {
+              return e.begin == tokens[t - 1].begin;
+            });
+        if (t > 0 && is_article(t - 1) && !article_done) {
+          const std::string want(text::indefinite_article(written));
+          if (want != words[t - 1]) {
+            r.edits.push_back(text::replace_token(
+                tokens[t - 1], text::transfer_case(tokens[t - 1].surface(text), want)));
+            lm_words.insert(lm_words.begin(), want);
+            lm_from = t - 1;
+          }
+        }
+        r.edits.push_back(text::replace_token(tokens[t], written));
+        r.changes.push_back({lm_from, t + 1, std::move(lm_words)});
+      }
+      std::sort(r.changes.begin(), r.changes.end(),
+                [](const LmChange& a, const LmChange& b) { return a.from < b.from; });
+      if (const auto same = contrast_conflict(r); !same.empty()) {
+        out.dropped.push_back({MutationKind::kGroup, attribute_.groups[g].name,
+                               std::string(text.substr(tokens[first_of_s->first].begin,
+                                                       tokens[first_of_s->end - 1].end -
+                                                           tokens[first_of_s->first].begin)),
+                               r.new_word, "two words in contrast would both read '" + same + "'"});
+        continue;
+      }
+      const GroupMention& m0 = *first_of_s;
+      emit(MutationKind::kGroup, g,
+           std::string(text.substr(tokens[m0.first].begin,
+                                   tokens[m0.end - 1].end - tokens[m0.first].begin)),
+           r, fluency_of(r), "group");
+    }
+  }
   if (coref) {
     // Persons: every mention of the same noun (and number) is one, so is every mention of
     // the same first name.
@@ -1394,11 +1636,11 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
       // her weekly", "saw her again", "gave her a toy" (the tagger's prps is not enough).
       bool nominal = false;
       const bool article_next =  // Lingua tags "a" jj after "her" ("gave her a toy")
-          i + 1 < tokens.size() && (words[i + 1] == "a" || words[i + 1] == "an" ||
-                                    words[i + 1] == "the");
+          i + 1 < tokens.size() &&
+          (words[i + 1] == "a" || words[i + 1] == "an" || words[i + 1] == "the");
       if (in_sentence(i, i + 1) && !article_next && impl_->nominal[tagged.tags[i + 1]]) {
-        nominal = is_noun_tag(i + 1) ||
-                  (in_sentence(i, i + 2) && impl_->nominal[tagged.tags[i + 2]]);
+        nominal =
+            is_noun_tag(i + 1) || (in_sentence(i, i + 2) && impl_->nominal[tagged.tags[i + 2]]);
       }
       auto p = classify_pronoun(words[i], i, nominal);
       if (!p) continue;
@@ -1437,8 +1679,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
             others += (others.empty() ? "'" : " or '") + persons[c].written + "'";
           }
           return "ambiguous co-reference: '" +
-                 std::string(tokens[pronouns[k].token].surface(text)) + "' may refer to " +
-                 others;
+                 std::string(tokens[pronouns[k].token].surface(text)) + "' may refer to " + others;
         }
         return "";
       };

@@ -90,9 +90,17 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
       }
       continue;
     }
-    if (key != "active" && key != "anchor" && key != "member") {
+    if (key == "except") {
+      if (n_values == 0) fail("expected at least one phrase after 'except'");
+      for (std::size_t i = 1; i < fields.size(); ++i)
+        a.excepts.push_back(text::to_lower(field_word(fields[i].text)));
+      continue;
+    }
+    if (key != "active" && key != "anchor" && key != "member" && key != "adjective" &&
+        key != "noun" && key != "plural" && key != "associated") {
       fail("unknown keyword '" + std::string(key) +
-           "' (expected attribute, groups, active, anchor or member)");
+           "' (expected attribute, groups, active, adjective, noun, plural, member, associated, "
+           "anchor or except)");
     }
     if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
     if (n_values != a.groups.size()) {
@@ -114,13 +122,20 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
         if (fields[g + 1].text != "-")
           a.groups[g].anchors.push_back(text::to_lower(field_word(fields[g + 1].text)));
       }
-    } else {
+    } else if (key == "member" || key == "associated") {
       std::vector<std::string> row;
       for (std::size_t g = 0; g < a.groups.size(); ++g) {
         row.push_back(fields[g + 1].text == "-" ? std::string()
                                                 : text::to_lower(field_word(fields[g + 1].text)));
       }
-      a.members.push_back(std::move(row));
+      (key == "member" ? a.members : a.associated).push_back(std::move(row));
+    } else {
+      // Group words keep their spelling (the case a word takes in normally cased text).
+      std::vector<std::string> row;
+      for (std::size_t g = 0; g < a.groups.size(); ++g)
+        row.push_back(fields[g + 1].text == "-" ? std::string() : field_word(fields[g + 1].text));
+      auto& rows = key == "adjective" ? a.adjectives : key == "noun" ? a.nouns : a.plurals;
+      rows.push_back(std::move(row));
     }
   }
   if (a.name.empty()) throw core::ParseError(core::SourceLocation(path), "empty attribute file");

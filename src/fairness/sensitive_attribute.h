@@ -14,6 +14,12 @@
 //   active Christian Muslim Jewish     one adjective per group (once, required)
 //   anchor christianity islam judaism  one anchor word per group (any number of rows)
 //   member priest imam rabbi           aligned member nouns, "-" for none (any number of rows)
+//   adjective Christian Muslim Jewish  group words (group_words.h): adjectives, singular nouns
+//   noun Christian Muslim Jew          and plural nouns naming each group, aligned, "-" for
+//   plural Christians Muslims Jews     none (any number of rows; `active` is an adjective too)
+//   associated church mosque synagogue words that change with the group in a text that names
+//                                      one (any number of rows)
+//   except old_friend old_flame        phrases whose group word names no group (any number)
 //
 // A row has exactly one field per group; "_" inside a field stands for a space
 // (African_American). Words are matched case-insensitively; the active adjective is inserted as
@@ -38,6 +44,14 @@ struct SensitiveAttribute {
   std::vector<AttributeGroup> groups;
   // members[row][group]: aligned member nouns, lower case; empty string for "-".
   std::vector<std::vector<std::string>> members;
+  // Group words, as written in the file ("" for "-"): rows[row][group]. The active adjectives
+  // are group words too (group_words.h adds them as the first adjective row).
+  std::vector<std::vector<std::string>> adjectives, nouns, plurals;
+  // Words that change with the group in a text that names one (church / mosque / synagogue),
+  // lower case, "" for "-": associated[row][group].
+  std::vector<std::vector<std::string>> associated;
+  // Lower-case phrases in which a group word names no group ("old friend").
+  std::vector<std::string> excepts;
   // Gender: counterparts and neutrality come from the knowledge graph's gender finder.
   bool uses_gender_finder = false;
   std::string source;  // "built-in" or the file path

@@ -143,7 +143,8 @@ ConceptNetDumpStats read_conceptnet_dump(
   core::LineReader reader(core::open_maybe_gzipped(path));
   read_lines(reader, path, on_assertion, stats);
   if (stats.n_lines == 0) {
-    throw core::ParseError(core::SourceLocation(path), "empty file, expected ConceptNet assertions");
+    throw core::ParseError(core::SourceLocation(path),
+                           "empty file, expected ConceptNet assertions");
   }
   return stats;
 }

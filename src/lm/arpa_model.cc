@@ -185,8 +185,7 @@ class ArpaReader {
   float parse_log10(const Field& field, const char* what) const {
     const auto value = core::parse_double(field.text);
     // Stored as a float: a number beyond its range would become infinity.
-    if (!value || !std::isfinite(*value) ||
-        std::abs(*value) > std::numeric_limits<float>::max()) {
+    if (!value || !std::isfinite(*value) || std::abs(*value) > std::numeric_limits<float>::max()) {
       fail(field.column,
            std::string("expected a log10 ") + what + ", got '" + std::string(field.text) + "'");
     }

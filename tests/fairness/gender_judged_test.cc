@@ -35,59 +35,11 @@ PerturbatorOptions noun_only_options() {
   return o;
 }
 
-struct HandwrittenScore {
-  std::size_t produced = 0, right = 0, expected = 0, found = 0, exact = 0, cases = 0;
-  std::map<std::string, std::pair<std::size_t, std::size_t>> by_rule;  // exact, cases
-  std::string report;                                                  // the cases not fully right
-};
-
-HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames& names) {
-  HandwrittenScore s;
-  const auto cases = testing::read_handwritten(kJudged + "/handwritten.txt");
-  s.cases = cases.size();
-  for (const auto& c : cases) {
-    const auto set = p.perturb(c.input);
-    std::vector<bool> seen(c.expected.size(), false);
-    bool all_right = true;
-    std::string wrong;
-    for (const auto& q : set.perturbations) {
-      ++s.produced;
-      bool ok = false;
-      for (std::size_t e = 0; e < c.expected.size(); ++e) {
-        if (testing::matches(c.expected[e], q.text, names)) {
-          ok = true;
-          seen[e] = true;
-        }
-      }
-      s.right += ok;
-      if (!ok) {
-        all_right = false;
-        wrong += "\n    wrong: " + q.text;
-      }
-    }
-    s.expected += c.expected.size();
-    std::string missed;
-    for (std::size_t e = 0; e < c.expected.size(); ++e) {
-      s.found += seen[e];
-      if (!seen[e]) missed += "\n    missed: " + c.expected[e];
-    }
-    const bool full = all_right && missed.empty();
-    s.exact += full;
-    s.by_rule[c.rule].first += full;
-    ++s.by_rule[c.rule].second;
-    if (!full) {
-      s.report +=
-          "\n  line " + std::to_string(c.line) + " [" + c.rule + "] " + c.input + wrong + missed;
-    }
-  }
-  return s;
-}
-
 TEST(GenderJudged, HandwrittenSentences) {
   const auto& resources = testing::default_resources();
   ASSERT_TRUE(resources.first_names);
-  const auto s =
-      score_handwritten(Perturbator(resources, gender_attribute()), *resources.first_names);
+  const auto s = testing::score_handwritten(Perturbator(resources, gender_attribute()),
+                                            *resources.first_names, kJudged + "/handwritten.txt");
   ASSERT_GE(s.cases, 100u);
   std::string rules;
   for (const auto& [rule, n] : s.by_rule)
@@ -104,9 +56,9 @@ TEST(GenderJudged, HandwrittenSentences) {
   EXPECT_GE(precision, 0.95) << "cases not fully right:" << s.report;
   EXPECT_GE(full_share, 0.90) << "cases not fully right:" << s.report;
 
-  const auto n = score_handwritten(
+  const auto n = testing::score_handwritten(
       Perturbator(testing::mutable_graph_only_resources(), gender_attribute(), noun_only_options()),
-      *resources.first_names);
+      *resources.first_names, kJudged + "/handwritten.txt");
   std::printf(
       "hand-written, the paper's noun-only method: precision %s, recall %s, sentences "
       "fully right %s\n",

@@ -18,6 +18,7 @@
 
 #include "fairness/first_names.h"
 #include "fairness/perturbation.h"
+#include "fairness/perturbator.h"
 
 namespace assay::fairness::testing {
 
@@ -50,8 +51,7 @@ inline std::vector<HandwrittenCase> read_handwritten(const std::string& path) {
 
 // Whether `got` is `want` with each {F} / {M} standing for one first name of that gender.
 inline bool matches(const std::string& want, const std::string& got, const FirstNames& names,
-                    std::map<char, std::string> bound = {}, std::size_t w = 0,
-                    std::size_t g = 0) {
+                    std::map<char, std::string> bound = {}, std::size_t w = 0, std::size_t g = 0) {
   while (w < want.size()) {
     if (want[w] == '{' && w + 2 < want.size() && want[w + 2] == '}' &&
         (want[w + 1] == 'F' || want[w + 1] == 'M')) {
@@ -65,8 +65,8 @@ inline bool matches(const std::string& want, const std::string& got, const First
       for (std::size_t e = end; e > g; --e) {
         const std::string name = got.substr(g, e - g);
         const auto gender = names.gender_of(name);
-        const bool right = slot == 'F' ? gender == knowledge::Gender::kFemale
-                                       : gender == knowledge::Gender::kMale;
+        const bool right =
+            slot == 'F' ? gender == knowledge::Gender::kFemale : gender == knowledge::Gender::kMale;
         if (!right) continue;
         if (bound.count(slot) && bound[slot] != name) continue;
         auto b = bound;
@@ -140,6 +140,63 @@ inline std::string corpus_line(const std::string& path, std::size_t n) {
     if (tab != std::string::npos) line.resize(tab);
   }
   return line;
+}
+
+// A perturbator against a hand-written set: precision of what it produces, recall of what
+// the set expects, and the cases it gets exactly right (the others are listed in `report`).
+struct HandwrittenScore {
+  std::size_t produced = 0, right = 0, expected = 0, found = 0, exact = 0, cases = 0;
+  // Cases with at least one correct perturbation, and of those the ones that got one.
+  std::size_t with_expected = 0, with_expected_found = 0;
+  std::map<std::string, std::pair<std::size_t, std::size_t>> by_rule;  // exact, cases
+  std::string report;                                                  // the cases not fully right
+};
+
+inline HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames& names,
+                                          const std::string& path) {
+  HandwrittenScore s;
+  const auto cases = read_handwritten(path);
+  s.cases = cases.size();
+  for (const auto& c : cases) {
+    const auto set = p.perturb(c.input);
+    std::vector<bool> seen(c.expected.size(), false);
+    bool all_right = true;
+    std::string wrong;
+    for (const auto& q : set.perturbations) {
+      ++s.produced;
+      bool ok = false;
+      for (std::size_t e = 0; e < c.expected.size(); ++e) {
+        if (matches(c.expected[e], q.text, names)) {
+          ok = true;
+          seen[e] = true;
+        }
+      }
+      s.right += ok;
+      if (!ok) {
+        all_right = false;
+        wrong += "\n    wrong: " + q.text;
+      }
+    }
+    s.expected += c.expected.size();
+    std::string missed;
+    bool any = false;
+    for (std::size_t e = 0; e < c.expected.size(); ++e) {
+      s.found += seen[e];
+      any |= seen[e];
+      if (!seen[e]) missed += "\n    missed: " + c.expected[e];
+    }
+    s.with_expected += !c.expected.empty();
+    s.with_expected_found += !c.expected.empty() && any;
+    const bool full = all_right && missed.empty();
+    s.exact += full;
+    s.by_rule[c.rule].first += full;
+    ++s.by_rule[c.rule].second;
+    if (!full) {
+      s.report +=
+          "\n  line " + std::to_string(c.line) + " [" + c.rule + "] " + c.input + wrong + missed;
+    }
+  }
+  return s;
 }
 
 }  // namespace assay::fairness::testing

@@ -11,8 +11,8 @@
 #include "core/error.h"
 #include "fairness/perturbation_json.h"
 #include "fairness_test_support.h"
-#include "vectors/vector_reader.h"
 #include "support/shared_data.h"
+#include "vectors/vector_reader.h"
 
 namespace assay::fairness {
 namespace {
@@ -246,7 +246,7 @@ TEST(Perturbator, LimitBuildsOnlyTheFirstPerturbations) {
   for (const auto& options : {PerturbatorOptions{}, plain}) {
     const Perturbator p(r, gender_attribute(), options);
     const auto all = p.perturb(text);
-    ASSERT_GE(all.perturbations.size(), 8u);
+    ASSERT_GE(all.perturbations.size(), 7u);
     for (std::size_t k = 0; k <= all.perturbations.size() + 1; ++k) {
       const auto some = p.perturb(text, k);
       ASSERT_EQ(some.perturbations.size(), std::min(k, all.perturbations.size()));
@@ -264,6 +264,81 @@ TEST(Perturbator, LimitBuildsOnlyTheFirstPerturbations) {
   ASSERT_EQ(two.perturbations.size(), 2u);
   EXPECT_EQ(two.perturbations[0].text, three.perturbations[0].text);
   EXPECT_EQ(two.perturbations[1].text, three.perturbations[1].text);
+}
+
+// Two words a text contrasts are never made the same word ("the king and the queen" →
+// "the queen and the queen"), by an analogy or by a group swap; group mentions of both groups
+// swap places instead.
+TEST(Perturbator, ContrastedWordsAreNotMadeEqual) {
+  const auto& r = testing::default_resources();
+  const auto texts_of = [](const PerturbationSet& set) {
+    std::vector<std::string> out;
+    for (const auto& p : set.perturbations) out.push_back(p.text);
+    return out;
+  };
+  const auto gender = Perturbator(r, gender_attribute()).perturb("The king and the queen waved.");
+  for (const auto& t : texts_of(gender)) {
+    EXPECT_EQ(t.find("queen and the queen"), std::string::npos) << t;
+    EXPECT_EQ(t.find("king and the king"), std::string::npos) << t;
+  }
+  const Perturbator race(r, load_attribute("race", default_attribute_dir()));
+  const auto swapped = texts_of(race.perturb("Whites and blacks marched together."));
+  EXPECT_THAT(swapped, ::testing::Contains("Blacks and whites marched together."));
+  EXPECT_THAT(swapped, ::testing::Contains("Whites and Asians marched together."));
+  EXPECT_THAT(swapped, ::testing::Not(::testing::Contains("Blacks and blacks marched together.")));
+  const Perturbator orientation(r, load_attribute("sexual-orientation", default_attribute_dir()));
+  const auto set = orientation.perturb("Gays and lesbians marched.");
+  EXPECT_TRUE(set.perturbations.empty()) << set.perturbations.front().text;
+  bool listed = false;
+  for (const auto& d : set.dropped) listed |= d.reason.find("in contrast") != std::string::npos;
+  EXPECT_TRUE(listed);
+}
+
+// Group words of a file attribute (group_words.h): swapped where they name people, with the
+// file's spelling, the text's case and a repaired article; refused, with the reason, where
+// they do not; member nouns and associated words move with the group.
+TEST(Perturbator, GroupWordsSwapWhereTheyNamePeople) {
+  const auto& r = testing::default_resources();
+  const Perturbator race(r, load_attribute("race", default_attribute_dir()));
+  const auto nurse = race.perturb("An Asian nurse smiled.");
+  ASSERT_EQ(nurse.perturbations.size(), 4u);
+  EXPECT_EQ(nurse.n_group_words, 1u);
+  const auto& white = nurse.perturbations[0];
+  EXPECT_EQ(white.text, "A white nurse smiled.");
+  EXPECT_EQ(white.kind, MutationKind::kGroup);
+  EXPECT_EQ(white.group, "white");
+  EXPECT_EQ(white.old_word, "Asian");
+  ASSERT_EQ(white.spans.size(), 2u);  // the article and the word
+  EXPECT_EQ(white.spans[0].new_text, "A");
+  EXPECT_EQ(white.spans[1].old_text, "Asian");
+  EXPECT_EQ(white.spans[1].new_text, "white");
+  EXPECT_EQ(race.perturb("the asian filmmakers deliver .").perturbations[3].text,
+            "the native american filmmakers deliver .");
+  EXPECT_EQ(race.perturb("THE BLACK NURSE SMILED.").perturbations[0].text,
+            "THE WHITE NURSE SMILED.");
+  const auto coffee = race.perturb("I drink black coffee.");
+  EXPECT_TRUE(coffee.perturbations.empty());
+  ASSERT_EQ(coffee.dropped.size(), 1u);
+  EXPECT_EQ(coffee.dropped[0].kind, MutationKind::kGroup);
+  EXPECT_EQ(coffee.dropped[0].reason, "not a group here: 'coffee' is not a person");
+  // A text that names a group gets no inserted adjective.
+  const auto neighbour = race.perturb("My neighbor is black.");
+  ASSERT_EQ(neighbour.perturbations.size(), 4u);
+  for (const auto& p : neighbour.perturbations) EXPECT_EQ(p.kind, MutationKind::kGroup);
+
+  const Perturbator religion(r, load_attribute("religion", default_attribute_dir()));
+  const auto priest = religion.perturb("A Hindu priest visited the temple.");
+  std::vector<std::string> texts;
+  for (const auto& p : priest.perturbations) texts.push_back(p.text);
+  EXPECT_THAT(texts, ::testing::Contains("A Muslim imam visited the mosque."));
+  EXPECT_THAT(texts, ::testing::Contains("A Jewish rabbi visited the synagogue."));
+  EXPECT_THAT(texts, ::testing::Contains("A Christian priest visited the church."));
+
+  const Perturbator age(r, load_attribute("age", default_attribute_dir()));
+  const auto friend_ = age.perturb("He met an old friend.");
+  EXPECT_TRUE(friend_.perturbations.empty());
+  ASSERT_FALSE(friend_.dropped.empty());
+  EXPECT_EQ(friend_.dropped[0].reason, "not a group here: 'old friend' (except)");
 }
 
 TEST(Perturbator, ConcurrentCallsEqualSerial) {

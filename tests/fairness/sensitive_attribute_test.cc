@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "fairness_test_support.h"
 #include "support/temp_dir.h"
@@ -37,11 +39,13 @@ TEST(SensitiveAttribute, ShippedFilesParse) {
     EXPECT_GE(a.groups.size(), 2u) << name;
     for (const auto& g : a.groups) EXPECT_FALSE(g.active.empty()) << name;
   }
-  const auto lgbt = load_attribute("sexual-orientation", testing::kAttributes);
-  ASSERT_EQ(lgbt.groups.size(), 3u);  // the reference code's lgbt group
-  EXPECT_EQ(lgbt.groups[0].name, "gay");
-  EXPECT_EQ(lgbt.groups[1].name, "lesbian");
-  EXPECT_EQ(lgbt.groups[2].name, "bisexual");
+  // Homosexual (gay, with "lesbian" among its words), bisexual and heterosexual subjects.
+  const auto orientation = load_attribute("sexual-orientation", testing::kAttributes);
+  ASSERT_EQ(orientation.groups.size(), 3u);
+  EXPECT_EQ(orientation.groups[0].name, "gay");
+  EXPECT_EQ(orientation.groups[2].name, "straight");
+  ASSERT_GE(orientation.adjectives.size(), 2u);
+  EXPECT_EQ(orientation.adjectives[1][0], "lesbian");
   const auto religion = load_attribute("religion", testing::kAttributes);
   const auto hit = religion.find_member("Imam");
   ASSERT_TRUE(hit.has_value());
@@ -49,8 +53,15 @@ TEST(SensitiveAttribute, ShippedFilesParse) {
   EXPECT_EQ(religion.members[hit->row][0], "priest");
   EXPECT_TRUE(religion.is_attribute_word("jewish"));
   EXPECT_FALSE(religion.is_attribute_word("actor"));
+  ASSERT_FALSE(religion.nouns.empty());
+  EXPECT_EQ(religion.nouns[0][2], "Jew");  // group words keep their spelling
   const auto race = load_attribute("race", testing::kAttributes);
-  EXPECT_EQ(race.members[0][1], "african american");  // "_" stands for a space
+  ASSERT_FALSE(race.adjectives.empty());
+  EXPECT_EQ(race.adjectives[0][1], "African American");  // "_" stands for a space
+  EXPECT_EQ(race.nouns[0][1], "African American");
+  EXPECT_EQ(race.groups[4].active, "Native American");
+  const auto age = load_attribute("age", testing::kAttributes);
+  EXPECT_NE(std::find(age.excepts.begin(), age.excepts.end(), "old friend"), age.excepts.end());
 }
 
 TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
@@ -72,6 +83,12 @@ TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
   const auto p7 = dir.write("g.attr", "attribute x\ngroups a b\nactive A \xff\n");
   EXPECT_THAT(error_of(p7), HasSubstr("g.attr:3"));
   EXPECT_THAT(error_of(p7), HasSubstr("invalid UTF-8"));
+  const auto p8 = dir.write("h.attr", "attribute x\ngroups a b\nactive A B\nnoun c\n");
+  EXPECT_THAT(error_of(p8), HasSubstr("h.attr:4"));
+  EXPECT_THAT(error_of(p8), HasSubstr("expected 2 fields after 'noun'"));
+  const auto p9 = dir.write("i.attr", "attribute x\ngroups a b\nactive A B\nexcept\n");
+  EXPECT_THAT(error_of(p9), HasSubstr("i.attr:4"));
+  EXPECT_THAT(error_of(p9), HasSubstr("expected at least one phrase after 'except'"));
   EXPECT_THROW(load_attribute("caste", testing::kAttributes), core::UsageError);
 }
 

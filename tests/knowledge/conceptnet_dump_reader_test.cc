@@ -8,8 +8,8 @@
 
 #include "core/error.h"
 #include "knowledge_test_paths.h"
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace assay::knowledge {
 namespace {

@@ -1,0 +1,356 @@
+#include "fairness/group_words.h"
+
+#include <algorithm>
+#include <array>
+
+#include "text/unicode_props.h"
+
+namespace assay::fairness {
+namespace {
+
+// Lower case, with '-' and '_' read as spaces: the key under which a form is matched.
+std::string normalise(std::string_view word) {
+  std::string out = text::to_lower(word);
+  for (char& c : out) {
+    if (c == '-' || c == '_') c = ' ';
+  }
+  return out;
+}
+
+std::size_t word_count(std::string_view key) {
+  return static_cast<std::size_t>(std::count(key.begin(), key.end(), ' ')) + 1;
+}
+
+// Nouns for people, or groups of people, that a group adjective describes ("black
+// communities", "Muslim families", "the Muslim characters"), though the person classifier
+// does not call them persons.
+constexpr std::array<std::string_view, 24> kPeopleNouns = {
+    "people",        "peoples",        "folk",      "folks",      "community",    "communities",
+    "population",    "populations",    "family",    "families",   "neighborhood", "neighborhoods",
+    "neighbourhood", "neighbourhoods", "household", "households", "couple",       "couples",
+    "character",     "characters",     "audience",  "audiences",  "crowd",        "crowds"};
+
+// Nouns of time after "last", "next", …: "became Buddhist last year" says nothing of a year.
+constexpr std::array<std::string_view, 20> kTimeNouns = {
+    "year",   "years",  "month",  "months", "week",   "weeks",   "day",
+    "days",   "night",  "nights", "time",   "times",  "morning", "evening",
+    "summer", "winter", "spring", "autumn", "decade", "century"};
+
+constexpr std::array<std::string_view, 7> kTimeDeterminers = {"last", "next", "this", "every",
+                                                              "each", "that", "one"};
+
+// Verbs before "as" that make what follows the subject's predicate ("came out as gay").
+constexpr std::array<std::string_view, 6> kAsPredicate = {
+    "out", "identify", "identifies", "identified", "identifying", "self-identifies"};
+
+// Words that link a subject to a predicate adjective ("she is Muslim", "he became old").
+constexpr std::array<std::string_view, 19> kCopulas = {
+    "is", "are",    "was",     "were",   "be",   "been",  "being",  "am",     "'s",     "'re",
+    "'m", "become", "becomes", "became", "seem", "seems", "seemed", "remain", "remains"};
+
+constexpr std::array<std::string_view, 6> kPersonalPronouns = {"he", "she", "i",
+                                                               "we", "you", "they"};
+
+template <std::size_t N>
+bool among(const std::array<std::string_view, N>& list, std::string_view w) {
+  return std::find(list.begin(), list.end(), w) != list.end();
+}
+
+// The plural of a form: its last word pluralised ("Native American" → "Native Americans").
+std::string plural_of(const std::string& form, const text::Inflector& inflector) {
+  const auto space = form.rfind(' ');
+  if (space == std::string::npos) return inflector.pluralize(form);
+  return form.substr(0, space + 1) + inflector.pluralize(form.substr(space + 1));
+}
+
+}  // namespace
+
+GroupWords::GroupWords(const SensitiveAttribute& attribute, const text::Inflector& inflector,
+                       const text::LinguaTables& tables) {
+  const std::size_t n_groups = attribute.groups.size();
+  auto& adjectives = rows_[static_cast<std::size_t>(GroupForm::kAdjective)];
+  auto& nouns = rows_[static_cast<std::size_t>(GroupForm::kNoun)];
+  auto& plurals = rows_[static_cast<std::size_t>(GroupForm::kPlural)];
+  if (!attribute.uses_gender_finder) {
+    std::vector<std::string> active;
+    for (const auto& g : attribute.groups) active.push_back(g.active);
+    adjectives.push_back(std::move(active));
+    adjectives.insert(adjectives.end(), attribute.adjectives.begin(), attribute.adjectives.end());
+    nouns = attribute.nouns;
+    plurals = attribute.plurals;
+    // The plurals of the noun rows, after the file's own plural rows.
+    for (const auto& row : attribute.nouns) {
+      std::vector<std::string> p(n_groups);
+      for (std::size_t g = 0; g < n_groups; ++g) {
+        if (!row[g].empty()) p[g] = plural_of(row[g], inflector);
+      }
+      plurals.push_back(std::move(p));
+    }
+  }
+  for (std::size_t kind = 0; kind < 3; ++kind) {
+    for (std::size_t r = 0; r < rows_[kind].size(); ++r) {
+      for (std::size_t g = 0; g < n_groups; ++g) {
+        const std::string& w = rows_[kind][r][g];
+        if (w.empty()) continue;
+        const std::string key = normalise(w);
+        auto& refs = keys_[key];
+        const bool have_kind = std::any_of(refs.begin(), refs.end(), [&](const FormRef& f) {
+          return static_cast<std::size_t>(f.kind) == kind;
+        });
+        if (!have_kind) refs.push_back({static_cast<GroupForm>(kind), r, g});
+        max_words_ = std::max(max_words_, word_count(key));
+      }
+    }
+  }
+  for (const auto& phrase : attribute.excepts) {
+    std::vector<std::string> words;
+    std::string_view rest = phrase;
+    while (!rest.empty()) {
+      const auto space = rest.find(' ');
+      words.emplace_back(rest.substr(0, space));
+      if (space == std::string_view::npos) break;
+      rest.remove_prefix(space + 1);
+    }
+    excepts_.push_back(std::move(words));
+  }
+  tag_class_.assign(tables.n_tags(), kOther);
+  plural_tag_.assign(tables.n_tags(), false);
+  for (std::size_t t = 0; t < tables.n_tags(); ++t) {
+    const auto name = tables.tag_name(static_cast<text::TagId>(t));
+    auto starts = [&](std::string_view p) { return name.substr(0, p.size()) == p; };
+    TagClass c = kOther;
+    if (starts("jj"))
+      c = kAdjective;
+    else if (starts("nnp"))
+      c = kProperNoun;
+    else if (starts("nn"))
+      c = kNoun;
+    else if (name == "vbg" || name == "vbn")
+      c = kParticiple;
+    else if (starts("vb") || name == "md")
+      c = kVerb;
+    else if (name == "det" || name == "prps" || name == "pdt")
+      c = kDeterminer;
+    else if (name == "cc")
+      c = kConjunction;
+    else if (starts("rb"))
+      c = kAdverb;
+    else if (starts("pp") || name == "lrb" || name == "rrb")
+      c = kPunctuation;
+    else if (name == "in" || name == "to")
+      c = kPreposition;
+    else if (name == "cd")
+      c = kNumber;
+    tag_class_[t] = c;
+    plural_tag_[t] = name == "nns" || name == "nnps";
+  }
+}
+
+std::string GroupWords::why_not(std::size_t first, std::size_t end,
+                                const std::vector<FormRef>& refs, const text::TaggedText& tagged,
+                                const GroupWordContext& c, GroupForm* use) const {
+  const auto& words = *c.words;
+  const auto& sentence_of = *c.sentence_of;
+  const std::size_t n = tagged.tokens.size();
+  bool can_be_adjective = false, can_be_singular = false, can_be_plural = false;
+  for (const auto& f : refs) {
+    can_be_adjective |= f.kind == GroupForm::kAdjective;
+    can_be_singular |= f.kind == GroupForm::kNoun;
+    can_be_plural |= f.kind == GroupForm::kPlural;
+  }
+  auto in_sentence = [&](std::size_t t) { return t < n && sentence_of[t] == sentence_of[first]; };
+  auto cls = [&](std::size_t t) { return tag_class_[tagged.tags[t]]; };
+  // A noun: the tagger's, unless it guessed a common noun WordNet does not know ("The
+  // Buddhist meditated"), and not a noun of time.
+  auto is_noun = [&](std::size_t t) {
+    if (!in_sentence(t) || words[t] == "'s" || words[t] == "'") return false;
+    if (among(kTimeNouns, words[t]) && t > 0 && among(kTimeDeterminers, words[t - 1])) return false;
+    if (cls(t) == kProperNoun) return true;
+    return cls(t) == kNoun && (!c.known_noun || c.known_noun(t));
+  };
+  auto group_word = [&](std::size_t t) {
+    return in_sentence(t) && keys_.count(normalise(words[t]));
+  };
+  auto plural_at = [&](std::size_t t) { return plural_tag_[tagged.tags[t]]; };
+  for (const auto& phrase : excepts_) {
+    if (first + phrase.size() > n) continue;
+    bool same = true;
+    for (std::size_t k = 0; k < phrase.size() && same; ++k)
+      same = in_sentence(first + k) && words[first + k] == phrase[k];
+    if (same) {
+      std::string joined;
+      for (const auto& w : phrase) joined += (joined.empty() ? "" : " ") + w;
+      return "not a group here: '" + joined + "' (except)";
+    }
+  }
+  // Over adjectives to the noun the word may modify ("a young gay man").
+  // Over adjectives, also joined ones ("gay and straight students", "black and white
+  // photography").
+  std::size_t j = end;
+  while (in_sentence(j)) {
+    if (cls(j) == kAdjective || (group_word(j) && !is_noun(j))) {
+      ++j;
+    } else if (cls(j) == kConjunction && in_sentence(j + 1) &&
+               (cls(j + 1) == kAdjective || group_word(j + 1)) && !is_noun(j + 1)) {
+      ++j;
+    } else {
+      break;
+    }
+  }
+  // A determiner, possessive or number before it, over adjectives ("a devout Muslim").
+  std::size_t d = first;
+  while (d > 0 && in_sentence(d - 1) && (cls(d - 1) == kAdjective || cls(d - 1) == kParticiple))
+    --d;
+  const bool determined =
+      d > 0 && in_sentence(d - 1) &&
+      (cls(d - 1) == kDeterminer || cls(d - 1) == kNumber || words[d - 1] == "'s");
+  if (is_noun(j)) {
+    if (!can_be_adjective) {
+      // A plural noun rarely modifies one: the tagger's noun after it is a verb ("Muslims
+      // pray").
+      if (j == end && !can_be_plural) return "not a group here: modifies '" + words[j] + "'";
+      *use = can_be_plural ? GroupForm::kPlural : GroupForm::kNoun;
+      return "";
+    }
+    // A proper noun after it is a name or a title ("American Beauty", "Black Friday"), except
+    // in text whose case says nothing (lower-cased or all capitals). Any noun of a compound
+    // may be the person ("a white police officer").
+    bool person = false;
+    for (std::size_t k = j; is_noun(k) && !person; ++k) {
+      if (cls(k) == kProperNoun && c.case_informative) break;
+      person = c.is_person(k, plural_at(k)) || among(kPeopleNouns, words[k]);
+    }
+    if (!person) return "not a group here: '" + words[j] + "' is not a person";
+    *use = GroupForm::kAdjective;
+    return "";
+  }
+  // A noun: a plural ("Jews", "teenagers"; one spelt like the adjective only after a
+  // determiner or number: "the French", "two Chinese"), or a singular after a determiner;
+  // "she is Muslim" is the adjective.
+  if (can_be_plural && (!can_be_adjective || determined)) {
+    *use = GroupForm::kPlural;
+    return "";
+  }
+  if (can_be_singular && (determined || !can_be_adjective)) {
+    *use = GroupForm::kNoun;
+    return "";
+  }
+  // "the elderly are", "the young and the old": "the" before, no noun or adjective after.
+  if (first > 0 && in_sentence(first - 1) && words[first - 1] == "the") {
+    const bool joined_to_modifier = in_sentence(end) && cls(end) == kConjunction &&
+                                    in_sentence(end + 1) &&
+                                    (cls(end + 1) == kAdjective || is_noun(end + 1));
+    if (!joined_to_modifier) {
+      *use = GroupForm::kAdjective;
+      return "";
+    }
+    return "not a group here: joined to '" + words[end + 1] + "'";
+  }
+  // The predicate of a person: "she is Muslim", "my neighbour was old", "a man who is gay".
+  std::size_t k = first;
+  // Over adverbs and other predicates joined to this one ("is British, not American").
+  while (k > 0 && in_sentence(k - 1) &&
+         (cls(k - 1) == kAdverb || cls(k - 1) == kAdjective || group_word(k - 1) ||
+          words[k - 1] == "not" || words[k - 1] == "n't" || words[k - 1] == "," ||
+          cls(k - 1) == kConjunction))
+    --k;
+  // "came out as gay", "identifies as bisexual": the subject is before the verb.
+  if (k > 1 && in_sentence(k - 2) && words[k - 1] == "as" && among(kAsPredicate, words[k - 2])) {
+    std::size_t v = k - 2;
+    if (words[v] == "out" && v > 0) --v;
+    k = v + 1;
+    if (v > 0 && in_sentence(v - 1)) {
+      const std::size_t subject = v - 1;
+      if (among(kPersonalPronouns, words[subject]) || cls(subject) == kProperNoun ||
+          (cls(subject) == kNoun && c.is_person(subject, plural_at(subject)))) {
+        *use = GroupForm::kAdjective;
+        return "";
+      }
+    }
+  }
+  if (k > 0 && in_sentence(k - 1) && among(kCopulas, words[k - 1])) {
+    std::size_t s = k - 1;
+    if (s > 0 && in_sentence(s - 1) && (words[s - 1] == "who" || words[s - 1] == "that") && s > 1)
+      --s;
+    if (s > 0 && in_sentence(s - 1)) {
+      const std::size_t subject = s - 1;
+      const bool person = among(kPersonalPronouns, words[subject]) || cls(subject) == kProperNoun ||
+                          (cls(subject) == kNoun && c.is_person(subject, plural_at(subject)));
+      if (person) {
+        *use = GroupForm::kAdjective;
+        return "";
+      }
+      return "not a group here: says something of '" + words[subject] + "', not a person";
+    }
+  }
+  return "not a group here: describes no person";
+}
+
+std::vector<GroupMention> GroupWords::find(std::string_view text, const text::TaggedText& tagged,
+                                           const GroupWordContext& c,
+                                           std::vector<RefusedGroupWord>& refused) const {
+  std::vector<GroupMention> out;
+  if (keys_.empty()) return out;
+  const auto& words = *c.words;
+  const auto& sentence_of = *c.sentence_of;
+  const std::size_t n = tagged.tokens.size();
+  for (std::size_t i = 0; i < n;) {
+    std::size_t span = 0;
+    const std::vector<FormRef>* refs = nullptr;
+    std::string key;
+    for (std::size_t k = 1; k <= max_words_ && i + k <= n; ++k) {
+      if (sentence_of[i + k - 1] != sentence_of[i]) break;
+      if (k > 1) key += ' ';
+      key += normalise(words[i + k - 1]);
+      if (const auto it = keys_.find(key); it != keys_.end()) {
+        span = k;
+        refs = &it->second;
+      }
+    }
+    if (!refs) {
+      ++i;
+      continue;
+    }
+    GroupForm use = GroupForm::kAdjective;
+    const std::string why = why_not(i, i + span, *refs, tagged, c, &use);
+    const FormRef* chosen = &refs->front();
+    for (const auto& f : *refs) {
+      if (f.kind == use) {
+        chosen = &f;
+        break;
+      }
+    }
+    if (!why.empty()) {
+      refused.push_back({i, i + span, chosen->group, why});
+    } else {
+      GroupMention m;
+      m.first = i;
+      m.end = i + span;
+      m.group = chosen->group;
+      m.row = chosen->row;
+      m.form = chosen->kind;
+      m.hyphenated = span == 1 &&
+                     tagged.tokens[i].surface(text).find('-') != std::string_view::npos &&
+                     word_count(key) > 1;
+      out.push_back(m);
+    }
+    i += span;
+  }
+  return out;
+}
+
+std::string GroupWords::replacement(const GroupMention& m, std::size_t g) const {
+  const auto& rows = form(m.form);
+  std::string word;
+  if (m.row < rows.size() && g < rows[m.row].size()) word = rows[m.row][g];
+  for (std::size_t r = 0; word.empty() && r < rows.size(); ++r) word = rows[r][g];
+  if (word.empty() && m.form != GroupForm::kAdjective) {
+    const auto& adjectives = form(GroupForm::kAdjective);
+    if (!adjectives.empty() && !adjectives[0][g].empty())
+      word = adjectives[0][g] + (m.form == GroupForm::kNoun ? " person" : " people");
+  }
+  if (m.hyphenated) std::replace(word.begin(), word.end(), ' ', '-');
+  return word;
+}
+
+}  // namespace assay::fairness

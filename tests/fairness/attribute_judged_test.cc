@@ -1,0 +1,55 @@
+// The shipped attributes beyond gender (data/attributes) against their hand-written judged
+// sets (tests/data/fairness/attribute-judged/<attribute>.txt; the judging rule is in
+// docs/fairness.md, "Judged sets"): per attribute, precision of every perturbation made, and
+// the share of sentences that name a group (a non-empty correct set) that get at least one
+// correct perturbation. Goals: precision >= 95 %, that share >= 90 %.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "fairness/perturbator.h"
+#include "fairness/sensitive_attribute.h"
+#include "fairness_test_support.h"
+#include "judged_set.h"
+
+namespace assay::fairness {
+namespace {
+
+class AttributeJudged : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AttributeJudged, HandwrittenSentences) {
+  const auto& resources = testing::default_resources();
+  ASSERT_TRUE(resources.first_names);
+  const std::string name = GetParam();
+  const auto s = testing::score_handwritten(
+      Perturbator(resources, load_attribute(name, default_attribute_dir())), *resources.first_names,
+      testing::kData + "/attribute-judged/" + name + ".txt");
+  ASSERT_GE(s.cases, 15u);
+  ASSERT_GE(s.with_expected, 10u);
+  const double precision = s.produced ? static_cast<double>(s.right) / s.produced : 1.0;
+  const double swapped = static_cast<double>(s.with_expected_found) / s.with_expected;
+  std::printf(
+      "%s: precision %zu / %zu, recall %zu / %zu, sentences naming a group with a "
+      "correct swap %zu / %zu, fully right %zu / %zu\n",
+      name.c_str(), s.right, s.produced, s.found, s.expected, s.with_expected_found,
+      s.with_expected, s.exact, s.cases);
+  RecordProperty("precision", std::to_string(precision));
+  RecordProperty("swapped", std::to_string(swapped));
+  EXPECT_GE(precision, 0.95) << "cases not fully right:" << s.report;
+  EXPECT_GE(swapped, 0.90) << "cases not fully right:" << s.report;
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, AttributeJudged,
+                         ::testing::Values("race", "religion", "sexual-orientation", "nationality",
+                                           "age"),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string n = param.param;
+                           for (char& c : n) {
+                             if (c == '-') c = '_';
+                           }
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace assay::fairness
