@@ -39,6 +39,19 @@ constexpr std::array<std::string_view, 20> kTimeNouns = {
 constexpr std::array<std::string_view, 7> kTimeDeterminers = {"last", "next", "this", "every",
                                                               "each", "that", "one"};
 
+// Units before "old" that make it an age ("a 60 year old man").
+constexpr std::array<std::string_view, 12> kAgeUnits = {"year",  "years",  "yr",    "yrs",
+                                                        "month", "months", "week",  "weeks",
+                                                        "day",   "days",   "-year", "-yr"};
+
+// Comparatives that are no determiner's adjectives ("any more gay").
+constexpr std::array<std::string_view, 4> kComparatives = {"more", "most", "less", "least"};
+
+// Words that determine a singular noun ("a Muslim", "their Catholic", "every Jew").
+constexpr std::array<std::string_view, 19> kDeterminers = {
+    "a",  "an",   "the", "this", "that", "every", "each",  "another", "one", "any",
+    "my", "your", "his", "her",  "its",  "our",   "their", "no",      "some"};
+
 // Verbs before "as" that make what follows the subject's predicate ("came out as gay").
 constexpr std::array<std::string_view, 6> kAsPredicate = {
     "out", "identify", "identifies", "identified", "identifying", "self-identifies"};
@@ -160,50 +173,55 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   }
   auto in_sentence = [&](std::size_t t) { return t < n && sentence_of[t] == sentence_of[first]; };
   auto cls = [&](std::size_t t) { return tag_class_[tagged.tags[t]]; };
+  // A word without the dot the tokeniser leaves on a sentence's last word ("man.").
+  auto bare = [&](std::size_t t) {
+    const std::string_view w = words[t];
+    return w.size() > 1 && w.back() == '.' ? w.substr(0, w.size() - 1) : w;
+  };
   // A noun: the tagger's, unless it guessed a common noun WordNet does not know ("The
-  // Buddhist meditated"), and not a noun of time.
+  // Buddhist meditated"), and not a noun of time after "last", "next", …
   auto is_noun = [&](std::size_t t) {
     if (!in_sentence(t) || words[t] == "'s" || words[t] == "'") return false;
-    if (among(kTimeNouns, words[t]) && t > 0 && among(kTimeDeterminers, words[t - 1])) return false;
-    if (cls(t) == kProperNoun) return true;
-    return cls(t) == kNoun && (!c.known_noun || c.known_noun(t));
+    if (among(kTimeNouns, bare(t)) && t > 0 && among(kTimeDeterminers, words[t - 1])) return false;
+    // In text whose case says nothing the tagger's proper nouns are guesses too.
+    if (cls(t) == kProperNoun && c.case_informative) return true;
+    return (cls(t) == kNoun || cls(t) == kProperNoun) && (!c.known_noun || c.known_noun(t));
   };
   auto group_word = [&](std::size_t t) {
-    return in_sentence(t) && keys_.count(normalise(words[t]));
+    return in_sentence(t) && keys_.count(normalise(words[t])) > 0;
   };
   auto plural_at = [&](std::size_t t) { return plural_tag_[tagged.tags[t]]; };
+  // A phrase of the file's `except` list around the word ("an old friend", "as the straight
+  // man").
   for (const auto& phrase : excepts_) {
-    if (first + phrase.size() > n) continue;
-    bool same = true;
-    for (std::size_t k = 0; k < phrase.size() && same; ++k)
-      same = in_sentence(first + k) && words[first + k] == phrase[k];
-    if (same) {
+    for (std::size_t at = first + 1 > phrase.size() ? first + 1 - phrase.size() : 0;
+         at <= first && at + phrase.size() <= n; ++at) {
+      if (at + phrase.size() < end) continue;
+      bool same = true;
+      for (std::size_t k = 0; k < phrase.size() && same; ++k)
+        same = in_sentence(at + k) && bare(at + k) == phrase[k];
+      if (!same) continue;
       std::string joined;
       for (const auto& w : phrase) joined += (joined.empty() ? "" : " ") + w;
       return "not a group here: '" + joined + "' (except)";
     }
   }
-  // Over adjectives to the noun the word may modify ("a young gay man").
-  // Over adjectives, also joined ones ("gay and straight students", "black and white
-  // photography").
+  // An age in years: "a 60 year old man", "a 4yr old daughter".
+  if (first > 0 && in_sentence(first - 1) && among(kAgeUnits, bare(first - 1)))
+    return "not a group here: an age in " + std::string(bare(first - 1));
+  // Over adjectives, also joined ones ("a young gay man", "gay and lesbian children", "black
+  // and white photography"), to the noun the word may modify.
   std::size_t j = end;
   while (in_sentence(j)) {
-    if (cls(j) == kAdjective || (group_word(j) && !is_noun(j))) {
+    if ((cls(j) == kAdjective && !is_noun(j)) || (group_word(j) && !is_noun(j))) {
       ++j;
     } else if (cls(j) == kConjunction && in_sentence(j + 1) &&
-               (cls(j + 1) == kAdjective || group_word(j + 1)) && !is_noun(j + 1)) {
-      ++j;
+               (group_word(j + 1) || (cls(j + 1) == kAdjective && !is_noun(j + 1)))) {
+      j += 2;
     } else {
       break;
     }
   }
-  // A determiner, possessive or number before it, over adjectives ("a devout Muslim").
-  std::size_t d = first;
-  while (d > 0 && in_sentence(d - 1) && (cls(d - 1) == kAdjective || cls(d - 1) == kParticiple))
-    --d;
-  const bool determined =
-      d > 0 && in_sentence(d - 1) &&
-      (cls(d - 1) == kDeterminer || cls(d - 1) == kNumber || words[d - 1] == "'s");
   if (is_noun(j)) {
     if (!can_be_adjective) {
       // A plural noun rarely modifies one: the tagger's noun after it is a verb ("Muslims
@@ -212,18 +230,40 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
       *use = can_be_plural ? GroupForm::kPlural : GroupForm::kNoun;
       return "";
     }
-    // A proper noun after it is a name or a title ("American Beauty", "Black Friday"), except
-    // in text whose case says nothing (lower-cased or all capitals). Any noun of a compound
-    // may be the person ("a white police officer").
-    bool person = false;
-    for (std::size_t k = j; is_noun(k) && !person; ++k) {
-      if (cls(k) == kProperNoun && c.case_informative) break;
-      person = c.is_person(k, plural_at(k)) || among(kPeopleNouns, words[k]);
+    // The head is the last noun of a compound ("a white police officer", not "the British
+    // gangster movie"); a proper noun in it is a name or a title ("American Beauty", "Black
+    // Friday"), except in text whose case says nothing (lower-cased or all capitals).
+    // A plural after a singular is the tagger's verb ("an american soldier returns home").
+    std::size_t head = j;
+    while (is_noun(head + 1) && !plural_at(head) &&
+           !(plural_at(head + 1) && cls(head + 1) == kNoun))
+      ++head;
+    for (std::size_t k = j; k <= head; ++k) {
+      if (cls(k) == kProperNoun && c.case_informative)
+        return "not a group here: part of the name '" + words[k] + "'";
     }
-    if (!person) return "not a group here: '" + words[j] + "' is not a person";
+    if (!c.is_person(head, plural_at(head)) && !among(kPeopleNouns, bare(head)))
+      return "not a group here: '" + std::string(bare(head)) + "' is not a person";
     *use = GroupForm::kAdjective;
     return "";
   }
+  // A determiner, possessive or number before it, over adjectives other than comparatives
+  // ("a devout Muslim", "their estranged gay …"; not "any more gay").
+  std::size_t d = first;
+  while (d > 0 && in_sentence(d - 1) &&
+         ((cls(d - 1) == kAdjective && !among(kComparatives, words[d - 1])) ||
+          cls(d - 1) == kParticiple))
+    --d;
+  const bool determined =
+      d > 0 && in_sentence(d - 1) &&
+      (among(kDeterminers, words[d - 1]) || cls(d - 1) == kNumber || words[d - 1] == "'s");
+  // A singular noun heads its phrase: no noun or participle after it ("the same teenage
+  // american road-trip drek", "the american filmmaking scene").
+  const bool heads_phrase =
+      !in_sentence(end) ||
+      (cls(end) != kNoun && cls(end) != kProperNoun && cls(end) != kParticiple) ||
+      (cls(end) == kNoun && c.known_noun && !c.known_noun(end) &&
+       words[end].find('-') == std::string::npos);
   // A noun: a plural ("Jews", "teenagers"; one spelt like the adjective only after a
   // determiner or number: "the French", "two Chinese"), or a singular after a determiner;
   // "she is Muslim" is the adjective.
@@ -231,34 +271,42 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
     *use = GroupForm::kPlural;
     return "";
   }
-  if (can_be_singular && (determined || !can_be_adjective)) {
+  if (can_be_singular && heads_phrase && (determined || !can_be_adjective)) {
     *use = GroupForm::kNoun;
     return "";
   }
-  // "the elderly are", "the young and the old": "the" before, no noun or adjective after.
+  if (!can_be_adjective) return "not a group here: no noun use";
+  // "the elderly are", "the young and the old": "the" before, then a verb, a preposition, a
+  // conjunction not joining it to a modifier, punctuation or "who".
   if (first > 0 && in_sentence(first - 1) && words[first - 1] == "the") {
-    const bool joined_to_modifier = in_sentence(end) && cls(end) == kConjunction &&
-                                    in_sentence(end + 1) &&
-                                    (cls(end + 1) == kAdjective || is_noun(end + 1));
-    if (!joined_to_modifier) {
+    if (!in_sentence(end)) {
       *use = GroupForm::kAdjective;
       return "";
     }
-    return "not a group here: joined to '" + words[end + 1] + "'";
+    const TagClass next = cls(end);
+    const bool joined_to_modifier = next == kConjunction && in_sentence(end + 1) &&
+                                    (cls(end + 1) == kAdjective || is_noun(end + 1));
+    const bool ends_phrase = next == kVerb || next == kPreposition || next == kPunctuation ||
+                             (next == kConjunction && !joined_to_modifier) || words[end] == "who" ||
+                             words[end] == "that";
+    if (ends_phrase) {
+      *use = GroupForm::kAdjective;
+      return "";
+    }
+    return "not a group here: 'the " + words[first] + "' before '" + words[end] + "'";
   }
-  // The predicate of a person: "she is Muslim", "my neighbour was old", "a man who is gay".
+  // The predicate of a person: "she is Muslim", "my neighbour was old", "a man who is gay",
+  // over adverbs and other predicates joined to it ("is British, not American").
   std::size_t k = first;
-  // Over adverbs and other predicates joined to this one ("is British, not American").
   while (k > 0 && in_sentence(k - 1) &&
-         (cls(k - 1) == kAdverb || cls(k - 1) == kAdjective || group_word(k - 1) ||
-          words[k - 1] == "not" || words[k - 1] == "n't" || words[k - 1] == "," ||
-          cls(k - 1) == kConjunction))
+         (cls(k - 1) == kAdverb || group_word(k - 1) || words[k - 1] == "not" ||
+          words[k - 1] == "n't" || words[k - 1] == "," || cls(k - 1) == kConjunction ||
+          (cls(k - 1) == kAdjective && !among(kComparatives, words[k - 1]))))
     --k;
   // "came out as gay", "identifies as bisexual": the subject is before the verb.
   if (k > 1 && in_sentence(k - 2) && words[k - 1] == "as" && among(kAsPredicate, words[k - 2])) {
     std::size_t v = k - 2;
     if (words[v] == "out" && v > 0) --v;
-    k = v + 1;
     if (v > 0 && in_sentence(v - 1)) {
       const std::size_t subject = v - 1;
       if (among(kPersonalPronouns, words[subject]) || cls(subject) == kProperNoun ||
@@ -270,8 +318,7 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   }
   if (k > 0 && in_sentence(k - 1) && among(kCopulas, words[k - 1])) {
     std::size_t s = k - 1;
-    if (s > 0 && in_sentence(s - 1) && (words[s - 1] == "who" || words[s - 1] == "that") && s > 1)
-      --s;
+    if (s > 1 && in_sentence(s - 1) && (words[s - 1] == "who" || words[s - 1] == "that")) --s;
     if (s > 0 && in_sentence(s - 1)) {
       const std::size_t subject = s - 1;
       const bool person = among(kPersonalPronouns, words[subject]) || cls(subject) == kProperNoun ||

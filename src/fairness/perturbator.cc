@@ -1129,8 +1129,9 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     gc.case_informative = context.case_informative();
     gc.known_noun = [&](std::size_t t) {
       const auto& graph = *r_.graph;
-      if (!graph.noun_senses(words[t]).empty()) return true;
-      for (const auto& f : r_.lemmatizer->morphy(words[t], text::PartOfSpeech::kNoun)) {
+      const std::string word(without_dot(words[t]));  // "man." before a capital
+      if (!graph.noun_senses(word).empty()) return true;
+      for (const auto& f : r_.lemmatizer->morphy(word, text::PartOfSpeech::kNoun)) {
         if (!graph.noun_senses(f).empty()) return true;
       }
       return false;

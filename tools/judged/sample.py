@@ -1,14 +1,16 @@
 #!/usr/bin/python3
-"""Samples gender perturbations of real corpora for judging by eye, as rows of
-tests/data/fairness/gender-judged/sampled.tsv (the test GenderJudged.SampledFromCorpora reads
-them; the judging rule is in docs/fairness.md, "Judged sets").
+"""Samples perturbations of real corpora for judging by eye, as rows of
+tests/data/fairness/gender-judged/sampled.tsv or attribute-judged/<attribute>-sampled.tsv (the
+tests GenderJudged.SampledFromCorpora and AttributeJudged.SampledFromCorpora read them; the
+judging rule is in docs/fairness.md, "Judged sets").
 
-    /usr/bin/python3 tools/judged/sample_gender.py ASSAY SHARED_DATA OUT_DIR [--seed N]
-        [--per-corpus N]
+    /usr/bin/python3 tools/judged/sample.py ASSAY SHARED_DATA OUT_DIR [--seed N]
+        [--per-corpus N] [--attribute NAME] [--kind KIND]
 
 For each corpus (rt-polarity's two files, SST-2's dev sentences, the IMDB sample) the lines are
-shuffled with the seed and perturbed with `ASSAY fair perturb` (default options, gender), and
-inputs are taken in shuffled order while they have perturbations, until the corpus has given
+shuffled with the seed and perturbed with `ASSAY fair perturb` (default options, --attribute,
+default gender), and inputs are taken in shuffled order while they have perturbations (with
+--kind, a perturbation of that kind: group, analogy, active, name), until the corpus has given
 at least --per-corpus perturbations; every perturbation of a taken input is kept, so the test
 can count precision over all that the perturbator makes of them. Writes:
   OUT_DIR/rows.tsv     source, line, changes, "?" and "?" — the verdict and the one-word
@@ -68,6 +70,8 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--per-corpus", type=int, default=80)
+    ap.add_argument("--attribute", default="gender")
+    ap.add_argument("--kind", default=None)
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows, review = [], []
@@ -84,8 +88,8 @@ def main():
                     f.write(text.replace("\n", " ") + "\n")
                 tmp = f.name
             out = tmp + ".jsonl"
-            subprocess.run([a.assay, "fair", "perturb", "--input", tmp, "--out", out, "--quiet"],
-                           check=True)
+            subprocess.run([a.assay, "fair", "perturb", "--input", tmp, "--out", out, "--quiet",
+                            "--attribute", a.attribute], check=True)
             with open(out, encoding="utf-8") as f:
                 records = [json.loads(l) for l in f]
             os.unlink(tmp)
@@ -94,6 +98,8 @@ def main():
                 if taken >= quota:
                     break
                 if not r["perturbations"]:
+                    continue
+                if a.kind and not any(p["kind"] == a.kind for p in r["perturbations"]):
                     continue
                 review.append("== %s:%d\n%s" % (source, n, text))
                 for p in r["perturbations"]:
