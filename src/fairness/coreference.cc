@@ -18,8 +18,7 @@ std::optional<GenderedPronoun> classify_pronoun(std::string_view lower, std::siz
   if (lower == "himself") return make(Gender::kMale, PronounForm::kReflexive);
   if (lower == "she") return make(Gender::kFemale, PronounForm::kSubject);
   if (lower == "her") {
-    return make(Gender::kFemale,
-                before_nominal ? PronounForm::kDeterminer : PronounForm::kObject);
+    return make(Gender::kFemale, before_nominal ? PronounForm::kDeterminer : PronounForm::kObject);
   }
   if (lower == "hers") return make(Gender::kFemale, PronounForm::kIndependent);
   if (lower == "herself") return make(Gender::kFemale, PronounForm::kReflexive);
@@ -29,11 +28,16 @@ std::optional<GenderedPronoun> classify_pronoun(std::string_view lower, std::siz
 std::string_view swap_pronoun(const GenderedPronoun& p, Gender to) {
   const bool male = to == Gender::kMale;
   switch (p.form) {
-    case PronounForm::kSubject: return male ? "he" : "she";
-    case PronounForm::kObject: return male ? "him" : "her";
-    case PronounForm::kDeterminer: return male ? "his" : "her";
-    case PronounForm::kIndependent: return male ? "his" : "hers";
-    case PronounForm::kReflexive: return male ? "himself" : "herself";
+    case PronounForm::kSubject:
+      return male ? "he" : "she";
+    case PronounForm::kObject:
+      return male ? "him" : "her";
+    case PronounForm::kDeterminer:
+      return male ? "his" : "her";
+    case PronounForm::kIndependent:
+      return male ? "his" : "hers";
+    case PronounForm::kReflexive:
+      return male ? "himself" : "herself";
   }
   return {};
 }
@@ -63,8 +67,9 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
         if (m.token > p.token && sentence_of[m.token] == s && compatible(m)) window.push_back(&m);
       }
     }
-    const bool gendered = std::any_of(window.begin(), window.end(),
-                                      [&](const PersonMention* m) { return m->gender == p.gender; });
+    const bool gendered = std::any_of(window.begin(), window.end(), [&](const PersonMention* m) {
+      return m->gender == p.gender;
+    });
     std::vector<std::size_t> found;
     for (const auto* m : window) {
       if (!gendered || m->gender == p.gender) found.push_back(m->entity);

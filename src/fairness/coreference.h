@@ -10,8 +10,8 @@
 // before, up to kLookBack of them; failing those, the mentions after it in its own sentence
 // (cataphora: "Before she left, the bride ..."). Where the candidates include a mention of the
 // pronoun's own gender, the neutral ones drop out ("The nurse called the girl and gave her a
-// toy": her = the girl). "X of his/hers" never refers to X. Mentions are grouped into entities (every
-// mention of the same noun, or of the same name, is one person). One candidate entity: the
+// toy": her = the girl). "X of his/hers" never refers to X. Mentions are grouped into entities
+// (every mention of the same noun, or of the same name, is one person). One candidate entity: the
 // pronoun is resolved to it. Several: it is ambiguous ("The king told the prince that he was
 // wrong"), and a perturbation of any of them is not made. None: it refers to someone the text
 // does not name, and no perturbation changes it. Plural mentions take ungendered pronouns
@@ -42,7 +42,7 @@ struct GenderedPronoun {
 
 struct PersonMention {
   std::size_t token = 0;
-  std::size_t entity = 0;  // mentions of one person share it
+  std::size_t entity = 0;                               // mentions of one person share it
   knowledge::Gender gender = knowledge::Gender::kNone;  // kNone: neutral, either gender
   bool plural = false;
 };
@@ -59,8 +59,8 @@ std::string_view swap_pronoun(const GenderedPronoun& p, knowledge::Gender to);
 // For each pronoun (in `pronouns` order), the candidate entities under the rule above, sorted:
 // one entity = resolved, several = ambiguous, none = unnamed. `sentence_of[t]` is token t's
 // sentence; mentions and pronouns are in token order.
-std::vector<std::vector<std::size_t>> resolve_pronouns(
-    const std::vector<PersonMention>& mentions, const std::vector<GenderedPronoun>& pronouns,
-    const std::vector<std::size_t>& sentence_of);
+std::vector<std::vector<std::size_t>> resolve_pronouns(const std::vector<PersonMention>& mentions,
+                                                       const std::vector<GenderedPronoun>& pronouns,
+                                                       const std::vector<std::size_t>& sentence_of);
 
 }  // namespace assay::fairness

@@ -232,7 +232,8 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
     }
     for (const auto& pair : r.at("perturbations_per_input"))
       s.perturbations_per_input[pair.at(0).get<std::size_t>()] += pair.at(1).get<std::size_t>();
-    for (const auto& line : r.at("violation_lines")) run.violations.push_back(line.get<std::string>());
+    for (const auto& line : r.at("violation_lines"))
+      run.violations.push_back(line.get<std::string>());
   } catch (const nlohmann::json::exception& e) {
     throw core::ParseError(core::SourceLocation(where),
                            std::string("unreadable fair test chunk: ") + e.what());
@@ -322,11 +323,10 @@ FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model&
   const auto report = run_chunks(
       plan, finished, options, options.shard,
       [&](std::size_t c) {
-        auto result =
-            chunk_result(inputs, chunks[c].begin,
-                         answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin,
-                                      chunks[c].end),
-                         labels);
+        auto result = chunk_result(
+            inputs, chunks[c].begin,
+            answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin, chunks[c].end),
+            labels);
         if (store) {
           store->put(plan[c].key, result);
         } else {

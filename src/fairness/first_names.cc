@@ -45,7 +45,8 @@ FirstNames FirstNames::load(const std::string& path) {
     const std::size_t t1 = line.find('\t');
     const std::size_t t2 = t1 == std::string_view::npos ? t1 : line.find('\t', t1 + 1);
     if (t2 == std::string_view::npos || line.find('\t', t2 + 1) != std::string_view::npos) {
-      throw core::ParseError(reader.location(), "expected 3 tab-separated fields (name, gender, pool)");
+      throw core::ParseError(reader.location(),
+                             "expected 3 tab-separated fields (name, gender, pool)");
     }
     const auto name = line.substr(0, t1);
     const auto gender = line.substr(t1 + 1, t2 - t1 - 1);
@@ -64,14 +65,14 @@ FirstNames FirstNames::load(const std::string& path) {
                              "expected 'male' or 'female', got '" + std::string(gender) + "'");
     }
     if (pool != "0" && pool != "1") {
-      throw core::ParseError(reader.location(), "expected pool 0 or 1, got '" + std::string(pool) + "'");
+      throw core::ParseError(reader.location(),
+                             "expected pool 0 or 1, got '" + std::string(pool) + "'");
     }
     if (!names.gender_.emplace(text::to_lower(name), g).second) {
       throw core::ParseError(reader.location(), "'" + std::string(name) + "' is listed twice");
     }
     if (pool == "1") {
-      (g == knowledge::Gender::kMale ? names.pool_male_ : names.pool_female_)
-          .emplace_back(name);
+      (g == knowledge::Gender::kMale ? names.pool_male_ : names.pool_female_).emplace_back(name);
     }
   }
   if (names.pool_male_.empty() || names.pool_female_.empty()) {
@@ -81,7 +82,9 @@ FirstNames FirstNames::load(const std::string& path) {
   return names;
 }
 
-std::string FirstNames::default_path() { return std::string(ASSAY_NAMES_DIR) + "/first-names.tsv"; }
+std::string FirstNames::default_path() {
+  return std::string(ASSAY_NAMES_DIR) + "/first-names.tsv";
+}
 
 knowledge::Gender FirstNames::gender_of(std::string_view name) const {
   const auto it = gender_.find(text::to_lower(name));

@@ -45,14 +45,15 @@ GenderLexicon GenderLexicon::load(const std::string& path) {
     if (line.empty() || line.front() == '#') continue;
     const auto fields = tab_fields(line);
     if (fields.size() != 4) {
-      throw core::ParseError(reader.location(), "expected 4 tab-separated fields (male, female, "
-                                                "category, source), got " +
-                                                    std::to_string(fields.size()));
+      throw core::ParseError(reader.location(),
+                             "expected 4 tab-separated fields (male, female, "
+                             "category, source), got " +
+                                 std::to_string(fields.size()));
     }
     for (std::size_t c = 0; c < 2; ++c) {
       if (!is_word(fields[c])) {
-        throw core::ParseError(reader.location(), "expected a lower-case word, got '" +
-                                                      std::string(fields[c]) + "'");
+        throw core::ParseError(reader.location(),
+                               "expected a lower-case word, got '" + std::string(fields[c]) + "'");
       }
     }
     if (fields[0] == fields[1]) {

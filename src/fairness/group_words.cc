@@ -178,14 +178,20 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
     const std::string_view w = words[t];
     return w.size() > 1 && w.back() == '.' ? w.substr(0, w.size() - 1) : w;
   };
-  // A noun: the tagger's, unless it guessed a common noun WordNet does not know ("The
-  // Buddhist meditated"), and not a noun of time after "last", "next", …
+  // A noun WordNet does not know that ends in "-ed" is the tagger's verb ("The Buddhist
+  // meditated").
+  const auto verb_like = [&](std::size_t t) {
+    const std::string_view w = bare(t);
+    return c.known_noun && !c.known_noun(t) && w.size() > 3 && w.substr(w.size() - 2) == "ed";
+  };
+  // A noun: the tagger's, unless it is verb-like, and not a noun of time after "last",
+  // "next", …
   auto is_noun = [&](std::size_t t) {
     if (!in_sentence(t) || words[t] == "'s" || words[t] == "'") return false;
     if (among(kTimeNouns, bare(t)) && t > 0 && among(kTimeDeterminers, words[t - 1])) return false;
     // In text whose case says nothing the tagger's proper nouns are guesses too.
     if (cls(t) == kProperNoun && c.case_informative) return true;
-    return (cls(t) == kNoun || cls(t) == kProperNoun) && (!c.known_noun || c.known_noun(t));
+    return (cls(t) == kNoun || cls(t) == kProperNoun) && !verb_like(t);
   };
   auto group_word = [&](std::size_t t) {
     return in_sentence(t) && keys_.count(normalise(words[t])) > 0;
@@ -207,8 +213,12 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
     }
   }
   // An age in years: "a 60 year old man", "a 4yr old daughter".
-  if (first > 0 && in_sentence(first - 1) && among(kAgeUnits, bare(first - 1)))
-    return "not a group here: an age in " + std::string(bare(first - 1));
+  if (first > 0 && in_sentence(first - 1)) {
+    std::string_view unit = bare(first - 1);
+    while (!unit.empty() && ((unit.front() >= '0' && unit.front() <= '9') || unit.front() == '-'))
+      unit.remove_prefix(1);
+    if (among(kAgeUnits, unit)) return "not a group here: an age in " + std::string(unit);
+  }
   // Over adjectives, also joined ones ("a young gay man", "gay and lesbian children", "black
   // and white photography"), to the noun the word may modify.
   std::size_t j = end;
@@ -262,8 +272,7 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   const bool heads_phrase =
       !in_sentence(end) ||
       (cls(end) != kNoun && cls(end) != kProperNoun && cls(end) != kParticiple) ||
-      (cls(end) == kNoun && c.known_noun && !c.known_noun(end) &&
-       words[end].find('-') == std::string::npos);
+      (cls(end) == kNoun && verb_like(end));
   // A noun: a plural ("Jews", "teenagers"; one spelt like the adjective only after a
   // determiner or number: "the French", "two Chinese"), or a singular after a determiner;
   // "she is Muslim" is the adjective.

@@ -372,6 +372,9 @@ knowledge::Gender Perturbator::noun_gender(const std::string& lemma) const {
 bool Perturbator::is_neutral(const std::string& lemma) const {
   if (attribute_.uses_gender_finder) return noun_gender(lemma) == knowledge::Gender::kNone;
   if (attribute_.find_member(lemma) || attribute_.is_attribute_word(lemma)) return false;
+  if (std::find(attribute_.exempt.begin(), attribute_.exempt.end(), lemma) !=
+      attribute_.exempt.end())
+    return false;
   const auto& graph = *r_.graph;
   std::unordered_set<knowledge::NodeId> seen;
   std::vector<knowledge::NodeId> frontier;
@@ -1136,8 +1139,15 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
       }
       return false;
     };
+    // A word WordNet does not know may end in a person noun ("superhero", "physio" does not).
     gc.is_person = [&](std::size_t t, bool plural) {
-      return person_lemma(without_dot(tokens[t].surface(text)), plural).has_value();
+      const std::string word = text::to_lower(without_dot(tokens[t].surface(text)));
+      if (person_lemma(word, plural)) return true;
+      if (!r_.graph->noun_senses(word).empty() || word.find('-') != std::string::npos) return false;
+      for (std::size_t k = 3; k + 3 <= word.size(); ++k) {
+        if (person_lemma(word.substr(k), plural)) return true;
+      }
+      return false;
     };
     std::vector<RefusedGroupWord> refused;
     group_mentions = impl_->group_words->find(text, tagged, gc, refused);

@@ -90,17 +90,18 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
       }
       continue;
     }
-    if (key == "except") {
-      if (n_values == 0) fail("expected at least one phrase after 'except'");
+    if (key == "except" || key == "exempt") {
+      if (n_values == 0) fail("expected at least one word after '" + std::string(key) + "'");
       for (std::size_t i = 1; i < fields.size(); ++i)
-        a.excepts.push_back(text::to_lower(field_word(fields[i].text)));
+        (key == "except" ? a.excepts : a.exempt)
+            .push_back(text::to_lower(field_word(fields[i].text)));
       continue;
     }
     if (key != "active" && key != "anchor" && key != "member" && key != "adjective" &&
         key != "noun" && key != "plural" && key != "associated") {
       fail("unknown keyword '" + std::string(key) +
            "' (expected attribute, groups, active, adjective, noun, plural, member, associated, "
-           "anchor or except)");
+           "anchor, except or exempt)");
     }
     if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
     if (n_values != a.groups.size()) {

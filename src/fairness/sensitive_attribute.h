@@ -20,6 +20,7 @@
 //   associated church mosque synagogue words that change with the group in a text that names
 //                                      one (any number of rows)
 //   except old_friend old_flame        phrases whose group word names no group (any number)
+//   exempt child kid                   person nouns that take no inserted adjective (any number)
 //
 // A row has exactly one field per group; "_" inside a field stands for a space
 // (African_American). Words are matched case-insensitively; the active adjective is inserted as
@@ -52,6 +53,9 @@ struct SensitiveAttribute {
   std::vector<std::vector<std::string>> associated;
   // Lower-case phrases in which a group word names no group ("old friend").
   std::vector<std::string> excepts;
+  // Person nouns (lemmas, lower case) that take no inserted adjective of this attribute
+  // ("child" for sexual orientation).
+  std::vector<std::string> exempt;
   // Gender: counterparts and neutrality come from the knowledge graph's gender finder.
   bool uses_gender_finder = false;
   std::string source;  // "built-in" or the file path

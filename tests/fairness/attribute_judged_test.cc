@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "fairness/perturbator.h"
@@ -17,6 +19,17 @@ namespace assay::fairness {
 namespace {
 
 class AttributeJudged : public ::testing::TestWithParam<std::string> {};
+
+// The goal on real text is 0.95, as on the hand-written sets; real reviews are not there yet
+// (film titles in lower case, a first name WordNet knows as a title, DVD "extras", words whose
+// sense only the wider text gives; docs/fairness.md), so each attribute has a floor just under
+// its measured precision that no change may lower.
+double sampled_floor(const std::string& attribute) {
+  if (attribute == "sexual-orientation") return 0.93;
+  if (attribute == "age") return 0.90;
+  if (attribute == "race") return 0.89;
+  return 0.88;  // religion, nationality
+}
 
 TEST_P(AttributeJudged, HandwrittenSentences) {
   const auto& resources = testing::default_resources();
@@ -38,6 +51,30 @@ TEST_P(AttributeJudged, HandwrittenSentences) {
   RecordProperty("swapped", std::to_string(swapped));
   EXPECT_GE(precision, 0.95) << "cases not fully right:" << s.report;
   EXPECT_GE(swapped, 0.90) << "cases not fully right:" << s.report;
+}
+
+// Perturbations of real text sampled for each attribute (tools/judged/sample.py: inputs with a
+// group word, then inputs with an inserted adjective), judged by reading; precision over every
+// perturbation now made of those inputs, an unjudged one counting as wrong.
+TEST_P(AttributeJudged, SampledFromCorpora) {
+  if (!std::filesystem::exists(testing::kShared + "/rt-polarity-v1.0/rt-polarity.pos"))
+    GTEST_SKIP() << "../shared/data absent";
+  const std::string name = GetParam();
+  const auto judged =
+      testing::read_sampled(testing::kData + "/attribute-judged/" + name + "-sampled.tsv");
+  ASSERT_GE(judged.size(), 50u);
+  const testing::SampledSet set(judged);
+  const auto s = testing::score_sampled(
+      Perturbator(testing::default_resources(), load_attribute(name, default_attribute_dir())),
+      set);
+  const double precision = s.made ? static_cast<double>(s.right) / s.made : 1.0;
+  RecordProperty("precision", std::to_string(precision));
+  std::printf(
+      "%s sampled: %zu inputs; precision %zu / %zu (unjudged %zu counted wrong); right "
+      "ones still made %zu / %zu\n",
+      name.c_str(), set.inputs.size(), s.right, s.made, s.unjudged, s.right, set.judged_right);
+  if (std::getenv("ASSAY_JUDGED_REPORT")) std::printf("%s\n", s.report.c_str());
+  EXPECT_GE(precision, sampled_floor(name)) << s.report;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, AttributeJudged,

@@ -71,64 +71,16 @@ TEST(GenderJudged, HandwrittenSentences) {
 // judged by reading. Precision is counted over every perturbation the perturbator now makes of
 // those inputs, an output nobody judged counting as wrong (so a change of the perturbator
 // cannot raise it without its new outputs being judged).
-using Input = std::pair<std::string, std::size_t>;  // source, line
-using Verdicts = std::map<std::pair<Input, std::string>, const testing::JudgedPerturbation*>;
-
-struct SampledScore {
-  std::size_t made = 0, right = 0, unjudged = 0;
-  std::string report;  // wrong and unjudged perturbations; with ASSAY_JUDGED_REPORT set, also
-                       // the perturbations judged right that are no longer made
-};
-
-SampledScore score_sampled(const Perturbator& p, const std::vector<Input>& inputs,
-                           const Verdicts& verdict) {
-  SampledScore s;
-  std::set<std::pair<Input, std::string>> made;
-  for (const auto& in : inputs) {
-    const auto text = testing::corpus_line(testing::kShared + "/" + in.first, in.second);
-    for (const auto& q : p.perturb(text).perturbations) {
-      const auto sig = testing::signature(q);
-      made.insert({in, sig});
-      ++s.made;
-      const auto it = verdict.find({in, sig});
-      const std::string where = "\n  " + in.first + ":" + std::to_string(in.second) + " ";
-      if (it == verdict.end()) {
-        ++s.unjudged;
-        s.report += where + "unjudged\t" + sig + "\n    " + text + "\n    " + q.text;
-      } else if (it->second->verdict == "right") {
-        ++s.right;
-      } else {
-        s.report += where + "wrong (" + it->second->reason + ")\t" + sig + "\n    " + text +
-                    "\n    " + q.text;
-      }
-    }
-  }
-  if (std::getenv("ASSAY_JUDGED_REPORT")) {
-    for (const auto& [key, j] : verdict) {
-      if (j->verdict == "right" && !made.count(key))
-        s.report += "\n  " + key.first.first + ":" + std::to_string(key.first.second) +
-                    " right, no longer made\t" + key.second;
-    }
-  }
-  return s;
-}
-
 TEST(GenderJudged, SampledFromCorpora) {
   if (!std::filesystem::exists(testing::kShared + "/rt-polarity-v1.0/rt-polarity.pos"))
     GTEST_SKIP() << "../shared/data absent";
   const auto judged = testing::read_sampled(kJudged + "/sampled.tsv");
   ASSERT_GE(judged.size(), 300u);
-  Verdicts verdict;
-  std::vector<Input> inputs;
-  std::size_t judged_right = 0;
-  for (const auto& j : judged) {
-    const Input in{j.source, j.line};
-    if (std::find(inputs.begin(), inputs.end(), in) == inputs.end()) inputs.push_back(in);
-    verdict[{in, j.changes}] = &j;
-    judged_right += j.verdict == "right";
-  }
+  const testing::SampledSet set(judged);
+  const auto& inputs = set.inputs;
+  const std::size_t judged_right = set.judged_right;
   const auto s =
-      score_sampled(Perturbator(testing::default_resources(), gender_attribute()), inputs, verdict);
+      testing::score_sampled(Perturbator(testing::default_resources(), gender_attribute()), set);
   const double precision = s.made ? static_cast<double>(s.right) / s.made : 1.0;
   RecordProperty("precision", std::to_string(precision));
   std::printf(
@@ -141,9 +93,9 @@ TEST(GenderJudged, SampledFromCorpora) {
   // floor under the measured precision that no change may lower.
   EXPECT_GE(precision, 0.77) << s.report;
 
-  const auto n = score_sampled(
+  const auto n = testing::score_sampled(
       Perturbator(testing::mutable_graph_only_resources(), gender_attribute(), noun_only_options()),
-      inputs, verdict);
+      set);
   std::printf(
       "sampled, the paper's noun-only method: precision %s (unjudged %zu counted "
       "wrong); recall %s of all judged right\n",

@@ -7,7 +7,9 @@
 //    source file, line, the changes made, right|wrong, a one-word reason.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <set>
@@ -19,6 +21,7 @@
 #include "fairness/first_names.h"
 #include "fairness/perturbation.h"
 #include "fairness/perturbator.h"
+#include "fairness_test_support.h"
 
 namespace assay::fairness::testing {
 
@@ -85,7 +88,8 @@ inline bool matches(const std::string& want, const std::string& got, const First
 // A sampled perturbation, kept as a reference to its input and the changes it made, not as
 // text: the corpora's licences forbid copying them into the repository, so the test reads
 // the input from ../shared/data. `changes`: each changed span in text order as
-// "BYTE:OLD>NEW", joined by '|' (see signature()).
+// "CHAR:OLD>NEW" (CHAR: the offset in code points, as `fair perturb` writes it), joined by '|' (see
+// signature()).
 struct JudgedPerturbation {
   std::string source;  // file under ../shared/data, e.g. rt-polarity-v1.0/rt-polarity.pos
   std::size_t line = 0;
@@ -96,7 +100,7 @@ inline std::string signature(const Perturbation& p) {
   std::string out;
   for (const auto& s : p.spans) {
     if (!out.empty()) out += '|';
-    out += std::to_string(s.begin) + ":" + s.old_text + ">" + s.new_text;
+    out += std::to_string(s.char_begin) + ":" + s.old_text + ">" + s.new_text;
   }
   return out;
 }
@@ -194,6 +198,68 @@ inline HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames
     if (!full) {
       s.report +=
           "\n  line " + std::to_string(c.line) + " [" + c.rule + "] " + c.input + wrong + missed;
+    }
+  }
+  return s;
+}
+
+// Perturbations of real text (rt-polarity, SST-2, the IMDB sample), sampled with a seed and
+// judged by reading. Precision is counted over every perturbation the perturbator now makes of
+// those inputs, an output nobody judged counting as wrong (so a change of the perturbator
+// cannot raise it without its new outputs being judged).
+using Input = std::pair<std::string, std::size_t>;  // source, line
+using Verdicts = std::map<std::pair<Input, std::string>, const JudgedPerturbation*>;
+
+// A sampled set's inputs (in file order) and verdicts; `judged` must outlive it.
+struct SampledSet {
+  explicit SampledSet(const std::vector<JudgedPerturbation>& judged) {
+    for (const auto& j : judged) {
+      const Input in{j.source, j.line};
+      if (std::find(inputs.begin(), inputs.end(), in) == inputs.end()) inputs.push_back(in);
+      verdict[{in, j.changes}] = &j;
+      judged_right += j.verdict == "right";
+    }
+  }
+  std::vector<Input> inputs;
+  Verdicts verdict;
+  std::size_t judged_right = 0;
+};
+
+struct SampledScore {
+  std::size_t made = 0, right = 0, unjudged = 0;
+  std::string report;  // wrong and unjudged perturbations; with ASSAY_JUDGED_REPORT set, also
+                       // the perturbations judged right that are no longer made
+};
+
+inline SampledScore score_sampled(const Perturbator& p, const SampledSet& set) {
+  const auto& inputs = set.inputs;
+  const auto& verdict = set.verdict;
+  SampledScore s;
+  std::set<std::pair<Input, std::string>> made;
+  for (const auto& in : inputs) {
+    const auto text = corpus_line(kShared + "/" + in.first, in.second);
+    for (const auto& q : p.perturb(text).perturbations) {
+      const auto sig = signature(q);
+      made.insert({in, sig});
+      ++s.made;
+      const auto it = verdict.find({in, sig});
+      const std::string where = "\n  " + in.first + ":" + std::to_string(in.second) + " ";
+      if (it == verdict.end()) {
+        ++s.unjudged;
+        s.report += where + "unjudged\t" + sig + "\n    " + text + "\n    " + q.text;
+      } else if (it->second->verdict == "right") {
+        ++s.right;
+      } else {
+        s.report += where + "wrong (" + it->second->reason + ")\t" + sig + "\n    " + text +
+                    "\n    " + q.text;
+      }
+    }
+  }
+  if (std::getenv("ASSAY_JUDGED_REPORT")) {
+    for (const auto& [key, j] : verdict) {
+      if (j->verdict == "right" && !made.count(key))
+        s.report += "\n  " + key.first.first + ":" + std::to_string(key.first.second) +
+                    " right, no longer made\t" + key.second;
     }
   }
   return s;

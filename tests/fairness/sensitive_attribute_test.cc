@@ -88,7 +88,7 @@ TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
   EXPECT_THAT(error_of(p8), HasSubstr("expected 2 fields after 'noun'"));
   const auto p9 = dir.write("i.attr", "attribute x\ngroups a b\nactive A B\nexcept\n");
   EXPECT_THAT(error_of(p9), HasSubstr("i.attr:4"));
-  EXPECT_THAT(error_of(p9), HasSubstr("expected at least one phrase after 'except'"));
+  EXPECT_THAT(error_of(p9), HasSubstr("expected at least one word after 'except'"));
   EXPECT_THROW(load_attribute("caste", testing::kAttributes), core::UsageError);
 }
 
