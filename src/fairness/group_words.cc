@@ -269,9 +269,12 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
       (among(kDeterminers, words[d - 1]) || cls(d - 1) == kNumber || words[d - 1] == "'s");
   // A singular noun heads its phrase: no noun or participle after it ("the same teenage
   // american road-trip drek", "the american filmmaking scene").
+  // (An opening quote right after it is the tokeniser's reading of an apostrophe: "the gay
+  // '70s".)
   const bool heads_phrase =
       !in_sentence(end) ||
-      (cls(end) != kNoun && cls(end) != kProperNoun && cls(end) != kParticiple) ||
+      (words[end] != "`" && cls(end) != kNoun && cls(end) != kProperNoun &&
+       cls(end) != kParticiple) ||
       (cls(end) == kNoun && verb_like(end));
   // A noun: a plural ("Jews", "teenagers"; one spelt like the adjective only after a
   // determiner or number: "the French", "two Chinese"), or a singular after a determiner;
@@ -295,7 +298,8 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
     const TagClass next = cls(end);
     const bool joined_to_modifier = next == kConjunction && in_sentence(end + 1) &&
                                     (cls(end + 1) == kAdjective || is_noun(end + 1));
-    const bool ends_phrase = next == kVerb || next == kPreposition || next == kPunctuation ||
+    const bool ends_phrase = next == kVerb || next == kPreposition ||
+                             (next == kPunctuation && words[end] != "`") ||
                              (next == kConjunction && !joined_to_modifier) || words[end] == "who" ||
                              words[end] == "that";
     if (ends_phrase) {

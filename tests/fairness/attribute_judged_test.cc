@@ -25,7 +25,7 @@ class AttributeJudged : public ::testing::TestWithParam<std::string> {};
 // sense only the wider text gives; docs/fairness.md), so each attribute has a floor just under
 // its measured precision that no change may lower.
 double sampled_floor(const std::string& attribute) {
-  if (attribute == "sexual-orientation") return 0.93;
+  if (attribute == "sexual-orientation") return 0.95;  // the goal
   if (attribute == "age") return 0.90;
   if (attribute == "race") return 0.89;
   return 0.88;  // religion, nationality
