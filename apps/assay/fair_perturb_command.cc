@@ -78,6 +78,7 @@ class AeonGate {
     std::vector<nlohmann::ordered_json> records;
     std::vector<fairness::Perturbation> kept;
     for (auto& p : set.perturbations) {
+      ++n_scored_;
       const auto score = score_of({original, p.text, {}});
       const auto verdict = aeon::judge(score.semeval, score.syneval, thresholds_);
       nlohmann::ordered_json j;
@@ -97,8 +98,11 @@ class AeonGate {
     set.perturbations = std::move(kept);
     return records;
   }
+  std::size_t n_scored() const { return n_scored_; }
   std::size_t n_dropped() const { return n_dropped_; }
   std::size_t n_flagged() const { return n_flagged_; }
+  const aeon::QualityThresholds& thresholds() const { return thresholds_; }
+  bool offline() const { return scorer_->offline(); }
 
  private:
   aeon::TestCaseScore score_of(const aeon::TestCase& c) {
@@ -111,7 +115,7 @@ class AeonGate {
   aeon::QualityThresholds thresholds_;
   std::unique_ptr<aeon::TestCaseScorer> scorer_;
   std::mutex bert_mutex_;
-  std::atomic<std::size_t> n_dropped_{0}, n_flagged_{0};
+  std::atomic<std::size_t> n_scored_{0}, n_dropped_{0}, n_flagged_{0};
 };
 
 int run(const FairPerturbOptions& o) {
@@ -222,9 +226,23 @@ int run(const FairPerturbOptions& o) {
                  max_set, n_dropped, perturbator.attribute().name.c_str(), load_s, run_s,
                  run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
     if (gate) {
-      std::fprintf(stderr, "aeon gate: %zu perturbations dropped, %zu flagged\n", gate->n_dropped(),
+      std::fprintf(stderr, "aeon gate: %zu perturbations scored, %zu kept, %zu dropped, %zu flagged\n",
+                   gate->n_scored(), gate->n_scored() - gate->n_dropped(), gate->n_dropped(),
                    gate->n_flagged());
     }
+  }
+  // A gate that drops nearly everything is more likely set for another backend than right about
+  // every test case: said even with --quiet.
+  if (gate && gate->n_scored() > 0 && gate->n_dropped() * 10 > gate->n_scored() * 9) {
+    std::fprintf(stderr,
+                 "warning: the aeon gate dropped %zu of %zu perturbations (%.0f%%); its "
+                 "thresholds (SemEval >= %g, SynEval >= %g) may not suit the %s scores: set "
+                 "--gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)\n",
+                 gate->n_dropped(), gate->n_scored(),
+                 100.0 * static_cast<double>(gate->n_dropped()) /
+                     static_cast<double>(gate->n_scored()),
+                 gate->thresholds().sim, gate->thresholds().nat,
+                 gate->offline() ? "offline" : "BERT");
   }
   return kOk;
 }

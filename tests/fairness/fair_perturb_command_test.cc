@@ -131,6 +131,14 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
   for (const auto& d : j[0]["dropped"])
     reason |= d["reason"].get<std::string>().rfind("aeon: ", 0) == 0;
   EXPECT_TRUE(reason);
+  // Dropping more than 90 % is said on stderr, even with --quiet; flagging is not dropping.
+  EXPECT_THAT(r.err, HasSubstr("warning: the aeon gate dropped 1 of 1 perturbations (100%)"));
+  EXPECT_THAT(r.err, HasSubstr("may not suit the offline scores"));
+  r = run_assay(dir,
+                "fair perturb --quiet --no-active --gate aeon --gate-action flag --input " + in);
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("warning")));
+  r = run_assay(dir, "fair perturb --no-active --gate aeon --gate-action flag --input " + in);
+  EXPECT_THAT(r.err, HasSubstr("aeon gate: 1 perturbations scored, 1 kept, 0 dropped, 1 flagged"));
   r = run_assay(dir, "fair perturb --gate bert --input " + in);
   EXPECT_EQ(r.exit_code, 2);
 }
