@@ -40,7 +40,9 @@ struct FairPerturbOptions {
   std::string out;
   // --gate aeon: AEON's test-case quality on every perturbation.
   std::string gate;
-  std::string gate_action = "drop";
+  // drop or flag; empty: flag with the offline scores (they do not separate perturbations
+  // judged right from wrong: docs/fairness.md), drop with a BERT folder (AEON's own use).
+  std::string gate_action;
   std::string gate_task = "sa";
   std::optional<double> gate_sim, gate_nat;
   std::string gate_model_dir, gate_vectors, gate_vectors_format = "glove";
@@ -55,7 +57,7 @@ class AeonGate {
  public:
   // `ngram`: the trigram the perturbator loaded, shared when it is the gate's (else null).
   AeonGate(const FairPerturbOptions& o, const lm::NgramModel* ngram)
-      : drop_(o.gate_action == "drop") {
+      : drop_(o.gate_action == "drop" || (o.gate_action.empty() && !o.gate_model_dir.empty())) {
     thresholds_ = aeon::thresholds_for_task(o.gate_task);
     if (o.gate_sim) thresholds_.sim = *o.gate_sim;
     if (o.gate_nat) thresholds_.nat = *o.gate_nat;
@@ -123,7 +125,7 @@ int run(const FairPerturbOptions& o) {
   auto settings = perturbator_settings(o.perturbation);
   if (!o.gate.empty() && o.gate != "aeon")
     throw core::UsageError("--gate must be aeon, got '" + o.gate + "'");
-  if (o.gate_action != "drop" && o.gate_action != "flag")
+  if (!o.gate_action.empty() && o.gate_action != "drop" && o.gate_action != "flag")
     throw core::UsageError("--gate-action must be drop or flag, got '" + o.gate_action + "'");
   if (!o.gate.empty()) aeon::thresholds_for_task(o.gate_task);  // a bad task is a usage error now
   const auto inputs = fairness::read_inputs(o.inputs.input, in);
@@ -265,8 +267,8 @@ void add_fair_perturb_command(CLI::App& fair, CommandResult& result) {
                       "aeon: score every perturbation with AEON (SemEval, SynEval) and judge it");
   // The gate's settings mean nothing without the gate: each needs --gate.
   cmd->add_option("--gate-action", o->gate_action,
-                  "drop (with AEON's reason among the dropped) or flag (keep, mark keep=false)")
-      ->capture_default_str()
+                  "drop (with AEON's reason among the dropped) or flag (keep, mark keep=false); "
+                  "default: flag with the offline scores, drop with --gate-model-dir")
       ->needs(gate);
   cmd->add_option("--gate-task", o->gate_task, "AEON thresholds of the task: sa, nli or se")
       ->capture_default_str()

@@ -123,7 +123,12 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
   EXPECT_GT(aeon["SemEval"].get<double>(), 0.5);
   EXPECT_FALSE(aeon["keep"].get<bool>());
   EXPECT_THAT(aeon["reason"].get<std::string>(), HasSubstr("SynEval"));
+  // Offline, the default action is flag (the offline scores do not separate right from wrong).
   r = run_assay(dir, "fair perturb --quiet --no-active --gate aeon --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(lines_of(r.out)[0]["perturbations"].size(), 1u);
+  r = run_assay(dir, "fair perturb --quiet --no-active --gate aeon --gate-action drop --input " +
+                         in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = lines_of(r.out);
   EXPECT_EQ(j[0]["perturbations"].size(), 0u);
