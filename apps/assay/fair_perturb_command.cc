@@ -228,7 +228,8 @@ int run(const FairPerturbOptions& o) {
                  max_set, n_dropped, perturbator.attribute().name.c_str(), load_s, run_s,
                  run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
     if (gate) {
-      std::fprintf(stderr, "aeon gate: %zu perturbations scored, %zu kept, %zu dropped, %zu flagged\n",
+      std::fprintf(stderr,
+                   "aeon gate: %zu perturbations scored, %zu kept, %zu dropped, %zu flagged\n",
                    gate->n_scored(), gate->n_scored() - gate->n_dropped(), gate->n_dropped(),
                    gate->n_flagged());
     }
@@ -236,15 +237,14 @@ int run(const FairPerturbOptions& o) {
   // A gate that drops nearly everything is more likely set for another backend than right about
   // every test case: said even with --quiet.
   if (gate && gate->n_scored() > 0 && gate->n_dropped() * 10 > gate->n_scored() * 9) {
-    std::fprintf(stderr,
-                 "warning: the aeon gate dropped %zu of %zu perturbations (%.0f%%); its "
-                 "thresholds (SemEval >= %g, SynEval >= %g) may not suit the %s scores: set "
-                 "--gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)\n",
-                 gate->n_dropped(), gate->n_scored(),
-                 100.0 * static_cast<double>(gate->n_dropped()) /
-                     static_cast<double>(gate->n_scored()),
-                 gate->thresholds().sim, gate->thresholds().nat,
-                 gate->offline() ? "offline" : "BERT");
+    std::fprintf(
+        stderr,
+        "warning: the aeon gate dropped %zu of %zu perturbations (%.0f%%); its "
+        "thresholds (SemEval >= %g, SynEval >= %g) may not suit the %s scores: set "
+        "--gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)\n",
+        gate->n_dropped(), gate->n_scored(),
+        100.0 * static_cast<double>(gate->n_dropped()) / static_cast<double>(gate->n_scored()),
+        gate->thresholds().sim, gate->thresholds().nat, gate->offline() ? "offline" : "BERT");
   }
   return kOk;
 }

@@ -93,7 +93,12 @@ knowledge::Gender FirstNames::gender_of(std::string_view name) const {
 
 std::string FirstNames::replacement(std::string_view name, knowledge::Gender gender,
                                     std::uint64_t seed, const std::set<std::string>& avoid) const {
-  const auto& pool = gender == knowledge::Gender::kMale ? pool_female_ : pool_male_;
+  return pick_name(gender == knowledge::Gender::kMale ? pool_female_ : pool_male_, name, seed,
+                   avoid);
+}
+
+std::string pick_name(const std::vector<std::string>& pool, std::string_view name,
+                      std::uint64_t seed, const std::set<std::string>& avoid) {
   const std::size_t start = name_hash(text::to_lower(name), seed) % pool.size();
   for (std::size_t k = 0; k < pool.size(); ++k) {
     const auto& candidate = pool[(start + k) % pool.size()];

@@ -19,6 +19,12 @@
 
 namespace assay::fairness {
 
+// A name from `pool` for `name`, picked by hash(lower-case name, seed), skipping names in
+// `avoid` (lower case): the same name gets the same pick in every mention and every run with
+// that seed. `pool` must not be empty.
+std::string pick_name(const std::vector<std::string>& pool, std::string_view name,
+                      std::uint64_t seed, const std::set<std::string>& avoid);
+
 class FirstNames {
  public:
   // Throws core::IoError when the file cannot be read and core::ParseError naming file:line

@@ -881,10 +881,23 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
   std::vector<std::pair<std::size_t, knowledge::Gender>> out;
   const auto& tables = r_.tagger->tables();
   const auto& tokens = tagged.tokens;
+  // The names perturbed: the first-name lists for gender, the attribute's `names` rows else.
+  const auto gender_of = [&](std::string_view w) {
+    if (attribute_.uses_gender_finder)
+      return r_.first_names ? r_.first_names->gender_of(w) : knowledge::Gender::kNone;
+    const auto hit = attribute_.find_name(w);
+    if (!hit) return knowledge::Gender::kNone;
+    return hit->female ? knowledge::Gender::kFemale : knowledge::Gender::kMale;
+  };
+  // Any first name, for the places around a name ("John Wayne": a surname after a name).
+  const auto any_first_name = [&](std::string_view w) {
+    return gender_of(w) != knowledge::Gender::kNone ||
+           (r_.first_names && r_.first_names->gender_of(w) != knowledge::Gender::kNone);
+  };
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const auto surface = tokens[i].surface(text);
     if (!is_noun_word(surface) || all_upper(surface)) continue;
-    const auto gender = r_.first_names->gender_of(surface);
+    const auto gender = gender_of(surface);
     if (gender == knowledge::Gender::kNone) continue;
     const auto tag = tagged.tags[i];
     const std::string lower = text::to_lower(surface);
@@ -910,7 +923,7 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
              !upper_first(tokens[i + 1].surface(text)) &&
              is_noun_word(tokens[i + 1].surface(text)) &&
              reads_as_name(text::to_lower(tokens[i + 1].surface(text))) &&
-             r_.first_names->gender_of(tokens[i + 1].surface(text)) == knowledge::Gender::kNone;
+             !any_first_name(tokens[i + 1].surface(text));
     }
     // A surname, not a first name, after a title or another proper noun ("Mr. Smith",
     // "Lady Grantham", "Dr. Kelly", "John Wayne").
@@ -921,15 +934,13 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
       const bool titled = upper_first(before) && r_.gender_lexicon && r_.gender_lexicon->find(b);
       if (titled || b == "dr" || b == "prof" || b == "st" ||
           ((before_tag == impl_->nnp || before_tag == impl_->nnps) && upper_first(before) &&
-           (!sentence_start[i - 1] ||
-            r_.first_names->gender_of(before) != knowledge::Gender::kNone))) {
+           (!sentence_start[i - 1] || any_first_name(before)))) {
         name = false;
       }
     }
     if (!name) continue;
     const std::string why = context.name_blocked(i, [&](std::string_view w) {
-      return r_.first_names->gender_of(w) != knowledge::Gender::kNone ||
-             lexicon_word(text::to_lower(without_dot(w)));
+      return any_first_name(w) || lexicon_word(text::to_lower(without_dot(w)));
     });
     if (!why.empty()) {
       dropped.push_back(
@@ -1029,7 +1040,9 @@ bool Perturbator::name_follows(std::string_view text, const text::TaggedText& ta
   const std::size_t j = t + 1;
   if (j >= tokens.size() || (sentence_start[j] && !across_sentences)) return false;
   const auto next = tokens[j].surface(text);
-  if (!is_noun_word(next)) return false;
+  // A name is a noun or, lower-cased, an adjective to the tagger; not "on" ("the influence of
+  // mother on Norman": "On" is a proper noun of the lexicon too).
+  if (!is_noun_word(next) || !impl_->nominal[tagged.tags[j]]) return false;
   if (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) return true;
   if (upper_first(next))
     return context.case_informative() &&
@@ -1221,7 +1234,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
   const std::vector<bool>& occ_plural = persons_found.plural;
   const bool coref = attribute_.uses_gender_finder && options_.coreference;
   std::vector<std::pair<std::size_t, knowledge::Gender>> names;  // token, gender
-  if (attribute_.uses_gender_finder && r_.first_names) {
+  if ((attribute_.uses_gender_finder && r_.first_names) || attribute_.has_names()) {
     std::set<std::size_t> nouns(occ_token.begin(), occ_token.end());
     for (const auto& n : name_tokens(text, tagged, sentence_start, context, out.dropped)) {
       if (!nouns.count(n.first)) names.push_back(n);
@@ -1498,6 +1511,18 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
   };
 
   const std::size_t n_groups = attribute_.groups.size();
+  // File attributes with `names` rows: the name of group `to` and the same gender that replaces
+  // the name at token t ("" when the group has none), picked by hash(name, seed) as gender's
+  // names are.
+  const std::set<std::string> text_words(words.begin(), words.end());
+  auto group_name = [&](std::size_t t, std::size_t to) -> std::string {
+    const auto hit = attribute_.find_name(tokens[t].surface(text));
+    if (!hit) return "";
+    const auto& pool =
+        hit->female ? attribute_.groups[to].female_names : attribute_.groups[to].male_names;
+    if (pool.empty()) return "";
+    return pick_name(pool, tokens[t].surface(text), options_.seed, text_words);
+  };
   // Group words: every mention of a group in the text moves to each other group at once
   // ("Muslims … a Muslim family" → "Jews … a Jewish family"), a/an repaired; the mentions of
   // the other group, if the text has any, move the other way ("the black nurse and the white
@@ -1546,6 +1571,17 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         r.edits.push_back(text::TextEdit{begin, end, written});
         r.changes.push_back({lm_from, m->end, std::move(lm_words)});
       }
+      // First names of either group move with it ("Jamal, a black teacher" → "Greg, a white
+      // teacher"); a group without names of that gender keeps the name.
+      for (const auto& [t, gender] : names) {
+        const auto hit = attribute_.find_name(tokens[t].surface(text));
+        if (!hit || (hit->group != s && hit->group != g)) continue;
+        const std::string name = group_name(t, hit->group == s ? g : s);
+        if (name.empty()) continue;
+        r.edits.push_back(text::replace_token(
+            tokens[t], text::transfer_case(tokens[t].surface(text), text::to_lower(name))));
+        r.changes.push_back({t, t + 1, {text::to_lower(name)}});
+      }
       for (const MemberAt& at : members_at) {
         const auto& row = (*at.rows)[at.row];
         const std::string& word = row[g];
@@ -1588,6 +1624,33 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
            std::string(text.substr(tokens[m0.first].begin,
                                    tokens[m0.end - 1].end - tokens[m0.first].begin)),
            r, fluency_of(r), "group");
+    }
+  }
+  // File attributes: a first name of a group in a text that names no group becomes a name of
+  // each other group that has names of the same gender, in every mention.
+  if (!attribute_.uses_gender_finder && group_mentions.empty() && !names.empty()) {
+    std::map<std::string, std::vector<std::size_t>> mentions_of;  // lower-case name → tokens
+    std::vector<std::string> order;
+    for (const auto& [t, gender] : names) {
+      auto& v = mentions_of[words[t]];
+      if (v.empty()) order.push_back(words[t]);
+      v.push_back(t);
+    }
+    for (const auto& key : order) {
+      const auto& at = mentions_of[key];
+      const auto hit = attribute_.find_name(tokens[at[0]].surface(text));
+      for (std::size_t g = 0; g < n_groups && !full(); ++g) {
+        if (g == hit->group) continue;
+        const std::string name = group_name(at[0], g);
+        if (name.empty()) continue;
+        Replacements change;
+        for (const std::size_t t : at) change.emplace_back(t, text::to_lower(name));
+        Realised r;
+        r.new_word = text::transfer_case(tokens[at[0]].surface(text), text::to_lower(name));
+        add_replacements(r, change);
+        emit(MutationKind::kName, g, std::string(tokens[at[0]].surface(text)), r, fluency_of(r),
+             "names");
+      }
     }
   }
   if (coref) {
@@ -1660,7 +1723,6 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
       pronouns.push_back(*p);
     }
     const auto refs = resolve_pronouns(mentions, pronouns, sentence_of);
-    const std::set<std::string> text_words(words.begin(), words.end());
     auto gender_of_group = [](std::size_t g) {
       return g == 0 ? knowledge::Gender::kMale : knowledge::Gender::kFemale;
     };

@@ -45,10 +45,29 @@ bool SensitiveAttribute::is_attribute_word(std::string_view word) const {
   return false;
 }
 
+std::optional<SensitiveAttribute::NameHit> SensitiveAttribute::find_name(
+    std::string_view first_name) const {
+  const std::string lower = text::to_lower(first_name);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    for (const bool female : {true, false}) {
+      for (const auto& n : female ? groups[g].female_names : groups[g].male_names) {
+        if (text::to_lower(n) == lower) return NameHit{g, female};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+bool SensitiveAttribute::has_names() const {
+  return std::any_of(groups.begin(), groups.end(), [](const AttributeGroup& g) {
+    return !g.female_names.empty() || !g.male_names.empty();
+  });
+}
+
 SensitiveAttribute gender_attribute() {
   SensitiveAttribute a;
   a.name = "gender";
-  a.groups = {{"male", "male", {"man"}}, {"female", "female", {"woman"}}};
+  a.groups = {{"male", "male", {"man"}, {}, {}}, {"female", "female", {"woman"}, {}, {}}};
   a.uses_gender_finder = true;
   a.source = "built-in";
   return a;
@@ -86,8 +105,27 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
           throw core::ParseError(reader.location(fields[i].column),
                                  "group '" + name + "' listed twice");
         }
-        a.groups.push_back({name, "", {}});
+        a.groups.push_back({name, "", {}, {}, {}});
       }
+      continue;
+    }
+    if (key == "names") {
+      if (a.groups.empty()) fail("expected 'groups' before 'names'");
+      if (n_values < 3) fail("expected 'names GROUP female|male NAME...'");
+      const std::string group(fields[1].text);
+      auto it = std::find_if(a.groups.begin(), a.groups.end(),
+                             [&](const AttributeGroup& g) { return g.name == group; });
+      if (it == a.groups.end()) {
+        throw core::ParseError(reader.location(fields[1].column),
+                               "unknown group '" + group + "' after 'names'");
+      }
+      const std::string_view gender = fields[2].text;
+      if (gender != "female" && gender != "male") {
+        throw core::ParseError(reader.location(fields[2].column),
+                               "expected female or male, got '" + std::string(gender) + "'");
+      }
+      auto& list = gender == "female" ? it->female_names : it->male_names;
+      for (std::size_t i = 3; i < fields.size(); ++i) list.emplace_back(fields[i].text);
       continue;
     }
     if (key == "except" || key == "exempt") {
@@ -101,7 +139,7 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
         key != "noun" && key != "plural" && key != "associated") {
       fail("unknown keyword '" + std::string(key) +
            "' (expected attribute, groups, active, adjective, noun, plural, member, associated, "
-           "anchor, except or exempt)");
+           "anchor, names, except or exempt)");
     }
     if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
     if (n_values != a.groups.size()) {

@@ -21,6 +21,8 @@
 //                                      one (any number of rows)
 //   except old_friend old_flame        phrases whose group word names no group (any number)
 //   exempt child kid                   person nouns that take no inserted adjective (any number)
+//   names white female Emily Anne      first names associated with a group, by gender (any
+//                                      number of rows; group words, docs/fairness.md)
 //
 // A row has exactly one field per group; "_" inside a field stands for a space
 // (African_American). Words are matched case-insensitively; the active adjective is inserted as
@@ -38,6 +40,8 @@ struct AttributeGroup {
   std::string name;
   std::string active;                // adjective inserted by ActiveMutate
   std::vector<std::string> anchors;  // vector anchors (first row first)
+  // First names associated with the group (`names` rows), as written, by gender.
+  std::vector<std::string> female_names, male_names;
 };
 
 struct SensitiveAttribute {
@@ -67,6 +71,13 @@ struct SensitiveAttribute {
   std::optional<MemberHit> find_member(std::string_view noun) const;
   // Whether `word` (any case) is one of the groups' active adjectives or names.
   bool is_attribute_word(std::string_view word) const;
+  // The group and gender of a first name of the `names` rows (any case), if listed.
+  struct NameHit {
+    std::size_t group = 0;
+    bool female = false;
+  };
+  std::optional<NameHit> find_name(std::string_view first_name) const;
+  bool has_names() const;
 };
 
 // The built-in gender attribute: groups male / female, adjectives male / female, anchors

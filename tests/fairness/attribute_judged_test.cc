@@ -27,7 +27,7 @@ class AttributeJudged : public ::testing::TestWithParam<std::string> {};
 double sampled_floor(const std::string& attribute) {
   if (attribute == "sexual-orientation") return 0.95;  // the goal
   if (attribute == "age") return 0.90;
-  if (attribute == "race") return 0.89;
+  if (attribute == "race") return 0.92;
   return 0.88;  // religion, nationality
 }
 

@@ -127,8 +127,8 @@ TEST(FairPerturbCommand, AeonGateFlagsOrDrops) {
   r = run_assay(dir, "fair perturb --quiet --no-active --gate aeon --input " + in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(lines_of(r.out)[0]["perturbations"].size(), 1u);
-  r = run_assay(dir, "fair perturb --quiet --no-active --gate aeon --gate-action drop --input " +
-                         in);
+  r = run_assay(dir,
+                "fair perturb --quiet --no-active --gate aeon --gate-action drop --input " + in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = lines_of(r.out);
   EXPECT_EQ(j[0]["perturbations"].size(), 0u);

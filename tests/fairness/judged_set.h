@@ -11,6 +11,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -21,6 +22,7 @@
 #include "fairness/first_names.h"
 #include "fairness/perturbation.h"
 #include "fairness/perturbator.h"
+#include "fairness/sensitive_attribute.h"
 #include "fairness_test_support.h"
 
 namespace assay::fairness::testing {
@@ -52,13 +54,32 @@ inline std::vector<HandwrittenCase> read_handwritten(const std::string& path) {
   return out;
 }
 
-// Whether `got` is `want` with each {F} / {M} standing for one first name of that gender.
-inline bool matches(const std::string& want, const std::string& got, const FirstNames& names,
-                    std::map<char, std::string> bound = {}, std::size_t w = 0, std::size_t g = 0) {
+// Whether `name` may stand for the slot `slot` of a hand-written case: "F" / "M" any female /
+// male first name of the names file, "GROUP/F" / "GROUP/M" a first name of that group and
+// gender in the attribute's `names` rows.
+using NameSlot = std::function<bool(const std::string& slot, const std::string& name)>;
+
+inline NameSlot name_slots(const FirstNames& names, const SensitiveAttribute* attribute = nullptr) {
+  return [&names, attribute](const std::string& slot, const std::string& name) {
+    if (slot == "F") return names.gender_of(name) == knowledge::Gender::kFemale;
+    if (slot == "M") return names.gender_of(name) == knowledge::Gender::kMale;
+    const auto slash = slot.find('/');
+    if (!attribute || slash == std::string::npos) return false;
+    const auto hit = attribute->find_name(name);
+    return hit && attribute->groups[hit->group].name == slot.substr(0, slash) &&
+           hit->female == (slot.substr(slash + 1) == "F");
+  };
+}
+
+// Whether `got` is `want` with each {SLOT} standing for one name the slot allows (the same
+// slot twice in one line: the same name).
+inline bool matches(const std::string& want, const std::string& got, const NameSlot& ok,
+                    std::map<std::string, std::string> bound = {}, std::size_t w = 0,
+                    std::size_t g = 0) {
   while (w < want.size()) {
-    if (want[w] == '{' && w + 2 < want.size() && want[w + 2] == '}' &&
-        (want[w + 1] == 'F' || want[w + 1] == 'M')) {
-      const char slot = want[w + 1];
+    const auto close = want[w] == '{' ? want.find('}', w) : std::string::npos;
+    if (close != std::string::npos && close > w + 1) {
+      const std::string slot = want.substr(w + 1, close - w - 1);
       std::size_t end = g;
       while (end < got.size() && (std::isalpha(static_cast<unsigned char>(got[end])) ||
                                   got[end] == '-' || got[end] == '\'')) {
@@ -67,14 +88,11 @@ inline bool matches(const std::string& want, const std::string& got, const First
       // Every prefix of the run of letters could be the name ("Mary's").
       for (std::size_t e = end; e > g; --e) {
         const std::string name = got.substr(g, e - g);
-        const auto gender = names.gender_of(name);
-        const bool right =
-            slot == 'F' ? gender == knowledge::Gender::kFemale : gender == knowledge::Gender::kMale;
-        if (!right) continue;
+        if (!ok(slot, name)) continue;
         if (bound.count(slot) && bound[slot] != name) continue;
         auto b = bound;
         b[slot] = name;
-        if (matches(want, got, names, b, w + 3, e)) return true;
+        if (matches(want, got, ok, b, close + 1, e)) return true;
       }
       return false;
     }
@@ -158,6 +176,7 @@ struct HandwrittenScore {
 
 inline HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames& names,
                                           const std::string& path) {
+  const NameSlot slots = name_slots(names, &p.attribute());
   HandwrittenScore s;
   const auto cases = read_handwritten(path);
   s.cases = cases.size();
@@ -170,7 +189,7 @@ inline HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames
       ++s.produced;
       bool ok = false;
       for (std::size_t e = 0; e < c.expected.size(); ++e) {
-        if (matches(c.expected[e], q.text, names)) {
+        if (matches(c.expected[e], q.text, slots)) {
           ok = true;
           seen[e] = true;
         }

@@ -60,6 +60,14 @@ TEST(SensitiveAttribute, ShippedFilesParse) {
   EXPECT_EQ(race.adjectives[0][1], "African American");  // "_" stands for a space
   EXPECT_EQ(race.nouns[0][1], "African American");
   EXPECT_EQ(race.groups[4].active, "Native American");
+  const auto jamal = race.find_name("JAMAL");  // Bertrand and Mullainathan's names, any case
+  ASSERT_TRUE(jamal.has_value());
+  EXPECT_EQ(race.groups[jamal->group].name, "black");
+  EXPECT_FALSE(jamal->female);
+  EXPECT_TRUE(race.find_name("Emily")->female);
+  EXPECT_FALSE(race.find_name("Mark").has_value());
+  EXPECT_TRUE(race.has_names());
+  EXPECT_FALSE(religion.has_names());
   const auto age = load_attribute("age", testing::kAttributes);
   EXPECT_NE(std::find(age.excepts.begin(), age.excepts.end(), "old friend"), age.excepts.end());
 }
@@ -89,6 +97,12 @@ TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
   const auto p9 = dir.write("i.attr", "attribute x\ngroups a b\nactive A B\nexcept\n");
   EXPECT_THAT(error_of(p9), HasSubstr("i.attr:4"));
   EXPECT_THAT(error_of(p9), HasSubstr("expected at least one word after 'except'"));
+  const auto p10 = dir.write("j.attr", "attribute x\ngroups a b\nactive A B\nnames c male Al\n");
+  EXPECT_THAT(error_of(p10), HasSubstr("j.attr:4:7: unknown group 'c' after 'names'"));
+  const auto p11 = dir.write("k.attr", "attribute x\ngroups a b\nactive A B\nnames a boy Al\n");
+  EXPECT_THAT(error_of(p11), HasSubstr("k.attr:4:9: expected female or male, got 'boy'"));
+  const auto p12 = dir.write("l.attr", "attribute x\ngroups a b\nactive A B\nnames a male\n");
+  EXPECT_THAT(error_of(p12), HasSubstr("expected 'names GROUP female|male NAME...'"));
   EXPECT_THROW(load_attribute("caste", testing::kAttributes), core::UsageError);
 }
 
