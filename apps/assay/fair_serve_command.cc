@@ -11,7 +11,11 @@
 // Signals: SIGINT and SIGTERM are blocked before the command starts any thread (so every
 // thread it starts inherits the mask and none runs a handler) and taken by sigwait() on the
 // main thread, dedicated to it while the server runs on its own; it stops the service.
-// Process-wide handlers installed elsewhere are not run for them while the command serves.
+// Threads that exist before the command runs (OpenBLAS's pool, started when the library loads)
+// do not block them, and a signal sent to the process goes to one of those when the main thread
+// is not waiting in sigwait() at that moment: while the command serves, the process-wide
+// handler is replaced by one that only passes the signal on to the main thread (where it is
+// blocked, so sigwait() takes it), never the interrupt handler that would end the process.
 #include <pthread.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -100,6 +104,16 @@ std::vector<std::string> split_commas(const std::string& s) {
   return out;
 }
 
+// The main thread, which takes SIGINT and SIGTERM with sigwait() (set before the handler below
+// is installed).
+pthread_t g_signal_thread;
+
+// Runs on a thread that does not block the signals: passes it on to the main thread
+// (pthread_kill is async-signal-safe).
+extern "C" void pass_signal_to_main_thread(int sig) {
+  pthread_kill(g_signal_thread, sig);
+}
+
 int run(FairServeOptions& o) {
   // Before any thread exists (the resource loaders and the server start threads).
   sigset_t signals;
@@ -107,6 +121,13 @@ int run(FairServeOptions& o) {
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  g_signal_thread = pthread_self();
+  struct sigaction pass {};
+  pass.sa_handler = pass_signal_to_main_thread;
+  sigemptyset(&pass.sa_mask);
+  pass.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &pass, nullptr);
+  sigaction(SIGTERM, &pass, nullptr);
 
   const HostPort listen = parse_listen(o.listen);
   if (!o.labels.empty()) o.model_options.labels = split_commas(o.labels);

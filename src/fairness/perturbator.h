@@ -15,6 +15,11 @@
 //    meaning. It is the head, and perturbed, when the next word is a person ("child actor"),
 //    reads as a name ("director peter sheridan", "actor bill paxton") or as a verb the tagger
 //    took for a noun ("the viewer feel", a plural before a singular: "actors share").
+// File attributes also swap their group words where they name people (group_words.h: "the black
+// nurse" → "the white nurse", every mention of the group at once, the other group's mentions
+// the other way, member nouns, associated words and the group's first names along), and a text
+// that names a group gets no inserted adjective. Two words a text contrasts ("the king and the
+// queen") are never made the same word.
 // Gender consults the curated lexicon (gender_lexicon.h) before the knowledge graph and the
 // vectors, gives analogies only to nouns that have a gender, swaps first names (kName,
 // first_names.h), and makes the words that refer to the changed person follow it
