@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Main job, fairness (MT-NLP) on embedded defaults: gender perturbations of the
 # rt-polarity sentences when ../shared/data is present (otherwise of a few shipped sentences),
-# and of a handful for a file attribute (religion); with SST-2 present, `fair test` of the
-# built-in LR trained on it, the neutral layer's effect (`fair mitigate`) and the HTML report
+# and of two for a file attribute (religion: a member noun, group words); with SST-2 present,
+# `fair test` of the built-in LR trained on it, the neutral layer's effect (`fair mitigate`) and the HTML report
 # (out/main-job/fairness/report.html).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -18,7 +18,7 @@ fi
 echo "== assay fair perturb (gender, defaults): $(wc -l < "$out/inputs.txt") inputs"
 "$assay" fair perturb --input "$out/inputs.txt" --out "$out/gender.jsonl" --no-dropped
 head -c 1200 "$out/gender.jsonl"; echo
-printf 'The priest thanked the doctor.\nA teacher met my neighbour.\n' > "$out/religion.txt"
+printf 'The priest thanked the doctor.\nThe Muslim teacher met a Jewish doctor.\n' > "$out/religion.txt"
 echo "== assay fair perturb --attribute religion"
 "$assay" fair perturb --input "$out/religion.txt" --attribute religion --no-dropped --quiet
 sst2=../shared/data/sst2-glue/train.tsv
