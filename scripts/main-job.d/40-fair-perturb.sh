@@ -2,8 +2,8 @@
 # Main job, fairness (MT-NLP) on embedded defaults: gender perturbations of the
 # rt-polarity sentences when ../shared/data is present (otherwise of a few shipped sentences),
 # and of two for a file attribute (religion: a member noun, group words); with SST-2 present,
-# `fair test` of the built-in LR trained on it, the neutral layer's effect (`fair mitigate`) and the HTML report
-# (out/main-job/fairness/report.html).
+# `fair test` of the built-in LR trained on it, the neutral layer's effect (`fair mitigate`)
+# and the HTML report (out/main-job/fairness/report.html).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 assay=${1:-build/release/apps/assay/assay}
