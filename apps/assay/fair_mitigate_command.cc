@@ -23,9 +23,9 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/thread_pool.h"
 #include "fair_run_options.h"
 #include "fairness/fairness_test_runner.h"
-#include "core/thread_pool.h"
 #include "fairness/neutral_layer.h"
 #include "models/lr_model.h"
 #include "models/text_input.h"
@@ -115,7 +115,8 @@ nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const 
   for (const auto& set : sets) {
     const std::size_t label = models::argmax(scores[at]);
     std::size_t here = 0;
-    for (std::size_t k = 1; k < set.texts.size(); ++k) here += models::argmax(scores[at + k]) != label;
+    for (std::size_t k = 1; k < set.texts.size(); ++k)
+      here += models::argmax(scores[at + k]) != label;
     violations += here;
     inputs += here > 0;
     if (set.gold) {
@@ -141,7 +142,6 @@ nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const 
   j["seconds_training"] = seconds_training;
   return j;
 }
-
 
 // Violations left by a smoothing: perturbations whose smoothed label differs from x0's.
 struct Remaining {
@@ -174,8 +174,9 @@ int run(const FairMitigateOptions& o) {
   }
   const bool adversarial = !o.adversarial_train.empty();
   if (adversarial && o.model.rfind("lr:", 0) != 0)
-    throw core::UsageError("--adversarial-train retrains the built-in LR: --model must be lr:FILE, got '" +
-                           o.model + "'");
+    throw core::UsageError(
+        "--adversarial-train retrains the built-in LR: --model must be lr:FILE, got '" + o.model +
+        "'");
   if (!(o.adversarial_c > 0)) throw core::UsageError("--adversarial-c must be positive");
   const auto start = Clock::now();
   auto fr = open_fair_run(o);
@@ -189,6 +190,11 @@ int run(const FairMitigateOptions& o) {
   to.threads = o.threads;
   to.progress.quiet = o.quiet;
   to.label = "fair mitigate";
+  if (fr.gate) {
+    to.filter = [&gate = *fr.gate](const std::string& original, fairness::PerturbationSet& set) {
+      gate.apply(original, set);
+    };
+  }
   const auto asking = Clock::now();
   fairness::answer_inputs(
       *fr.perturbator, *fr.model, fr.inputs, to,
@@ -305,11 +311,12 @@ int run(const FairMitigateOptions& o) {
     j["adversarial_training"] = adversarial_training(o, fr, sets, before.violations);
     const auto& a = j["adversarial_training"];
     if (!o.quiet) {
-      std::fprintf(stderr,
-                   "adversarial training (LR retrained on %zu texts + %zu perturbations): %zu of %zu "
-                   "violations remain\n",
-                   a["train_texts"].get<std::size_t>(), a["perturbations_added"].get<std::size_t>(),
-                   a["violations"].get<std::size_t>(), before.violations);
+      std::fprintf(
+          stderr,
+          "adversarial training (LR retrained on %zu texts + %zu perturbations): %zu of %zu "
+          "violations remain\n",
+          a["train_texts"].get<std::size_t>(), a["perturbations_added"].get<std::size_t>(),
+          a["violations"].get<std::size_t>(), before.violations);
     }
   }
   core::write_file_atomically(o.out + "/mitigation.csv", csv.str());
@@ -325,6 +332,7 @@ int run(const FairMitigateOptions& o) {
                    static_cast<unsigned long long>(fr.cached->n_queries()));
     }
   }
+  if (fr.gate) fr.gate->report(o.quiet);
   return kOk;
 }
 
@@ -335,7 +343,8 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
       "The neutral layer: violations that remain after (epsilon, k)-fair smoothing, per epsilon, "
       "as a percentage of those before (MT-NLP Fig. 5), and its cost");
   add_fair_run_options(cmd, *o);
-  add_output_directory(cmd, "--out", o->out, "Directory for mitigation.json and mitigation.csv")->required();
+  add_output_directory(cmd, "--out", o->out, "Directory for mitigation.json and mitigation.csv")
+      ->required();
   add_finite(cmd, "--epsilon", o->epsilons, "Comma-separated epsilons (default 0.1,0.5,1,1.8,5,10)",
              {.min = 0})
       ->delimiter(',');
@@ -343,11 +352,9 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
                   "With --model lr:FILE: the labelled file it was trained on (as model train-lr "
                   "reads it); the LR is retrained on it plus its perturbations and its "
                   "violations are reported beside the neutral layer's (the paper's LR Base)");
-  cmd->add_option("--adversarial-text-column", o->adversarial_text_column,
-                  "Its text column")
+  cmd->add_option("--adversarial-text-column", o->adversarial_text_column, "Its text column")
       ->capture_default_str();
-  cmd->add_option("--adversarial-label-column", o->adversarial_label_column,
-                  "Its label column")
+  cmd->add_option("--adversarial-label-column", o->adversarial_label_column, "Its label column")
       ->capture_default_str();
   add_finite(cmd, "--adversarial-c", o->adversarial_c,
              "Inverse regularisation of the retrained LR (model train-lr --c)", {.min = 0})

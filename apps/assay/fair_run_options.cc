@@ -31,6 +31,7 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
             {.min = 0, .max = 4'096})
       ->capture_default_str();
   add_perturbation_options(cmd, o.perturbation);
+  add_gate_options(cmd, o.gate);
   cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
 }
 
@@ -59,8 +60,11 @@ FairRun open_fair_run(const FairRunOptions& o) {
   if (o.budget && o.cache.empty())
     throw core::UsageError("--budget needs --cache FILE (where answered texts are kept)");
   const fairness::InputOptions in = input_options(o.inputs);
-  // Bad perturbator options fail before the inputs and the model are opened.
+  // Bad perturbator and gate options fail before the inputs and the model are opened.
   auto settings = perturbator_settings(o.perturbation);
+  check_gate_options(o.gate);
+  const bool share_ngram = gate_shares_trigram(o.gate, settings.resources.ngram_model);
+  settings.resources.ngram_trie = share_ngram;
   FairRun run;
   run.inputs = fairness::read_inputs(o.inputs.input, in);
   models::CachedModelOptions co;
@@ -72,6 +76,10 @@ FairRun open_fair_run(const FairRunOptions& o) {
                           "; rerun the same command to resume");
   }
   open_perturbator(std::move(settings), run);
+  if (!o.gate.gate.empty()) {
+    run.gate = std::make_unique<FairGate>(o.gate, o.perturbation.resources.wordnet_dir,
+                                          share_ngram ? run.resources->lm.get() : nullptr);
+  }
   return run;
 }
 
@@ -107,9 +115,8 @@ std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
   std::error_code ec;
   const bool attribute_file = fs::is_regular_file(attribute.source, ec);
   const auto& r = o.perturbation.resources;
-  const std::string kg = r.kg.rfind("conceptnet:", 0) == 0
-                             ? "conceptnet:" + file_stamp(r.kg.substr(11))
-                             : r.kg;
+  const std::string kg =
+      r.kg.rfind("conceptnet:", 0) == 0 ? "conceptnet:" + file_stamp(r.kg.substr(11)) : r.kg;
   const auto real = [](double x) {
     char s[64];
     std::snprintf(s, sizeof s, "%.17g", x);
@@ -140,6 +147,7 @@ std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
   s += "\nfirst-names " + content(r.first_names);
   s += "\ncoreference " + yes_no(po.coreference);
   s += "\nseed " + std::to_string(po.seed);
+  if (const auto gate = gate_settings(o.gate); !gate.empty()) s += "\n" + gate;
   return s;
 }
 

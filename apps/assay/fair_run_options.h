@@ -14,6 +14,7 @@
 #include "fairness/fairness_input.h"
 #include "fairness/perturbator.h"
 #include "fairness/perturbator_resources.h"
+#include "gate_options.h"
 #include "models/cached_model.h"
 #include "models/model.h"
 #include "models/model_spec.h"
@@ -29,12 +30,13 @@ struct FairRunOptions {
   std::size_t threads = 0;  // perturbing threads, 0 = every core
   InputFileOptions inputs;
   PerturbationOptions perturbation;
+  GateOptions gate;  // --gate aeon: only the perturbations the gate keeps are asked
   bool quiet = false;
 };
 
 // Registers --model, the input options (add_input_options), --cache, --budget, --batch,
-// --chunk, --threads, the perturbator's options (add_perturbation_options) and --quiet on `cmd`
-// (not --out).
+// --chunk, --threads, the perturbator's options (add_perturbation_options), the gate's
+// (add_gate_options) and --quiet on `cmd` (not --out).
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
 
 // Registers the adapter options of `model predict` that a long-running command needs for an
@@ -50,6 +52,7 @@ struct FairRun {
   models::CachedModel* cached = nullptr;
   std::unique_ptr<fairness::PerturbatorResources> resources;
   std::unique_ptr<fairness::Perturbator> perturbator;
+  std::unique_ptr<FairGate> gate;  // with --gate (sharing the perturbator's trigram offline)
 };
 
 // Throws core::UsageError for --budget without --cache, and the errors of the input format and

@@ -15,7 +15,6 @@
 #include <string>
 
 #include "command.h"
-#include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/file_lock.h"
@@ -28,6 +27,7 @@
 #include "models/answer_cache.h"
 #include "models/cached_model.h"
 #include "models/model_spec.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {
@@ -90,17 +90,24 @@ int run(const FairTestOptions& o) {
   to.threads = o.threads;
   to.shard = shard;
   to.progress.quiet = o.quiet;
+  if (fr.gate) {
+    to.filter = [&gate = *fr.gate](const std::string& original, fairness::PerturbationSet& set) {
+      gate.apply(original, set);
+    };
+  }
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
                                                fair_run_settings(o, fr), store.get());
   if (!o.quiet) {
     if (!o.merge.empty())
-      std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", n_merged,
-                   o.merge.size(), o.cache.c_str());
+      std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", n_merged, o.merge.size(),
+                   o.cache.c_str());
     std::fprintf(stderr, "%s%zu chunks of %zu inputs: %zu run now, %zu from %s\n",
                  shard.whole() ? "" : ("shard " + shard.to_string() + ": ").c_str(), run.n_owned,
                  o.chunk, run.n_executed, run.n_resumed,
                  store ? store->path().c_str() : "no store");
   }
+  // What the gate did to the chunks run now (resumed chunks were gated when they ran).
+  if (fr.gate) fr.gate->report(o.quiet);
   if (!run.complete) {
     // A shard's chunks are in its cache; the outputs come from the run that merges them all.
     if (!o.quiet) {
@@ -169,7 +176,8 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
       "Metamorphic fairness test of a model: labels must not change under perturbation; exits 1 "
       "when some perturbation changes the label");
   add_fair_run_options(cmd, *o);
-  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")->required();
+  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")
+      ->required();
   cmd->add_option("--shard", o->shard,
                   "Run only shard I of N of the chunks (I/N, or auto: the MPI/Slurm rank), into "
                   "this --cache; a later run with --merge writes the outputs")

@@ -34,7 +34,7 @@ struct AnsweredChunk {
 // first).
 AnsweredChunk answer_chunk(const Perturbator& perturbator, models::Model& model,
                            std::mutex& model_mutex, const std::vector<InputRecord>& inputs,
-                           std::size_t begin, std::size_t end) {
+                           std::size_t begin, std::size_t end, const FairnessTestOptions& options) {
   AnsweredChunk out;
   out.sets.reserve(end - begin);
   {
@@ -45,6 +45,7 @@ AnsweredChunk answer_chunk(const Perturbator& perturbator, models::Model& model,
   for (std::size_t i = begin; i < end; ++i) {
     try {
       out.sets.push_back(perturbator.perturb(inputs[i].text));
+      if (options.filter) options.filter(inputs[i].text, out.sets.back());
     } catch (core::Error& e) {
       e.add_context("input at line " + std::to_string(inputs[i].line));
       throw;
@@ -286,8 +287,8 @@ void answer_inputs(const Perturbator& perturbator, models::Model& model,
   run_chunks(
       plan, {}, options, core::Shard{},
       [&](std::size_t c) {
-        answered[c] =
-            answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin, chunks[c].end);
+        answered[c] = answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin,
+                                   chunks[c].end, options);
       },
       deliver);
   deliver(chunks.size());
@@ -323,10 +324,10 @@ FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model&
   const auto report = run_chunks(
       plan, finished, options, options.shard,
       [&](std::size_t c) {
-        auto result = chunk_result(
-            inputs, chunks[c].begin,
-            answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin, chunks[c].end),
-            labels);
+        auto result = chunk_result(inputs, chunks[c].begin,
+                                   answer_chunk(perturbator, model, model_mutex, inputs,
+                                                chunks[c].begin, chunks[c].end, options),
+                                   labels);
         if (store) {
           store->put(plan[c].key, result);
         } else {

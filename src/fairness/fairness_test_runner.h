@@ -51,6 +51,9 @@ struct FairnessTestOptions {
   core::Shard shard;  // run_fairness_test: only this shard's chunks (by chunk number)
   core::ProgressOptions progress;
   std::string label = "fair test";  // progress label (counts chunks)
+  // Called on each input's perturbations before the model is asked (an AEON gate drops some);
+  // thread-safe. Its settings belong in run_fairness_test's `settings`.
+  std::function<void(const std::string& original, PerturbationSet& set)> filter;
 };
 
 // The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every

@@ -47,24 +47,48 @@ std::map<std::string, std::string> help_options(const TempDir& dir, const std::s
   return out;
 }
 
+// The gate's options: `fair perturb`, `fair test` and `fair mitigate` have them, `fair serve` not.
+const std::set<std::string> kGateOptions = {
+    "--gate",           "--gate-action", "--gate-task",    "--gate-sim",           "--gate-nat",
+    "--gate-model-dir", "--gate-exact",  "--gate-vectors", "--gate-vectors-format"};
+
+std::set<std::string> with_gate(std::set<std::string> own) {
+  own.insert(kGateOptions.begin(), kGateOptions.end());
+  return own;
+}
+
 // What each command has besides the shared options.
 const std::map<std::string, std::set<std::string>> kOwnOptions = {
-    {"perturb",
-     {"--help", "--no-dropped", "--out", "--quiet", "--threads", "--gate", "--gate-action", "--gate-task",
-      "--gate-sim", "--gate-nat", "--gate-model-dir", "--gate-exact", "--gate-vectors",
-      "--gate-vectors-format"}},
-    {"test",
-     {"--help", "--model", "--cache", "--budget", "--batch", "--chunk", "--threads", "--quiet",
-      "--out", "--shard", "--merge"}},
+    {"perturb", with_gate({"--help", "--no-dropped", "--out", "--quiet", "--threads"})},
+    {"test", with_gate({"--help", "--model", "--cache", "--budget", "--batch", "--chunk",
+                        "--threads", "--quiet", "--out", "--shard", "--merge"})},
     {"mitigate",
-     {"--help", "--model", "--cache", "--budget", "--batch", "--chunk", "--threads", "--quiet",
-      "--out", "--epsilon", "--adversarial-train", "--adversarial-text-column",
-      "--adversarial-label-column", "--adversarial-c", "--adversarial-model-out"}},
+     with_gate({"--help", "--model", "--cache", "--budget", "--batch", "--chunk", "--threads",
+                "--quiet", "--out", "--epsilon", "--adversarial-train", "--adversarial-text-column",
+                "--adversarial-label-column", "--adversarial-c", "--adversarial-model-out"})},
     {"serve",
-     {"--help", "--upstream", "--epsilon", "--max-k", "--listen", "--max-body", "--deadline-ms",
-      "--max-concurrent", "--max-connections", "--read-timeout-ms", "--idle-timeout-ms",
-      "--backlog", "--cache", "--labels", "--header", "--body-template",
-      "--scores-pointer", "--label-map", "--retries", "--ca-file", "--restarts", "--quiet"}},
+     {"--help",
+      "--upstream",
+      "--epsilon",
+      "--max-k",
+      "--listen",
+      "--max-body",
+      "--deadline-ms",
+      "--max-concurrent",
+      "--max-connections",
+      "--read-timeout-ms",
+      "--idle-timeout-ms",
+      "--backlog",
+      "--cache",
+      "--labels",
+      "--header",
+      "--body-template",
+      "--scores-pointer",
+      "--label-map",
+      "--retries",
+      "--ca-file",
+      "--restarts",
+      "--quiet"}},
 };
 
 // How a command reads --input; `fair serve` perturbs the texts of its requests instead.
@@ -73,12 +97,16 @@ const std::set<std::string> kInputOptions = {"--input", "--input-format", "--tex
 
 // What decides the perturbations (at least these; the test takes the shared set from the
 // commands themselves).
-const std::set<std::string> kPerturbationOptions = {
-    "--attribute",     "--kg",           "--vectors",     "--vectors-format",
-    "--vectors-limit", "--vectors-restrict", "--min-cosine", "--no-strict",
-    "--choice",        "--ngram-model",  "--fluency-ratio", "--max-per-input",
-    "--all-occurrences", "--broad-persons", "--noun-modifiers", "--no-analogy",
-    "--no-active",     "--wordnet-dir",  "--tagger-dir"};
+const std::set<std::string> kPerturbationOptions = {"--attribute",       "--kg",
+                                                    "--vectors",         "--vectors-format",
+                                                    "--vectors-limit",   "--vectors-restrict",
+                                                    "--min-cosine",      "--no-strict",
+                                                    "--choice",          "--ngram-model",
+                                                    "--fluency-ratio",   "--max-per-input",
+                                                    "--all-occurrences", "--broad-persons",
+                                                    "--noun-modifiers",  "--no-analogy",
+                                                    "--no-active",       "--wordnet-dir",
+                                                    "--tagger-dir"};
 
 TEST(FairPerturbationOptions, EveryFairnessCommandAcceptsTheSameOptions) {
   TempDir dir;

@@ -31,8 +31,8 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   assay::testing::RunResult r;
   const auto in = dir.write(
       "in.txt", "the actor was wonderful and the doctor smiled\n\nthe film was wonderful\n");
-  const std::string args = "fair test --model lr:" + lr + " --input " + in +
-                           " --cache " + dir.file("cache.sqlite") + " --out ";
+  const std::string args = "fair test --model lr:" + lr + " --input " + in + " --cache " +
+                           dir.file("cache.sqlite") + " --out ";
   r = run_assay(dir, args + dir.file("out1"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("3 inputs, 1 mutable"));
@@ -59,25 +59,59 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   EXPECT_EQ(again["answers_asked"], 0);
   EXPECT_EQ(read_file(dir.file("out1/violations.jsonl")),
             read_file(dir.file("out2/violations.jsonl")));
-  r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in +
-                         " --budget 3 --out " + dir.file("o3"));
+  r = run_assay(
+      dir, "fair test --model lr:" + lr + " --input " + in + " --budget 3 --out " + dir.file("o3"));
   EXPECT_EQ(r.exit_code, 2);
 }
 
 // Perturbation runs on --threads threads; the model is asked in input order, so violations.jsonl
 // and summary.json are byte-identical for 1, 2 and 4 threads (the 47 handwritten sentences
 // and their pluralised variants, chunks of 5 inputs, so that several chunks run).
+// --gate aeon: the model is asked only the perturbations the gate keeps; what the gate did is
+// on stderr; flagged ones are asked like the others.
+TEST(FairTestCommand, AeonGateDecidesWhatIsAsked) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const auto in = dir.write("in.txt", "the actor was wonderful and the doctor smiled\n");
+  const std::string args = "fair test --model lr:" + lr + " --input " + in + " --out ";
+  auto r = run_assay(dir, args + dir.file("drop") + " --gate aeon --gate-action drop");
+  ASSERT_LE(r.exit_code, 1) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("aeon gate: 3 perturbations scored, 0 kept, 3 dropped"));
+  EXPECT_THAT(r.err, HasSubstr("warning: the aeon gate dropped 3 of 3"));
+  auto s = nlohmann::json::parse(read_file(dir.file("drop/summary.json")));
+  EXPECT_EQ(s["perturbations"], 0);
+  EXPECT_EQ(s["mutable"], 0);  // nothing left to ask
+  r = run_assay(dir, args + dir.file("kept") +
+                         " --gate aeon --gate-action drop --gate-sim 0 "
+                         "--gate-nat 0");
+  EXPECT_THAT(r.err, HasSubstr("aeon gate: 3 perturbations scored, 3 kept, 0 dropped"));
+  s = nlohmann::json::parse(read_file(dir.file("kept/summary.json")));
+  EXPECT_EQ(s["perturbations"], 3);
+  r = run_assay(dir, args + dir.file("flag") + " --gate aeon");  // offline: flag by default
+  EXPECT_THAT(r.err, HasSubstr("3 kept, 0 dropped, 3 flagged"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("flag/summary.json")))["perturbations"], 3);
+  r = run_assay(dir, "fair mitigate --model lr:" + lr + " --input " + in + " --epsilon 1 --out " +
+                         dir.file("m") + " --gate aeon --gate-action drop");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("aeon gate: 3 perturbations scored, 0 kept, 3 dropped"));
+  r = run_assay(dir, args + dir.file("bad") + " --gate bert");
+  EXPECT_EQ(r.exit_code, 2);
+}
+
 TEST(FairTestCommand, OutputsDoNotDependOnThreads) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
-  std::istringstream tsv(read_file(std::string(ASSAY_TEST_DATA_DIR) + "/fairness/expected_perturbations.tsv"));
+  std::istringstream tsv(
+      read_file(std::string(ASSAY_TEST_DATA_DIR) + "/fairness/expected_perturbations.tsv"));
   std::string line, texts;
   std::size_t n = 0;
   while (std::getline(tsv, line)) {
     if (line.empty() || line[0] == '#') continue;
     const auto a = line.find('\t'), b = line.find('\t', a + 1);
-    texts += line.substr(a + 1, b - a - 1) + "\nthe " + line.substr(a + 1, b - a - 1) + " wonderful\n\n";
+    texts +=
+        line.substr(a + 1, b - a - 1) + "\nthe " + line.substr(a + 1, b - a - 1) + " wonderful\n\n";
     n += 3;
   }
   ASSERT_GT(n, 100u);
@@ -85,8 +119,8 @@ TEST(FairTestCommand, OutputsDoNotDependOnThreads) {
   std::string first_violations, first_summary;
   for (const char* threads : {"1", "2", "4"}) {
     const std::string out = dir.file(std::string("out") + threads);
-    const auto r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --chunk 5 --threads " +
-                                      threads + " --out " + out);
+    const auto r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in +
+                                      " --chunk 5 --threads " + threads + " --out " + out);
     ASSERT_EQ(r.exit_code, 1) << r.err;
     const auto violations = read_file(out + "/violations.jsonl");
     const auto summary = read_file(out + "/summary.json");
@@ -120,8 +154,9 @@ TEST(FairTestCommand, OutputsDoNotDependOnThreads) {
     EXPECT_EQ(violations, first_violations) << threads << " threads";
     EXPECT_EQ(summary, first_summary) << threads << " threads";
   }
-  EXPECT_EQ(run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --threads -1 --out " +
-                               dir.file("bad")).exit_code,
+  EXPECT_EQ(run_assay(dir, "fair test --model lr:" + lr + " --input " + in +
+                               " --threads -1 --out " + dir.file("bad"))
+                .exit_code,
             2);
 }
 
@@ -134,8 +169,8 @@ std::string handwritten_inputs(const TempDir& dir) {
   while (std::getline(tsv, line)) {
     if (line.empty() || line[0] == '#') continue;
     const auto a = line.find('\t'), b = line.find('\t', a + 1);
-    texts += line.substr(a + 1, b - a - 1) + "\nthe " + line.substr(a + 1, b - a - 1) +
-             " wonderful\n\n";
+    texts +=
+        line.substr(a + 1, b - a - 1) + "\nthe " + line.substr(a + 1, b - a - 1) + " wonderful\n\n";
   }
   return dir.write("in.txt", texts);
 }
@@ -162,8 +197,10 @@ TEST(FairTestCommand, ShardsMergedGiveTheBytesOfOneRun) {
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   const auto in = handwritten_inputs(dir);
-  const std::string base = "fair test --model lr:" + lr + " --input " + in + " --chunk 5 --threads 2";
-  auto r = run_assay(dir, base + " --cache " + dir.file("one.sqlite") + " --out " + dir.file("one"));
+  const std::string base =
+      "fair test --model lr:" + lr + " --input " + in + " --chunk 5 --threads 2";
+  auto r =
+      run_assay(dir, base + " --cache " + dir.file("one.sqlite") + " --out " + dir.file("one"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   for (const char* shard : {"0/2", "1/2"}) {
     const std::string cache = dir.file(std::string("shard") + shard[0] + ".sqlite");
@@ -171,14 +208,16 @@ TEST(FairTestCommand, ShardsMergedGiveTheBytesOfOneRun) {
                            dir.file(std::string("shard") + shard[0]));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_THAT(r.err, HasSubstr("this shard is done"));
-    EXPECT_FALSE(std::filesystem::exists(dir.file(std::string("shard") + shard[0] + "/summary.json")));
+    EXPECT_FALSE(
+        std::filesystem::exists(dir.file(std::string("shard") + shard[0] + "/summary.json")));
   }
   r = run_assay(dir, base + " --cache " + dir.file("merged.sqlite") + " --merge " +
                          dir.file("shard0.sqlite") + "," + dir.file("shard1.sqlite") + " --out " +
                          dir.file("merged"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("0 run now"));
-  EXPECT_EQ(read_file(dir.file("merged/violations.jsonl")), read_file(dir.file("one/violations.jsonl")));
+  EXPECT_EQ(read_file(dir.file("merged/violations.jsonl")),
+            read_file(dir.file("one/violations.jsonl")));
   const auto merged = read_file(dir.file("merged/summary.json"));
   EXPECT_EQ(nlohmann::json::parse(merged)["answers_asked"], 0);
   EXPECT_EQ(without_answer_counts(merged),
@@ -188,7 +227,9 @@ TEST(FairTestCommand, ShardsMergedGiveTheBytesOfOneRun) {
   // A shard needs a cache to keep its chunks in; a bad shard is a usage error.
   EXPECT_EQ(run_assay(dir, base + " --shard 0/2 --out " + dir.file("x")).exit_code, 2);
   EXPECT_EQ(run_assay(dir, base + " --shard 2/2 --cache " + dir.file("x.sqlite") + " --out " +
-                               dir.file("x")).exit_code, 2);
+                               dir.file("x"))
+                .exit_code,
+            2);
   // A shard's cache from other settings holds no chunk of these: everything runs again.
   r = run_assay(dir, base + " --all-occurrences --cache " + dir.file("shard0.sqlite") + " --out " +
                          dir.file("other"));
@@ -202,10 +243,13 @@ TEST(FairTestCommand, InterruptedRunResumes) {
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   const auto in = handwritten_inputs(dir);
-  const std::string base = "fair test --model lr:" + lr + " --input " + in + " --chunk 5 --threads 1";
-  auto r = run_assay(dir, base + " --cache " + dir.file("one.sqlite") + " --out " + dir.file("one"));
+  const std::string base =
+      "fair test --model lr:" + lr + " --input " + in + " --chunk 5 --threads 1";
+  auto r =
+      run_assay(dir, base + " --cache " + dir.file("one.sqlite") + " --out " + dir.file("one"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
-  const auto asked = nlohmann::json::parse(read_file(dir.file("one/summary.json")))["answers_asked"].get<int>();
+  const auto asked =
+      nlohmann::json::parse(read_file(dir.file("one/summary.json")))["answers_asked"].get<int>();
   ASSERT_GT(asked, 100);
   const std::string cache = dir.file("resumed.sqlite");
   r = run_assay(dir, base + " --cache " + cache + " --budget 60 --out " + dir.file("resumed"));
@@ -216,7 +260,8 @@ TEST(FairTestCommand, InterruptedRunResumes) {
   EXPECT_THAT(r.err, ::testing::ContainsRegex("[1-9][0-9]* from " + cache));  // chunks resumed
   const auto summary = read_file(dir.file("resumed/summary.json"));
   EXPECT_EQ(nlohmann::json::parse(summary)["answers_asked"].get<int>(), asked - 60);
-  EXPECT_EQ(read_file(dir.file("resumed/violations.jsonl")), read_file(dir.file("one/violations.jsonl")));
+  EXPECT_EQ(read_file(dir.file("resumed/violations.jsonl")),
+            read_file(dir.file("one/violations.jsonl")));
   EXPECT_EQ(without_answer_counts(summary),
             without_answer_counts(read_file(dir.file("one/summary.json"))));
 }
@@ -275,12 +320,11 @@ std::string write_vectors(const TempDir& dir) {
     int dim, gender;
     double noise;
   };
-  const Row rows[] = {{"man", 0, 1, 0},      {"woman", 0, -1, 0},     {"actor", 1, 1, 0},
-                      {"actress", 1, -1, 0.3}, {"king", 2, 1, 0},     {"queen", 2, -1, 0.2},
-                      {"waiter", 3, 1, 0},   {"waitress", 3, -1, 1.0}, {"brother", 4, 1, 0},
-                      {"sister", 4, -1, 0.1}, {"father", 5, 1, 0},    {"mother", 5, -1, 0.6},
-                      {"director", 6, 1, 0}, {"film", 7, 0, 0},       {"movie", 7, 0, 0.4},
-                      {"wonderful", 8, 0, 0}};
+  const Row rows[] = {
+      {"man", 0, 1, 0},      {"woman", 0, -1, 0},    {"actor", 1, 1, 0},   {"actress", 1, -1, 0.3},
+      {"king", 2, 1, 0},     {"queen", 2, -1, 0.2},  {"waiter", 3, 1, 0},  {"waitress", 3, -1, 1.0},
+      {"brother", 4, 1, 0},  {"sister", 4, -1, 0.1}, {"father", 5, 1, 0},  {"mother", 5, -1, 0.6},
+      {"director", 6, 1, 0}, {"film", 7, 0, 0},      {"movie", 7, 0, 0.4}, {"wonderful", 8, 0, 0}};
   std::string s = std::to_string(std::size(rows)) + " 12\n";
   for (const auto& r : rows) {
     double v[12] = {};
@@ -300,8 +344,8 @@ std::string write_vectors(const TempDir& dir) {
 // Inputs with the nouns of write_vectors (and some without a vector, or without a person).
 std::string vector_inputs(const TempDir& dir) {
   std::string texts;
-  for (const char* noun : {"actor", "waiter", "king", "brother", "father", "mother", "queen",
-                           "director"}) {
+  for (const char* noun :
+       {"actor", "waiter", "king", "brother", "father", "mother", "queen", "director"}) {
     texts += std::string("the ") + noun + " was wonderful\n";
     texts += std::string("my ") + noun + " liked the film\n";
     texts += "the film was wonderful\n";
@@ -374,8 +418,8 @@ TEST(FairTestCommand, WordVectorsOutputsDoNotDependOnThreadsOrShards) {
   // Without the lexicon, which would answer before the vectors.
   const std::string base = "fair test --model lr:" + lr + " --input " + vector_inputs(dir) +
                            " --vectors " + write_vectors(dir) + " --gender-lexicon none --chunk 3";
-  auto r = run_assay(dir, base + " --threads 1 --cache " + dir.file("one.sqlite") + " --out " +
-                              dir.file("one"));
+  auto r = run_assay(
+      dir, base + " --threads 1 --cache " + dir.file("one.sqlite") + " --out " + dir.file("one"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto violations = read_file(dir.file("one/violations.jsonl"));
   const auto summary = read_file(dir.file("one/summary.json"));
@@ -384,8 +428,8 @@ TEST(FairTestCommand, WordVectorsOutputsDoNotDependOnThreadsOrShards) {
   EXPECT_THAT(violations, HasSubstr("the actress was wonderful"));
   EXPECT_GE(nlohmann::json::parse(summary)["perturbations_by_kind"]["analogy"].get<int>(), 8);
 
-  r = run_assay(dir, base + " --threads 4 --cache " + dir.file("four.sqlite") + " --out " +
-                         dir.file("four"));
+  r = run_assay(
+      dir, base + " --threads 4 --cache " + dir.file("four.sqlite") + " --out " + dir.file("four"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(read_file(dir.file("four/violations.jsonl")), violations);
   EXPECT_EQ(without_answer_counts(read_file(dir.file("four/summary.json"))),
@@ -417,8 +461,8 @@ TEST(FairTestCommand, EveryPerturbationOptionIsPartOfTheChunkKey) {
   ASSERT_FALSE(HasFailure());
   const auto vectors = write_vectors(dir);
   const std::string base = "fair test --model lr:" + lr + " --input " + vector_inputs(dir) +
-                           " --chunk 13 --threads 1 --cache " + dir.file("c.sqlite") +
-                           " --out " + dir.file("out") + " --vectors " + vectors;
+                           " --chunk 13 --threads 1 --cache " + dir.file("c.sqlite") + " --out " +
+                           dir.file("out") + " --vectors " + vectors;
   auto r = run_assay(dir, base);
   ASSERT_EQ(r.exit_code, 1) << r.err;
   EXPECT_THAT(r.err, HasSubstr("2 chunks of 13 inputs: 2 run now, 0 from"));
@@ -427,7 +471,8 @@ TEST(FairTestCommand, EveryPerturbationOptionIsPartOfTheChunkKey) {
   for (const std::string option :
        {"--min-cosine 0.9", "--vectors-restrict 12", "--vectors-limit 15", "--no-strict",
         "--broad-persons", "--noun-modifiers", "--no-analogy", "--no-active", "--all-occurrences",
-        "--choice rank", "--fluency-ratio 0.5", "--max-per-input 1"}) {
+        "--choice rank", "--fluency-ratio 0.5", "--max-per-input 1",
+        "--gate aeon --gate-action flag"}) {
     r = run_assay(dir, base + " " + option);
     EXPECT_THAT(r.err, HasSubstr("2 chunks of 13 inputs: 2 run now, 0 from")) << option;
   }
