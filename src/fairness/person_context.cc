@@ -103,11 +103,15 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
          starts_with(tag(j - 2), "nn"))
     j = phrase_start(j - 2);
   const bool determined = j > 0 && !sentence_start_[j] && determiner(j - 1);
-  // Nouns that denote something of their possessor's kind: "its predecessors" are films.
+  // Nouns that denote something of their possessor's kind: "its predecessors", "its brethren"
+  // are films.
   if (determined && text::to_lower(surface(j - 1)) == "its") {
-    static const std::set<std::string_view> kSameKind = {"predecessor", "predecessors", "successor",
-                                                         "successors"};
-    if (kSameKind.count(text::to_lower(word))) return "belongs to a thing: its predecessor";
+    static const std::set<std::string_view> kSameKind = {
+        "predecessor", "predecessors", "successor", "successors", "brethren", "brother",
+        "brothers",    "sister",       "sisters",   "sibling",    "siblings", "cousin",
+        "cousins"};
+    if (kSameKind.count(text::to_lower(word)))
+      return "belongs to a thing: its " + text::to_lower(word);
   }
   // "a stumblebum of a movie": the noun qualifies the thing after "of a".
   if (same_sentence(i + 2) && j > 0 && text::to_lower(surface(i + 1)) == "of") {

@@ -11,7 +11,7 @@
 //    name ("director peter sheridan") or is a kinship word or a title used as a name ("Mom
 //    said", "Lady Grantham") and does not modify a noun after it; nouns joined by "and" / "or"
 //    share a determiner and a name ("the writer and director");
-//  - "its predecessors" / "its successor" are things of the possessor's kind (earlier films);
+//  - "its predecessors", "its successor", "its brethren" are things of the possessor's kind (films);
 //  - a plural followed by a singular verb is a title ("Watchers is a fun movie");
 //  - "a X of a / an ..." qualifies a thing ("a stumblebum of a movie");
 //  - a first name after a capitalised word that is neither a name nor a title, inside a

@@ -200,6 +200,7 @@ TEST(Perturbator, PersonNounsWhereTheyNameNoPersonAreDroppedWithTheReason) {
       {"We watched Gilmore Girls again last night.", "capitalised inside a sentence"},
       {"borstal boy represents the best of irish cinema .", "a singular without a determiner"},
       {"Its predecessors were much better films.", "its predecessor"},
+      {"The sequel avoids the cliches that befall its brethren.", "its brethren"},
       {"Watchers is a fun movie.", "a plural with a singular verb"},
       {"What a stumblebum of a movie this is.", "'a X of a ...'"},
       {"I'm not a firefighter, but it felt real.", "the speaker's own role"},
