@@ -213,6 +213,8 @@ struct Perturbator::Impl {
   std::vector<bool> nominal, adjective_like;
   std::vector<std::optional<std::size_t>> anchor_rows;  // per group, in the vector matrix
   std::unique_ptr<GroupWords> group_words;              // file attributes
+  // The associated words of a file attribute and their plurals → (row, plural).
+  std::unordered_map<std::string, std::pair<std::size_t, bool>> associated_forms;
   std::unordered_set<knowledge::NodeId> group_nodes;
 };
 
@@ -255,6 +257,13 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
   }
   if (!attribute_.uses_gender_finder) {
     impl_->group_words = std::make_unique<GroupWords>(attribute_, *r_.inflector, tables);
+    for (std::size_t row = 0; row < attribute_.associated.size(); ++row) {
+      for (const auto& w : attribute_.associated[row]) {
+        if (w.empty()) continue;
+        impl_->associated_forms.try_emplace(w, row, false);
+        impl_->associated_forms.try_emplace(r_.inflector->pluralize(w), row, true);
+      }
+    }
     const auto& graph = *r_.graph;
     for (std::size_t g = 0; g < attribute_.groups.size(); ++g) {
       std::vector<std::string> words = {attribute_.groups[g].name,
@@ -1205,19 +1214,10 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         members_at.push_back(
             {persons_found.token[k], hit->row, persons_found.plural[k], &attribute_.members});
     }
-    for (std::size_t t = 0; t < tokens.size() && !attribute_.associated.empty(); ++t) {
-      bool found = false;
-      for (std::size_t row = 0; row < attribute_.associated.size() && !found; ++row) {
-        for (const auto& w : attribute_.associated[row]) {
-          if (w.empty()) continue;
-          const bool plural = words[t] != w && words[t] == r_.inflector->pluralize(w);
-          if (words[t] == w || plural) {
-            members_at.push_back({t, row, plural, &attribute_.associated});
-            found = true;
-            break;
-          }
-        }
-      }
+    for (std::size_t t = 0; t < tokens.size() && !impl_->associated_forms.empty(); ++t) {
+      const auto it = impl_->associated_forms.find(words[t]);
+      if (it != impl_->associated_forms.end())
+        members_at.push_back({t, it->second.first, it->second.second, &attribute_.associated});
     }
     std::sort(members_at.begin(), members_at.end(),
               [](const MemberAt& a, const MemberAt& b) { return a.token < b.token; });
