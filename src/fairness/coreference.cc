@@ -53,6 +53,27 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
              (m.gender == p.gender || m.gender == Gender::kNone);
     };
     const std::size_t s = sentence_of[p.token];
+    // Mentions of the pronoun's own gender: those of its own sentence before it, else of the
+    // sentence before; failing those, every one in the rest of the look-back window, not only
+    // the nearest ("Rosalind Russell ... biting Paulette Godard's ankle. The filmmakers
+    // decided that this character had to die. In killing her off": two women before "her").
+    std::vector<std::size_t> own;
+    auto own_gender = [&](std::size_t from_back, std::size_t to_back) {
+      for (const auto& m : mentions) {
+        const std::size_t ms = sentence_of[m.token];
+        if (m.token < p.token && ms + to_back >= s && ms + from_back <= s && compatible(m) &&
+            m.gender == p.gender)
+          own.push_back(m.entity);
+      }
+    };
+    for (std::size_t back = 0; back <= kRecent && own.empty(); ++back) own_gender(back, back);
+    if (own.empty()) own_gender(kRecent + 1, kLookBack);
+    if (!own.empty()) {
+      std::sort(own.begin(), own.end());
+      own.erase(std::unique(own.begin(), own.end()), own.end());
+      out[k] = std::move(own);
+      continue;
+    }
     std::vector<const PersonMention*> window;
     // The nearest sentence, going back, with a compatible mention before the pronoun.
     for (std::size_t back = 0; back <= kLookBack && back <= s && window.empty(); ++back) {

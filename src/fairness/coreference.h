@@ -5,12 +5,16 @@
 //
 // The rule (docs/fairness.md, measured on the judged set): a pronoun refers to a singular
 // person mention of a compatible gender — a noun of its own gender, a first name of its own
-// gender, or a neutral noun (doctor, friend), which may be either. The candidates are those in
-// the nearest sentence that has any: the pronoun's own sentence before it, else the sentences
-// before, up to kLookBack of them; failing those, the mentions after it in its own sentence
-// (cataphora: "Before she left, the bride ..."). Where the candidates include a mention of the
-// pronoun's own gender, the neutral ones drop out ("The nurse called the girl and gave her a
-// toy": her = the girl). "X of his/hers" never refers to X. Mentions are grouped into entities
+// gender, or a neutral noun (doctor, friend), which may be either. The candidates are the
+// mentions of the pronoun's own gender before it in its own sentence, else in the sentence
+// before, else in the rest of the kLookBack sentences before (all of them there: two women
+// make "her" ambiguous); where there is none, the
+// neutral ones of the nearest sentence that has any (its own sentence before it, else the
+// sentences before, up to kLookBack); failing those, the mentions after it in its own sentence
+// (cataphora: "Before she left, the bride ..."). So a gendered mention wins over neutral ones
+// ("The nurse called the girl and gave her a toy": her = the girl). "X of his/hers" never
+// refers to X. A noun that describes the pronoun or a name ("she was a woman", "John, an
+// astronaut") is not a mention of its own. Mentions are grouped into entities
 // (every mention of the same noun, or of the same name, is one person). One candidate entity: the
 // pronoun is resolved to it. Several: it is ambiguous ("The king told the prince that he was
 // wrong"), and a perturbation of any of them is not made. None: it refers to someone the text
@@ -30,6 +34,9 @@ namespace assay::fairness {
 
 // How many sentences before its own a pronoun's antecedent is looked for.
 inline constexpr std::size_t kLookBack = 3;
+// How many sentences before its own the nearest mention of a pronoun's gender wins alone;
+// beyond them every mention of that gender in the look-back window is a candidate.
+inline constexpr std::size_t kRecent = 1;
 
 enum class PronounForm { kSubject, kObject, kDeterminer, kIndependent, kReflexive };
 

@@ -73,8 +73,12 @@ std::size_t PersonContext::phrase_start(std::size_t i) const {
   std::size_t j = i;
   while (j > 0 && !sentence_start_[j] && !determiner(j - 1)) {
     const auto t = tag(j - 1);
-    const bool joins_adjectives = (t == "cc" || t == "ppc") && j >= 2 && !sentence_start_[j - 1] &&
-                                  starts_with(tag(j - 2), "jj") && starts_with(tag(j), "jj");
+    // (Lingua tags unknown adjectives nn: "an ignorant, spiteful woman".)
+    auto modifier = [&](std::size_t k) {
+      return starts_with(tag(k), "jj") || (starts_with(tag(k), "nn") && lower_first(surface(k)));
+    };
+    const bool joins_adjectives = (t == "cc" || t == "ppc") && j >= 2 && j < i &&
+                                  !sentence_start_[j - 1] && modifier(j - 2) && modifier(j);
     if (!inside_noun_phrase(t) && !joins_adjectives) break;
     --j;
   }
@@ -120,6 +124,14 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
     if ((a == "a" || a == "an") && (det == "a" || det == "an"))
       return "qualifies a thing: 'a X of a ...'";
   }
+  // Persons take "who": "the killer which they have been waiting for" is a film.
+  if (same_sentence(i + 1) && text::to_lower(surface(i + 1)) == "which")
+    return "a thing: followed by 'which'";
+  if (const auto why = quoted_title(i); !why.empty()) return why;
+  // "something of an impostor itself": the noun says what a thing is.
+  for (std::size_t k = i + 1; k <= i + 2 && same_sentence(k); ++k) {
+    if (text::to_lower(surface(k)) == "itself") return "a thing: followed by 'itself'";
+  }
   if (plural && same_sentence(i + 1)) {
     const auto next = text::to_lower(surface(i + 1));
     if (next == "is" || next == "was" || next == "has" || next == "does")
@@ -133,6 +145,19 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
     const auto verb = text::to_lower(surface(k));
     if ((det == "a" || det == "an") && (verb == "am" || verb == "'m"))
       return "the speaker's own role: 'I am a ...'";
+  }
+  // "staying friends", "made enemies": a relation between the subject's people, whose gender
+  // an adjective would not change.
+  if (plural && !determined && i > 0 && !sentence_start_[i]) {
+    static const std::set<std::string_view> kRelations = {
+        "friends", "enemies", "rivals", "partners", "allies", "lovers", "pals", "buddies"};
+    static const std::set<std::string_view> kVerbs = {
+        "stay",   "stays",  "stayed",   "staying", "remain",  "remains", "remained", "remaining",
+        "become", "became", "becomes",  "becoming", "make",   "makes",   "made",     "making",
+        "be",     "are",    "were",     "being",   "been",    "'re"};
+    if (kRelations.count(text::to_lower(word)) && kVerbs.count(text::to_lower(surface(i - 1))))
+      return "a relation, not people: '" + text::to_lower(surface(i - 1)) + " " +
+             text::to_lower(word) + "'";
   }
   if (plural || determined) return {};
   // A modifier of a plural head stands in a bare plural phrase ("strong female characters").
@@ -152,6 +177,32 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   if (!may_stand_bare || modifies)
     return "a name, title or mass use: a singular without a determiner";
   return {};
+}
+
+bool PersonContext::quote(std::size_t k) const {
+  const auto& t = tagged_.tokens[k].text;
+  return t == "``" || t == "''" || t == "[" || t == "]";
+}
+
+std::string PersonContext::quoted_title(std::size_t i) const {
+  const std::size_t n = tagged_.tokens.size();
+  constexpr std::size_t kMaxInside = 5;
+  std::size_t open = i;  // the first word inside the marks
+  while (!(open > 0 && quote(open - 1))) {
+    if (open == 0 || sentence_start_[open] || i - open + 1 >= kMaxInside) return {};
+    --open;
+  }
+  std::size_t close = i;  // the last
+  while (!(close + 1 < n && quote(close + 1))) {
+    if (close + 1 >= n || sentence_start_[close + 1] || close - open + 1 >= kMaxInside) return {};
+    ++close;
+  }
+  for (std::size_t k = open; k <= close; ++k) {
+    const auto t = tag(k);
+    // A verb or punctuation makes it speech ("Good evening, sir.").
+    if (starts_with(t, "vb") || t == "md" || starts_with(t, "pp")) return {};
+  }
+  return "a title: a short quotation or bracket without a verb";
 }
 
 std::string PersonContext::common_word_name(std::size_t i) const {

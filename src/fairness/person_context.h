@@ -12,10 +12,16 @@
 //    said", "Lady Grantham") and does not modify a noun after it; nouns joined by "and" / "or"
 //    share a determiner and a name ("the writer and director");
 //  - "its predecessors", "its successor", "its brethren" are things of the possessor's kind (films);
-//  - a plural followed by a singular verb is a title ("Watchers is a fun movie");
+//  - a plural followed by a singular verb is a title ("Watchers is a fun movie"); so is a noun
+//    inside a short quotation or bracket without a verb (`" ichi the killer "`), and a noun
+//    followed by "which" or "itself" names a thing ("the killer which they have been waiting
+//    for", "something of an impostor itself");
+//  - a bare plural relation after a linking verb ("staying friends", "made enemies") names
+//    no one new;
 //  - "a X of a / an ..." qualifies a thing ("a stumblebum of a movie");
-//  - a first name after a capitalised word that is neither a name nor a title, inside a
-//    sentence, is part of a title ("Dirty Harry"); a capitalised first name that is also a
+//  - a first name after a capitalised word that is neither a name nor a title, or before a
+//    capitalised "The" or "Of", inside a sentence, is part of a title ("Dirty Harry", "Buffy
+//    The Vampire Slayer"); a capitalised first name that is also a
 //    common word needs a verb or a capitalised word after it ("Carry on" is not a name).
 #pragma once
 
@@ -50,6 +56,9 @@ class PersonContext {
     const auto before = surface(i - 1);
     if (capitalised(before) && !sentence_start_[i - 1] && !is_name_or_title(before))
       return "part of a title: after a capitalised word inside a sentence";
+    if (i + 1 < tagged_.tokens.size() && !sentence_start_[i + 1] &&
+        (surface(i + 1) == "The" || surface(i + 1) == "Of"))
+      return "part of a title: before a capitalised '" + std::string(surface(i + 1)) + "'";
     return common_word_name(i);
   }
 
@@ -62,6 +71,11 @@ class PersonContext {
   std::string_view tag(std::size_t i) const;
   static bool capitalised(std::string_view w);
   std::string common_word_name(std::size_t i) const;
+  bool quote(std::size_t k) const;  // a quotation mark or a square bracket
+  // Why the noun at token i is part of a title in quotation marks or square brackets (empty:
+  // it is not): at most five words between the marks, none of them a verb or punctuation
+  // (`" ichi the killer "`, "rescue [the funk brothers]"; not `"Good evening, sir."`).
+  std::string quoted_title(std::size_t i) const;
   // The first token of the noun phrase that ends at token i, before its determiner if any.
   std::size_t phrase_start(std::size_t i) const;
   bool determiner(std::size_t k) const;

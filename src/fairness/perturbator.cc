@@ -378,8 +378,33 @@ knowledge::Gender Perturbator::noun_gender(const std::string& lemma) const {
   return primary_gender(lemma);
 }
 
+knowledge::Gender Perturbator::compound_gender(const std::string& lemma) const {
+  // "jazzman", "frontman", "camerawoman": a word the tagger or WordNet knows, then man/woman
+  // ("human", "shaman", "german" have no such word before "man").
+  auto stem_known = [&](std::string_view stem) {
+    if (stem.size() < 3) return false;
+    const std::string w(stem);
+    return r_.tagger->tables().find_word(w) != nullptr || !r_.graph->noun_senses(w).empty();
+  };
+  auto ends = [&](std::string_view suffix) {
+    return lemma.size() > suffix.size() &&
+           std::string_view(lemma).substr(lemma.size() - suffix.size()) == suffix;
+  };
+  if (ends("woman"))
+    return stem_known(std::string_view(lemma).substr(0, lemma.size() - 5))
+               ? knowledge::Gender::kFemale
+               : knowledge::Gender::kNone;
+  if (ends("man"))
+    return stem_known(std::string_view(lemma).substr(0, lemma.size() - 3))
+               ? knowledge::Gender::kMale
+               : knowledge::Gender::kNone;
+  return knowledge::Gender::kNone;
+}
+
 bool Perturbator::is_neutral(const std::string& lemma) const {
-  if (attribute_.uses_gender_finder) return noun_gender(lemma) == knowledge::Gender::kNone;
+  if (attribute_.uses_gender_finder)
+    return noun_gender(lemma) == knowledge::Gender::kNone &&
+           compound_gender(lemma) == knowledge::Gender::kNone;
   if (attribute_.find_member(lemma) || attribute_.is_attribute_word(lemma)) return false;
   if (std::find(attribute_.exempt.begin(), attribute_.exempt.end(), lemma) !=
       attribute_.exempt.end())
@@ -823,7 +848,10 @@ const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std:
     info->person = true;
     info->lemma = *lemma;
     info->neutral = is_neutral(*lemma);
-    if (attribute_.uses_gender_finder) info->gender = noun_gender(*lemma);
+    if (attribute_.uses_gender_finder) {
+      info->gender = noun_gender(*lemma);
+      if (info->gender == knowledge::Gender::kNone) info->gender = compound_gender(*lemma);
+    }
     if (options_.analogy) {
       std::shared_ptr<const Impl::LemmaCounterparts> known;
       {
@@ -859,6 +887,18 @@ const Perturbator::NounInfo& Perturbator::noun_info(const std::string& key, std:
   return *it->second;
 }
 
+bool Perturbator::common_noun_sense(const std::string& word) const {
+  const auto& graph = *r_.graph;
+  for (const auto& lemma : r_.lemmatizer->morphy(word, text::PartOfSpeech::kNoun)) {
+    for (const auto s : graph.noun_senses(lemma)) {
+      for (const auto& w : graph.node_words(s)) {
+        if (w == lemma) return true;
+      }
+    }
+  }
+  return false;
+}
+
 bool Perturbator::reads_as_name(const std::string& word) const {
   const auto& tables = r_.tagger->tables();
   if (tables.find_word(word)) return false;
@@ -867,15 +907,7 @@ bool Perturbator::reads_as_name(const std::string& word) const {
       if (c.tag == impl_->nnp || c.tag == impl_->nnps) return true;
     }
   }
-  const auto& graph = *r_.graph;
-  for (const auto& lemma : r_.lemmatizer->morphy(word, text::PartOfSpeech::kNoun)) {
-    for (const auto s : graph.noun_senses(lemma)) {
-      for (const auto& w : graph.node_words(s)) {
-        if (w == lemma) return false;  // a common noun
-      }
-    }
-  }
-  return true;
+  return !common_noun_sense(word);
 }
 
 bool Perturbator::is_title(std::string_view word) const {
@@ -903,11 +935,52 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
     return gender_of(w) != knowledge::Gender::kNone ||
            (r_.first_names && r_.first_names->gender_of(w) != knowledge::Gender::kNone);
   };
+  // Surnames of the text's full names ("Dr. Mark Powell"): the capitalised word that ends a
+  // name after a first name. Alone elsewhere in the text it is that person's surname ("But
+  // it's Powell's job"), even where the lists know it as a first name too.
+  std::set<std::string> surnames;
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i) {
+    const auto first = tokens[i].surface(text);
+    const auto next = tokens[i + 1].surface(text);
+    if (!context.case_informative() || sentence_start[i + 1] || !upper_first(first) ||
+        !upper_first(next) || all_upper(next) || !is_noun_word(next) || !any_first_name(first))
+      continue;
+    if (i + 2 < tokens.size() && !sentence_start[i + 2] &&
+        upper_first(tokens[i + 2].surface(text)))
+      continue;  // not the end of the name
+    surnames.insert(std::string(next));
+  }
   for (std::size_t i = 0; i < tokens.size(); ++i) {
     const auto surface = tokens[i].surface(text);
     if (!is_noun_word(surface) || all_upper(surface)) continue;
     const auto gender = gender_of(surface);
     if (gender == knowledge::Gender::kNone) continue;
+    const bool in_full_name = (i + 1 < tokens.size() && !sentence_start[i + 1] &&
+                               upper_first(tokens[i + 1].surface(text))) ||
+                              (i > 0 && !sentence_start[i] && any_first_name(tokens[i - 1].surface(text)));
+    if (surnames.count(std::string(surface)) && !in_full_name) {
+      dropped.push_back({MutationKind::kName, "", std::string(surface), "",
+                         "not a name here: the surname of a full name in the text"});
+      continue;
+    }
+    // A first name the tagger's lexicon also knows in lower case, before a capitalised word
+    // that is a common word there or in WordNet, begins a title or a name of a thing ("Star
+    // Trek", "Red Delicious"; not "Nick Cage": "nick" is not in that lexicon).
+    const auto common_word = [&](std::string_view w) {
+      const std::string lower = text::to_lower(w);
+      return tables.find_word(lower) != nullptr || common_noun_sense(lower);
+    };
+    if (upper_first(surface) && tables.find_word(text::to_lower(surface)) &&
+        i + 1 < tokens.size() && !sentence_start[i + 1]) {
+      const auto next = tokens[i + 1].surface(text);
+      if (upper_first(next) && !all_upper(next) && is_noun_word(next) && !any_first_name(next) &&
+          common_word(next) && !lexicon_word(text::to_lower(without_dot(next)))) {
+        dropped.push_back({MutationKind::kName, "", std::string(surface), "",
+                           "not a name here: part of a title, before the common word '" +
+                               std::string(next) + "'"});
+        continue;
+      }
+    }
     const auto tag = tagged.tags[i];
     const std::string lower = text::to_lower(surface);
     bool name = false;
@@ -991,6 +1064,15 @@ bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
   const std::string& next = words[j];
   // A plural is seldom a modifier: "the actors share", "viewers feeling" (a verb read as nn).
   if (plural && tag == impl_->nn) return false;
+  const auto& tables = r_.tagger->tables();
+  // A plural after a singular is its verb when an object, an adverb or "to" follows ("the
+  // widow lives alone", "her son visits her").
+  if (!plural && tag == impl_->nns && j + 1 < words.size() && sentence_of[j + 1] == sentence_of[i]) {
+    const auto after = tables.tag_name(tagged.tags[j + 1]);
+    if (after == "det" || after == "prp" || after == "prps" || after == "to" ||
+        after.rfind("rb", 0) == 0)
+      return false;
+  }
   // The next word is the head when it is a person ("child actor", "twin brother").
   if (is_noun_word(next)) {
     std::string key = next;
@@ -1000,7 +1082,6 @@ bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
   // ... or a name: "director peter sheridan", "actor bill paxton" (a first name the lexicon
   // also knows as a common noun, followed by a name).
   if (reads_as_name(next)) return false;
-  const auto& tables = r_.tagger->tables();
   const auto* counts = tables.find_word(next);
   if (counts && j + 1 < words.size() && sentence_of[j + 1] == sentence_of[i] &&
       reads_as_name(words[j + 1]) && known_capitalised_as_name(next))
@@ -1192,6 +1273,38 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
       kept_nouns.plural.push_back(persons_found.plural[k]);
     }
     persons_found = std::move(kept_nouns);
+  }
+  // A gendered noun that only modifies the noun after it names no one ("beach party pop
+  // numbers", "the blair witch formula"): its counterpart would not make the same phrase about
+  // another gender.
+  // ("female characters" stays: the lexicon sees "female" more often as an adjective.)
+  if (options_.narrow_persons && attribute_.uses_gender_finder) {
+    const auto& tables = r_.tagger->tables();
+    auto adjective_too = [&](const std::string& w) {
+      double adjective = 0, noun = 0;
+      if (const auto* counts = tables.find_word(w)) {
+        for (const auto& c : *counts) {
+          const auto tag = tables.tag_name(c.tag);
+          if (tag.rfind("jj", 0) == 0) adjective += c.count;
+          if (tag.rfind("nn", 0) == 0) noun += c.count;
+        }
+      }
+      return adjective > 0 && adjective >= noun;
+    };
+    PersonNouns heads;
+    for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
+      const std::size_t t = persons_found.token[k];
+      if (!persons_found.info[k]->neutral && !persons_found.plural[k] &&
+          !adjective_too(words[t]) && modifies_next_noun(tagged, words, sentence_of, t, false)) {
+        out.dropped.push_back({MutationKind::kAnalogy, "", std::string(tokens[t].surface(text)),
+                               "", "not a person here: modifies the noun '" + words[t + 1] + "'"});
+        continue;
+      }
+      heads.token.push_back(t);
+      heads.info.push_back(persons_found.info[k]);
+      heads.plural.push_back(persons_found.plural[k]);
+    }
+    persons_found = std::move(heads);
   }
   out.n_group_words = group_mentions.size();
   // A text that names a group is perturbed through its group words alone: an inserted
@@ -1666,6 +1779,62 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     std::vector<Person> persons;
     std::map<std::string, std::size_t> person_of;
     std::vector<PersonMention> mentions;
+    // Nouns that describe a person another word names: a predicate ("she was an ignorant,
+    // spiteful woman", "She's also a priest"), an apposition after a name ("John Chrichton, an
+    // astronaut,") or a gendered title before a first name ("actor oliver martinez"). Such a
+    // noun is no antecedent of its own and is not perturbed alone; it follows its person (a
+    // gendered noun to its counterpart). described[a]: the token of the word it describes.
+    std::map<std::size_t, std::size_t> name_at;  // a first name's token, or its surname's → name
+    for (const auto& [t, gender] : names) {
+      name_at[t] = t;
+      if (name_follows(text, tagged, sentence_start, context, t, false)) name_at[t + 1] = t;
+    }
+    std::vector<std::optional<std::size_t>> described(occ_token.size());
+    {
+      static const std::set<std::string_view> kCopulas = {
+          "is",      "was",    "'s",     "be",     "been",    "became", "becomes", "become",
+          "remains", "remained", "seems", "seemed", "isn't",  "wasn't"};
+      static const std::set<std::string_view> kDeterminers = {
+          "a", "an", "the", "my", "your", "his", "her", "our", "their"};
+      const auto& tables = r_.tagger->tables();
+      auto tag_starts = [&](std::size_t t, std::string_view prefix) {
+        return tables.tag_name(tagged.tags[t]).rfind(prefix, 0) == 0;
+      };
+      for (std::size_t a = 0; a < occ_token.size(); ++a) {
+        if (occ_plural[a]) continue;
+        const std::size_t t = occ_token[a];
+        auto same = [&](std::size_t u) { return sentence_of[u] == sentence_of[t]; };
+        // Before a first name, also one the rules do not take for a person's name here ("evil
+        // uncle ralph", a character), whose person is then unknown; not a title before a
+        // surname ("Mr. Smith", "Lady Grantham": the title is what changes).
+        if (!occ_info[a]->neutral && t + 1 < tokens.size() && same(t + 1) &&
+            ((name_at.count(t + 1) && name_at[t + 1] == t + 1) ||
+             (r_.first_names && impl_->nominal[tagged.tags[t + 1]] &&
+              !upper_first(tokens[t + 1].surface(text)) &&
+              r_.first_names->gender_of(tokens[t + 1].surface(text)) !=
+                  knowledge::Gender::kNone))) {
+          described[a] = t + 1;
+          continue;
+        }
+        std::size_t j = t;  // over adjectives, adverbs, commas and "and"
+        while (j > 0 && same(j - 1) &&
+               (tag_starts(j - 1, "jj") || tag_starts(j - 1, "rb") ||
+                (tag_starts(j - 1, "nn") && !upper_first(tokens[j - 1].surface(text))) ||
+                words[j - 1] == "," || words[j - 1] == "and"))
+          --j;
+        if (j < 2 || !same(j - 2) || !kDeterminers.count(words[j - 1])) continue;
+        std::size_t v = j - 2;
+        while (v > 0 && same(v - 1) && tag_starts(v, "rb")) --v;  // "was also a"
+        if (kCopulas.count(words[v]) && v > 0 && same(v - 1)) {
+          const std::size_t subject = v - 1;
+          if (words[subject] == "he" || words[subject] == "she" || name_at.count(subject))
+            described[a] = subject;
+        } else if (words[j - 2] == "," && j >= 3 && same(j - 3) && name_at.count(j - 3) &&
+                   (words[j - 1] == "a" || words[j - 1] == "an" || words[j - 1] == "the")) {
+          described[a] = j - 3;
+        }
+      }
+    }
     auto person = [&](const std::string& key, std::size_t token) {
       const auto [it, fresh] = person_of.emplace(key, persons.size());
       if (fresh) {
@@ -1683,7 +1852,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         // A noun that only modifies the common noun after it ("female characters", "male
         // bonding"; the rule of ActiveMutate) is no antecedent of a pronoun.
         const std::size_t t = occ_token[a];
-        if (!modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]))
+        if (!modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]) && !described[a])
           mentions.push_back({t, e, info.gender, static_cast<bool>(occ_plural[a])});
         ++a;
       } else {
@@ -1695,6 +1864,35 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         persons[e].gender = gender;
         mentions.push_back({t, e, gender, false});
         ++b;
+      }
+    }
+    // A surname alone is a mention of the one person of the text with that surname ("Dr. Mark
+    // Powell ... But it's Powell's job, as well as his nature"): an antecedent that does not
+    // change.
+    {
+      std::map<std::string, std::size_t> owner;  // surname → person, npos when shared
+      for (std::size_t e = 0; e < persons.size(); ++e) {
+        for (const auto& surname : persons[e].surnames) {
+          const auto [it, fresh] = owner.emplace(surname, e);
+          if (!fresh) it->second = std::numeric_limits<std::size_t>::max();
+        }
+      }
+      std::set<std::size_t> taken;  // name tokens and the surnames right after them
+      for (const auto& [t, gender] : names) {
+        taken.insert(t);
+        taken.insert(t + 1);
+      }
+      const std::size_t before = mentions.size();
+      for (std::size_t t = 0; t < tokens.size() && !owner.empty(); ++t) {
+        const auto it = owner.find(words[t]);
+        if (it == owner.end() || it->second == std::numeric_limits<std::size_t>::max() ||
+            taken.count(t) || (context.case_informative() && !upper_first(tokens[t].surface(text))))
+          continue;
+        mentions.push_back({t, it->second, persons[it->second].gender, false});
+      }
+      if (mentions.size() != before) {
+        std::sort(mentions.begin(), mentions.end(),
+                  [](const PersonMention& a, const PersonMention& b) { return a.token < b.token; });
       }
     }
     std::vector<GenderedPronoun> pronouns;
@@ -1725,6 +1923,40 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     const auto refs = resolve_pronouns(mentions, pronouns, sentence_of);
     auto gender_of_group = [](std::size_t g) {
       return g == 0 ? knowledge::Gender::kMale : knowledge::Gender::kFemale;
+    };
+    constexpr std::size_t kNobody = std::numeric_limits<std::size_t>::max();
+    std::map<std::size_t, std::size_t> pronoun_at;  // token → index in pronouns
+    for (std::size_t k = 0; k < pronouns.size(); ++k) pronoun_at[pronouns[k].token] = k;
+    // The person whom the word a described noun describes refers to (kNobody: undecided).
+    auto described_person = [&](std::size_t a) {
+      const std::size_t subject = *described[a];
+      if (const auto it = pronoun_at.find(subject); it != pronoun_at.end())
+        return refs[it->second].size() == 1 ? refs[it->second][0] : kNobody;
+      const auto at = name_at.find(subject);
+      if (at == name_at.end()) return kNobody;
+      const auto it = person_of.find("\tname\t" + words[at->second]);
+      return it == person_of.end() ? kNobody : it->second;
+    };
+    // The described nouns of person e that must change with it to gender `to` (group g), added
+    // to `change`; or why they cannot (empty: they can).
+    auto descriptions_to = [&](std::size_t e, std::size_t g, knowledge::Gender to,
+                               Replacements& change) -> std::string {
+      for (std::size_t a = 0; a < occ_token.size(); ++a) {
+        if (!described[a] || described_person(a) != e) continue;
+        const NounInfo& info = *occ_info[a];
+        if (info.gender == knowledge::Gender::kNone || info.gender == to) continue;
+        const std::size_t t = occ_token[a];
+        if (info.candidates[g].empty())
+          return "'" + occ_word(a) + "' describes '" + persons[e].written +
+                 "' and has no counterpart";
+        const std::string& word = info.candidates[g][info.chosen[g]].word;
+        change.emplace_back(t, word);
+        if (t > 0 && is_article(t - 1)) {
+          const std::string want(text::indefinite_article(word));
+          if (want != words[t - 1]) change.emplace_back(t - 1, want);
+        }
+      }
+      return "";
     };
     for (std::size_t e = 0; e < persons.size() && !full(); ++e) {
       const Person& who = persons[e];
@@ -1775,6 +2007,11 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
           continue;
         }
         Replacements change;
+        if (const auto no = descriptions_to(e, g, to, change); !no.empty()) {
+          out.dropped.push_back({MutationKind::kName, attribute_.groups[g].name, who.written,
+                                 text::upper_first(name), no});
+          continue;
+        }
         for (const std::size_t t : who.name_tokens) change.emplace_back(t, name);
         for (auto& p : pronouns_to(to)) change.push_back(std::move(p));
         Realised r;
@@ -1784,15 +2021,28 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
         continue;
       }
       const NounInfo& info = *occ_info[who.occs[0]];
+      // A noun that describes a person named otherwise changes with that person.
+      if (const auto d = std::find_if(who.occs.begin(), who.occs.end(),
+                                      [&](std::size_t a) { return described[a].has_value(); });
+          d != who.occs.end()) {
+        out.dropped.push_back(
+            {info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "", who.written, "",
+             "describes '" + std::string(tokens[*described[*d]].surface(text)) +
+                 "': it takes that person's gender"});
+        continue;
+      }
       if (options_.analogy) {
         for (std::size_t g = 0; g < n_groups; ++g) {
           if (info.candidates[g].empty()) continue;
-          if (const auto why = ambiguity(knowledge::Gender::kNone); !why.empty()) {
+          auto why = ambiguity(knowledge::Gender::kNone);
+          Replacements extra = pronouns_to(gender_of_group(g));
+          if (why.empty()) why = descriptions_to(e, g, gender_of_group(g), extra);
+          if (!why.empty()) {
             out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, who.written,
                                    info.candidates[g][info.chosen[g]].word, why});
             continue;
           }
-          propose_analogy(info, g, who.occs, pronouns_to(gender_of_group(g)));
+          propose_analogy(info, g, who.occs, extra);
         }
       }
       if (options_.active && info.neutral) {
@@ -1839,12 +2089,15 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
                                    "contradicts the first name after it"});
             continue;
           }
-          if (const auto why = ambiguity(gender_of_group(g)); !why.empty()) {
+          auto why = ambiguity(gender_of_group(g));
+          Replacements extra = pronouns_to(gender_of_group(g));
+          if (why.empty()) why = descriptions_to(e, g, gender_of_group(g), extra);
+          if (!why.empty()) {
             out.dropped.push_back({MutationKind::kActive, attribute_.groups[g].name, who.written,
                                    attribute_.groups[g].active, why});
             continue;
           }
-          propose_active(g, at, pronouns_to(gender_of_group(g)));
+          propose_active(g, at, extra);
         }
       }
     }

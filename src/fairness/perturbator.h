@@ -158,11 +158,16 @@ class Perturbator {
   std::vector<vectors::Neighbor> analogy_neighbours(const vectors::SimilarityQuery& query) const;
   bool glosses_link(const std::string& lemma, const std::string& counterpart) const;
   knowledge::Gender primary_gender(const std::string& lemma) const;
+  // The gender a compound in -man / -woman carries when the lexicon does not list it
+  // ("jazzman": male), else kNone.
+  knowledge::Gender compound_gender(const std::string& lemma) const;
   const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;
   // Whether lower-case `word` reads as a name (rt-polarity is lower-cased: "peter", "paxton"):
   // the lexicon does not know it in lower case, and it knows the capitalised form as a proper
   // noun or WordNet spells every noun sense capitalised (or has none).
   bool reads_as_name(const std::string& word) const;
+  // Whether WordNet spells a noun sense of lower-case `word` (or of its lemma) in lower case.
+  bool common_noun_sense(const std::string& word) const;
   // Gender: whether `word` is a title of address in the lexicon (Mr, Mr., Mrs, Sir, Madam).
   bool is_title(std::string_view word) const;
   // The person nouns of a text that name a person where they stand (with narrow_persons, the
