@@ -1,6 +1,7 @@
 #include "fairness/coreference.h"
 
 #include <algorithm>
+#include <set>
 
 namespace assay::fairness {
 
@@ -98,6 +99,53 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
     out[k] = std::move(found);
+  }
+  return out;
+}
+
+std::vector<std::optional<std::size_t>> described_words(const std::vector<DescribingNoun>& nouns,
+                                                        const DescriptionContext& c) {
+  static const std::set<std::string_view> kCopulas = {
+      "is",      "was",      "'s",    "be",     "been",  "became", "becomes",
+      "become",  "remains",  "remained", "seems", "seemed", "isn't", "wasn't"};
+  static const std::set<std::string_view> kDeterminers = {"a",   "an",  "the", "my",   "your",
+                                                          "his", "her", "our", "their"};
+  const auto& words = c.words;
+  auto tag_starts = [&](std::size_t t, std::string_view prefix) {
+    return c.tag(t).substr(0, prefix.size()) == prefix;
+  };
+  std::vector<std::optional<std::size_t>> out(nouns.size());
+  for (std::size_t a = 0; a < nouns.size(); ++a) {
+    if (nouns[a].plural) continue;
+    const std::size_t t = nouns[a].token;
+    auto same = [&](std::size_t u) {
+      return u < words.size() && c.sentence_of[u] == c.sentence_of[t];
+    };
+    if (nouns[a].gendered && same(t + 1)) {
+      const auto it = c.name_at.find(t + 1);
+      if ((it != c.name_at.end() && it->second == t + 1) ||
+          (!c.capitalised(t + 1) && c.unnamed_first_name(t + 1))) {
+        out[a] = t + 1;
+        continue;
+      }
+    }
+    std::size_t j = t;  // over adjectives, adverbs, commas and "and"
+    while (j > 0 && same(j - 1) &&
+           (tag_starts(j - 1, "jj") || tag_starts(j - 1, "rb") ||
+            (tag_starts(j - 1, "nn") && !c.capitalised(j - 1)) || words[j - 1] == "," ||
+            words[j - 1] == "and"))
+      --j;
+    if (j < 2 || !same(j - 2) || !kDeterminers.count(words[j - 1])) continue;
+    std::size_t v = j - 2;
+    while (v > 0 && same(v - 1) && tag_starts(v, "rb")) --v;  // "was also a"
+    if (kCopulas.count(words[v]) && v > 0 && same(v - 1)) {
+      const std::size_t subject = v - 1;
+      if (words[subject] == "he" || words[subject] == "she" || c.name_at.count(subject))
+        out[a] = subject;
+    } else if (words[j - 2] == "," && j >= 3 && same(j - 3) && c.name_at.count(j - 3) &&
+               (words[j - 1] == "a" || words[j - 1] == "an" || words[j - 1] == "the")) {
+      out[a] = j - 3;
+    }
   }
   return out;
 }

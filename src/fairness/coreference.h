@@ -23,6 +23,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,5 +71,33 @@ std::string_view swap_pronoun(const GenderedPronoun& p, knowledge::Gender to);
 std::vector<std::vector<std::size_t>> resolve_pronouns(const std::vector<PersonMention>& mentions,
                                                        const std::vector<GenderedPronoun>& pronouns,
                                                        const std::vector<std::size_t>& sentence_of);
+
+// Nouns that describe a person another word names: a predicate ("she was an ignorant,
+// spiteful woman", "She's also a priest": he / she / a name, a form of "be", "become", "remain"
+// or "seem", adverbs, a determiner, adjectives), an apposition after a name ("John Chrichton,
+// an astronaut,") or a gendered noun before a first name ("actor oliver martinez", "evil uncle
+// ralph"; not a capitalised name after a title, "Mr. Smith", where the title is what changes).
+// Such a noun is no antecedent of its own and is not perturbed alone; it follows its person.
+struct DescribingNoun {
+  std::size_t token = 0;
+  bool plural = false;    // plurals describe no one here
+  bool gendered = false;  // only a gendered noun is described by a first name after it
+};
+
+struct DescriptionContext {
+  const std::vector<std::string>& words;        // lower case
+  const std::vector<std::size_t>& sentence_of;  // token → sentence
+  // A first name's token, and its surname's, → the first name's token.
+  const std::map<std::size_t, std::size_t>& name_at;
+  std::function<std::string_view(std::size_t)> tag;  // the tagger's tag name
+  std::function<bool(std::size_t)> capitalised;
+  // A word of the first-name lists read as a noun that the name rules did not take.
+  std::function<bool(std::size_t)> unnamed_first_name;
+};
+
+// For each noun, the token of the word it describes (a pronoun, a first name or its surname),
+// or nullopt.
+std::vector<std::optional<std::size_t>> described_words(const std::vector<DescribingNoun>& nouns,
+                                                        const DescriptionContext& c);
 
 }  // namespace assay::fairness

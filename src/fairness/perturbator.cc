@@ -1779,61 +1779,30 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     std::vector<Person> persons;
     std::map<std::string, std::size_t> person_of;
     std::vector<PersonMention> mentions;
-    // Nouns that describe a person another word names: a predicate ("she was an ignorant,
-    // spiteful woman", "She's also a priest"), an apposition after a name ("John Chrichton, an
-    // astronaut,") or a gendered title before a first name ("actor oliver martinez"). Such a
-    // noun is no antecedent of its own and is not perturbed alone; it follows its person (a
-    // gendered noun to its counterpart). described[a]: the token of the word it describes.
+    // Nouns that describe a person another word names (coreference.h: "she was a … woman",
+    // "John Chrichton, an astronaut", "actor oliver martinez"); described[a]: the token of the
+    // word occurrence a describes.
     std::map<std::size_t, std::size_t> name_at;  // a first name's token, or its surname's → name
     for (const auto& [t, gender] : names) {
       name_at[t] = t;
       if (name_follows(text, tagged, sentence_start, context, t, false)) name_at[t + 1] = t;
     }
-    std::vector<std::optional<std::size_t>> described(occ_token.size());
+    std::vector<std::optional<std::size_t>> described;
     {
-      static const std::set<std::string_view> kCopulas = {
-          "is",      "was",    "'s",     "be",     "been",    "became", "becomes", "become",
-          "remains", "remained", "seems", "seemed", "isn't",  "wasn't"};
-      static const std::set<std::string_view> kDeterminers = {
-          "a", "an", "the", "my", "your", "his", "her", "our", "their"};
       const auto& tables = r_.tagger->tables();
-      auto tag_starts = [&](std::size_t t, std::string_view prefix) {
-        return tables.tag_name(tagged.tags[t]).rfind(prefix, 0) == 0;
+      DescriptionContext dc{words, sentence_of, name_at, {}, {}, {}};
+      dc.tag = [&](std::size_t t) { return tables.tag_name(tagged.tags[t]); };
+      dc.capitalised = [&](std::size_t t) { return upper_first(tokens[t].surface(text)); };
+      // A first name the rules do not take for a person's name here ("evil uncle ralph", a
+      // character).
+      dc.unnamed_first_name = [&](std::size_t t) {
+        return r_.first_names && impl_->nominal[tagged.tags[t]] &&
+               r_.first_names->gender_of(tokens[t].surface(text)) != knowledge::Gender::kNone;
       };
-      for (std::size_t a = 0; a < occ_token.size(); ++a) {
-        if (occ_plural[a]) continue;
-        const std::size_t t = occ_token[a];
-        auto same = [&](std::size_t u) { return sentence_of[u] == sentence_of[t]; };
-        // Before a first name, also one the rules do not take for a person's name here ("evil
-        // uncle ralph", a character), whose person is then unknown; not a title before a
-        // surname ("Mr. Smith", "Lady Grantham": the title is what changes).
-        if (!occ_info[a]->neutral && t + 1 < tokens.size() && same(t + 1) &&
-            ((name_at.count(t + 1) && name_at[t + 1] == t + 1) ||
-             (r_.first_names && impl_->nominal[tagged.tags[t + 1]] &&
-              !upper_first(tokens[t + 1].surface(text)) &&
-              r_.first_names->gender_of(tokens[t + 1].surface(text)) !=
-                  knowledge::Gender::kNone))) {
-          described[a] = t + 1;
-          continue;
-        }
-        std::size_t j = t;  // over adjectives, adverbs, commas and "and"
-        while (j > 0 && same(j - 1) &&
-               (tag_starts(j - 1, "jj") || tag_starts(j - 1, "rb") ||
-                (tag_starts(j - 1, "nn") && !upper_first(tokens[j - 1].surface(text))) ||
-                words[j - 1] == "," || words[j - 1] == "and"))
-          --j;
-        if (j < 2 || !same(j - 2) || !kDeterminers.count(words[j - 1])) continue;
-        std::size_t v = j - 2;
-        while (v > 0 && same(v - 1) && tag_starts(v, "rb")) --v;  // "was also a"
-        if (kCopulas.count(words[v]) && v > 0 && same(v - 1)) {
-          const std::size_t subject = v - 1;
-          if (words[subject] == "he" || words[subject] == "she" || name_at.count(subject))
-            described[a] = subject;
-        } else if (words[j - 2] == "," && j >= 3 && same(j - 3) && name_at.count(j - 3) &&
-                   (words[j - 1] == "a" || words[j - 1] == "an" || words[j - 1] == "the")) {
-          described[a] = j - 3;
-        }
-      }
+      std::vector<DescribingNoun> nouns;
+      for (std::size_t a = 0; a < occ_token.size(); ++a)
+        nouns.push_back({occ_token[a], static_cast<bool>(occ_plural[a]), !occ_info[a]->neutral});
+      described = described_words(nouns, dc);
     }
     auto person = [&](const std::string& key, std::size_t token) {
       const auto [it, fresh] = person_of.emplace(key, persons.size());
