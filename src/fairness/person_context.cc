@@ -107,6 +107,22 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
          starts_with(tag(j - 2), "nn"))
     j = phrase_start(j - 2);
   const bool determined = j > 0 && !sentence_start_[j] && determiner(j - 1);
+  // Films named as examples are titles: "movies like the wanderers", "films such as
+  // ghost dad".
+  {
+    const std::size_t k = determined ? j - 1 : j;  // the phrase's first token
+    static const std::set<std::string_view> kWorks = {
+        "movie",  "movies", "film",     "films",    "picture",   "pictures", "flick",
+        "flicks", "comedy", "comedies", "drama",    "dramas",    "thriller", "thrillers",
+        "show",   "shows",  "series",   "classics", "entries",   "sequels",  "remakes"};
+    auto lower = [&](std::size_t t) { return text::to_lower(surface(t)); };
+    if (k >= 2 && !sentence_start_[k] && !sentence_start_[k - 1] &&
+        ((lower(k - 1) == "like" && kWorks.count(lower(k - 2))) ||
+         (k >= 3 && !sentence_start_[k - 2] && lower(k - 1) == "as" && lower(k - 2) == "such" &&
+          kWorks.count(lower(k - 3)))))
+      return "a title: named as an example of a work ('" + lower(k - 2) + " " + lower(k - 1) +
+             "')";
+  }
   // Nouns that denote something of their possessor's kind: "its predecessors", "its brethren"
   // are films.
   if (determined && text::to_lower(surface(j - 1)) == "its") {
@@ -176,6 +192,11 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
                         (starts_with(tag(i + 1), "nn") || starts_with(tag(i + 1), "jj"));
   if (!may_stand_bare || modifies)
     return "a name, title or mass use: a singular without a determiner";
+  // A kinship word or title standing as a name takes nothing before it and no "of" after it:
+  // "low rent godfather", "queen of the damned", "king of the hill" are titles.
+  if (j < i) return "a title: a bare kinship word or title after modifiers";
+  if (same_sentence(i + 1) && text::to_lower(surface(i + 1)) == "of")
+    return "part of a title: '" + text::to_lower(word) + " of ...'";
   return {};
 }
 

@@ -21,6 +21,15 @@
 namespace assay::fairness {
 namespace {
 
+// Whether tokens a and b lie in one sentence (`sentence_start[t]`: token t begins one).
+bool same_sentence_tokens(const std::vector<bool>& sentence_start, std::size_t a, std::size_t b) {
+  if (a > b) std::swap(a, b);
+  for (std::size_t t = a + 1; t <= b; ++t) {
+    if (sentence_start[t]) return false;
+  }
+  return true;
+}
+
 constexpr std::size_t kGroupHops = 8;
 // Gender-swapped gloss matches below this score (Dice < 0.71) pair unrelated nouns.
 constexpr double kMinGlossSwap = 0.75;
@@ -1031,7 +1040,50 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
     }
     out.emplace_back(i, gender);
   }
-  return out;
+  // A role and its actor: a name after "as" ("Anne Heche is fine as a Vivian Crane", "as
+  // Norman Bates, Vince Vaughn") is a character someone plays; swapping either alone makes an
+  // actor play a character of the other gender. Neither is perturbed: the role, and the
+  // nearest other name of its sentence.
+  const auto role = [&](std::size_t t) {
+    std::size_t k = t;
+    if (k >= 1 && !sentence_start[k]) {
+      const std::string b = text::to_lower(tokens[k - 1].surface(text));
+      if (b == "a" || b == "an" || b == "the") --k;
+    }
+    return k >= 1 && !sentence_start[k] && text::to_lower(tokens[k - 1].surface(text)) == "as";
+  };
+  std::vector<bool> is_role(out.size()), drop(out.size());
+  for (std::size_t n = 0; n < out.size(); ++n) is_role[n] = drop[n] = role(out[n].first);
+  for (std::size_t n = 0; n < out.size(); ++n) {
+    if (!is_role[n]) continue;
+    std::size_t best = out.size(), distance = std::numeric_limits<std::size_t>::max();
+    for (std::size_t m = 0; m < out.size(); ++m) {
+      const std::size_t a = out[m].first, b = out[n].first;
+      if (is_role[m] || !same_sentence_tokens(sentence_start, a, b)) continue;
+      const std::size_t d = a > b ? a - b : b - a;
+      if (d < distance) best = m, distance = d;
+    }
+    if (best < out.size()) drop[best] = true;
+  }
+  // Every mention of those names ("as Norman Bates … the influence of mother on Norman").
+  std::set<std::string> dropped_names;
+  for (std::size_t n = 0; n < out.size(); ++n) {
+    if (drop[n]) dropped_names.insert(text::to_lower(tokens[out[n].first].surface(text)));
+  }
+  for (std::size_t n = 0; n < out.size(); ++n) {
+    if (dropped_names.count(text::to_lower(tokens[out[n].first].surface(text)))) drop[n] = true;
+  }
+  std::vector<std::pair<std::size_t, knowledge::Gender>> kept;
+  for (std::size_t n = 0; n < out.size(); ++n) {
+    if (!drop[n]) {
+      kept.push_back(out[n]);
+      continue;
+    }
+    dropped.push_back({MutationKind::kName, "", std::string(tokens[out[n].first].surface(text)), "",
+                       is_role[n] ? "a role: a name after 'as', played by someone"
+                                  : "an actor or a role: a name after 'as' in its sentence"});
+  }
+  return kept;
 }
 
 bool Perturbator::lexicon_word(const std::string& lemma) const {
@@ -1294,8 +1346,23 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     PersonNouns heads;
     for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
       const std::size_t t = persons_found.token[k];
-      if (!persons_found.info[k]->neutral && !persons_found.plural[k] &&
-          !adjective_too(words[t]) && modifies_next_noun(tagged, words, sentence_of, t, false)) {
+      // A plural modifies the noun after it only before a singular that is a noun alone (not
+      // also a verb: "the actors share") and no person ("the stepford wives mentality").
+      auto plural_modifier = [&] {
+        const std::size_t j = t + 1;
+        if (j >= tokens.size() || sentence_of[j] != sentence_of[t] || tagged.tags[j] != impl_->nn)
+          return false;
+        const auto* counts = tables.find_word(words[j]);
+        if (!counts) return false;
+        for (const auto& c : *counts) {
+          if (tables.tag_name(c.tag).rfind("nn", 0) != 0) return false;
+        }
+        std::string key = words[j] + "\t1";
+        return !noun_info(key, words[j], false).person;
+      };
+      if (!persons_found.info[k]->neutral && !adjective_too(words[t]) &&
+          (persons_found.plural[k] ? plural_modifier()
+                                   : modifies_next_noun(tagged, words, sentence_of, t, false))) {
         out.dropped.push_back({MutationKind::kAnalogy, "", std::string(tokens[t].surface(text)),
                                "", "not a person here: modifies the noun '" + words[t + 1] + "'"});
         continue;
@@ -1859,6 +1926,24 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
           continue;
         mentions.push_back({t, it->second, persons[it->second].gender, false});
       }
+      // Someone the lists do not name but a relative "who" / "whose" makes a person ("access
+      // to massoud , whose charm … his people"): a mention of either gender that never changes.
+      std::set<std::size_t> mentioned;
+      for (const auto& m : mentions) mentioned.insert(m.token);
+      for (std::size_t t = 0; t + 2 < tokens.size(); ++t) {
+        const std::size_t w = words[t + 1] == "," ? t + 2 : t + 1;
+        if ((words[w] != "who" && words[w] != "whose") || sentence_of[w] != sentence_of[t] ||
+            mentioned.count(t) || taken.count(t) || !impl_->nominal[tagged.tags[t]] ||
+            !is_noun_word(tokens[t].surface(text)))
+          continue;
+        const bool name_like = context.case_informative()
+                                   ? upper_first(tokens[t].surface(text)) && !sentence_start[t]
+                                   : reads_as_name(words[t]);
+        if (!name_like) continue;
+        persons.emplace_back();
+        persons.back().written = std::string(tokens[t].surface(text));
+        mentions.push_back({t, persons.size() - 1, knowledge::Gender::kNone, false});
+      }
       if (mentions.size() != before) {
         std::sort(mentions.begin(), mentions.end(),
                   [](const PersonMention& a, const PersonMention& b) { return a.token < b.token; });
@@ -1929,6 +2014,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     };
     for (std::size_t e = 0; e < persons.size() && !full(); ++e) {
       const Person& who = persons[e];
+      if (who.occs.empty() && who.name_tokens.empty()) continue;  // someone unnamed
       std::vector<std::size_t> resolved, ambiguous;
       for (std::size_t k = 0; k < pronouns.size(); ++k) {
         if (refs[k].size() == 1 && refs[k][0] == e) resolved.push_back(k);
