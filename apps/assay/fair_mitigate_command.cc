@@ -63,14 +63,31 @@ nlohmann::ordered_json percent(std::size_t part, std::size_t whole) {
 // The paper's "LR Base": the built-in LR retrained on its training data plus every
 // perturbation of that data (each with its original's label), then asked about the same test
 // inputs and perturbations; its violations, as a share of the model's before any mitigation.
-nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const FairRun& fr,
-                                            const std::vector<AnsweredSet>& sets,
-                                            std::size_t violations_before) {
-  const auto start = Clock::now();
+// The labelled training file of --adversarial-train, its labels as the model under test names
+// them (so that the retrained LR's answers compare with the test inputs' labels).
+struct TrainingData {
+  std::vector<models::TextRecord> records;
+  std::vector<std::string> labels;
+};
+
+TrainingData read_training_data(const FairMitigateOptions& o, const models::Model& model) {
   models::TextInputOptions in;
   in.text_column = o.adversarial_text_column;
   in.label_column = o.adversarial_label_column;
-  const auto records = models::read_text_records(o.adversarial_train, in);
+  TrainingData data;
+  data.records = models::read_text_records(o.adversarial_train, in);
+  const auto gold = gold_indices(model, o.model.adapter, data.records,
+                                 [](const models::TextRecord& r) { return r.location; });
+  for (const auto& g : gold) data.labels.push_back(model.labels()[g.value()]);
+  return data;
+}
+
+nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const FairRun& fr,
+                                            const TrainingData& data,
+                                            const std::vector<AnsweredSet>& sets,
+                                            std::size_t violations_before) {
+  const auto start = Clock::now();
+  const auto& records = data.records;
   std::vector<fairness::PerturbationSet> perturbed(records.size());
   core::parallel_for(o.threads, 0, records.size(), 16, [&](std::size_t i) {
     try {
@@ -83,12 +100,13 @@ nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const 
   std::vector<std::string> texts, labels;
   std::size_t added = 0, mutable_train = 0;
   for (std::size_t i = 0; i < records.size(); ++i) {
+    const std::string& label = data.labels[i];
     texts.push_back(records[i].text);
-    labels.push_back(records[i].label);
+    labels.push_back(label);
     mutable_train += perturbed[i].is_mutable();
     for (const auto& p : perturbed[i].perturbations) {
       texts.push_back(p.text);
-      labels.push_back(records[i].label);
+      labels.push_back(label);
       ++added;
     }
   }
@@ -110,7 +128,6 @@ nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const 
   std::vector<std::string> asked;
   for (const auto& set : sets) asked.insert(asked.end(), set.texts.begin(), set.texts.end());
   const auto scores = asked.empty() ? std::vector<std::vector<double>>{} : lr->predict(asked);
-  const auto& model_labels = fr.model->labels();
   std::size_t at = 0, violations = 0, inputs = 0, correct = 0, labelled = 0;
   for (const auto& set : sets) {
     const std::size_t label = models::argmax(scores[at]);
@@ -121,7 +138,7 @@ nlohmann::ordered_json adversarial_training(const FairMitigateOptions& o, const 
     inputs += here > 0;
     if (set.gold) {
       ++labelled;
-      correct += lr->labels()[label] == model_labels[*set.gold];
+      correct += lr->labels()[label] == fr.model->labels()[*set.gold];
     }
     at += set.texts.size();
   }
@@ -173,14 +190,19 @@ int run(const FairMitigateOptions& o) {
       throw core::UsageError("--epsilon: " + std::to_string(e) + " is not a finite value >= 0");
   }
   const bool adversarial = !o.adversarial_train.empty();
-  if (adversarial && o.model.rfind("lr:", 0) != 0)
+  if (adversarial && o.model.spec.rfind("lr:", 0) != 0)
     throw core::UsageError(
-        "--adversarial-train retrains the built-in LR: --model must be lr:FILE, got '" + o.model +
-        "'");
+        "--adversarial-train retrains the built-in LR: --model must be lr:FILE, got '" +
+        o.model.spec + "'");
   if (!(o.adversarial_c > 0)) throw core::UsageError("--adversarial-c must be positive");
+  if (adversarial && (o.adversarial_text_column.empty() || o.adversarial_label_column.empty()))
+    throw core::UsageError(
+        "--adversarial-train reads a TSV or CSV file by its header: --adversarial-text-column "
+        "and --adversarial-label-column must name its columns");
   const auto start = Clock::now();
   auto fr = open_fair_run(o);
-  const auto& labels = fr.model->labels();
+  // The training file is checked before the model is asked anything.
+  const TrainingData training = adversarial ? read_training_data(o, *fr.model) : TrainingData{};
   std::filesystem::create_directories(o.out);
 
   std::size_t n_perturbations = 0, n_labelled = 0;
@@ -196,17 +218,16 @@ int run(const FairMitigateOptions& o) {
     };
   }
   const auto asking = Clock::now();
+  std::size_t delivered = 0;  // inputs come in order
   fairness::answer_inputs(
       *fr.perturbator, *fr.model, fr.inputs, to,
       [&](const fairness::InputRecord& input, const fairness::PerturbationSet& set,
           std::span<const std::vector<double>> scores) {
+        const std::size_t i = delivered++;
         if (!set.is_mutable()) return;
         AnsweredSet a;
         a.scores.assign(scores.begin(), scores.end());
-        if (input.label) {
-          for (std::size_t l = 0; l < labels.size(); ++l)
-            if (labels[l] == *input.label) a.gold = l;
-        }
+        a.gold = fr.gold[i];  // the input's label, checked against the model's when it was read
         n_labelled += a.gold.has_value();
         if (adversarial) {
           a.texts.push_back(input.text);
@@ -308,7 +329,7 @@ int run(const FairMitigateOptions& o) {
   j["cost"] = cost;
   j["epsilons"] = rows;
   if (adversarial) {
-    j["adversarial_training"] = adversarial_training(o, fr, sets, before.violations);
+    j["adversarial_training"] = adversarial_training(o, fr, training, sets, before.violations);
     const auto& a = j["adversarial_training"];
     if (!o.quiet) {
       std::fprintf(
@@ -328,7 +349,7 @@ int run(const FairMitigateOptions& o) {
                  fr.inputs.size(), n_mutable, n_perturbations, before.violations, o.out.c_str());
     if (fr.cached) {
       std::fprintf(stderr, "answers: %llu from %s, %llu asked of the model\n",
-                   static_cast<unsigned long long>(fr.cached->n_hits()), o.cache.c_str(),
+                   static_cast<unsigned long long>(fr.cached->n_hits()), o.model.cache.c_str(),
                    static_cast<unsigned long long>(fr.cached->n_queries()));
     }
   }

@@ -24,6 +24,7 @@
 #include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
 #include "gate_options.h"
+#include "input_options.h"
 #include "option_checks.h"
 #include "perturbation_options.h"
 
@@ -41,10 +42,10 @@ struct FairPerturbOptions {
 };
 
 int run(const FairPerturbOptions& o) {
-  const fairness::InputOptions in = input_options(o.inputs);
+  (void)text_input_options(o.inputs);  // bad options fail before anything is read
   auto settings = perturbator_settings(o.perturbation);
   check_gate_options(o.gate);
-  const auto inputs = fairness::read_inputs(o.inputs.input, in);
+  const auto inputs = read_input(o.inputs, &fairness::read_inputs);
 
   const auto t0 = std::chrono::steady_clock::now();
   // The offline gate reads the CMU trigram as the perturbator's fluency does: loaded once, as

@@ -15,14 +15,8 @@
 namespace assay::cli {
 
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
-  cmd->add_option("--model", o.model, "Model spec (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
-      ->required();
+  add_model_open_options(cmd, o.model);
   add_input_options(cmd, o.inputs);
-  add_database_file(cmd, "--cache", o.cache, "SQLite answer cache (a rerun asks nothing twice)");
-  add_count(cmd, "--budget", o.budget, "Texts the model may be asked (needs --cache)",
-            {.min = 0, .max = 1'000'000'000'000});
-  add_count(cmd, "--batch", o.batch, "Texts per call to the model", {.min = 1, .max = 1'000'000})
-      ->capture_default_str();
   add_count(cmd, "--chunk", o.chunk, "Inputs perturbed per model round",
             {.min = 1, .max = 100'000'000})
       ->capture_default_str();
@@ -35,46 +29,21 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
   cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
 }
 
-void add_model_adapter_options(CLI::App* cmd, models::ModelOptions& o, std::string& labels) {
-  cmd->add_option("--labels", labels,
-                  "Comma-separated label names (cmd: children that do not send their own, http:)");
-  cmd->add_option("--header", o.http.headers,
-                  "http: 'Name: value' with ${VAR} from the environment (repeatable)");
-  cmd->add_option("--body-template", o.http.body_template,
-                  "http: request body with {text} or {texts}")
-      ->capture_default_str();
-  cmd->add_option("--scores-pointer", o.http.scores_pointer,
-                  "http: JSON pointer to the scores in the response");
-  cmd->add_option("--label-map", o.http.label_map,
-                  "http: ANSWER=label,... for answers given as {label, score} objects");
-  add_count(cmd, "--retries", o.http.max_retries,
-            "http: retries per request on 429, 5xx and connection errors", {.min = 0, .max = 1'000})
-      ->capture_default_str();
-  cmd->add_option("--ca-file", o.http.ca_file, "http: extra CA certificate file for HTTPS");
-  add_count(cmd, "--restarts", o.command.max_restarts, "cmd: restarts of a child that dies",
-            {.min = 0, .max = 1'000})
-      ->capture_default_str();
-}
-
 FairRun open_fair_run(const FairRunOptions& o) {
-  if (o.budget && o.cache.empty())
-    throw core::UsageError("--budget needs --cache FILE (where answered texts are kept)");
-  const fairness::InputOptions in = input_options(o.inputs);
-  // Bad perturbator and gate options fail before the inputs and the model are opened.
+  // Bad input, model, perturbator and gate options fail before anything is read or opened.
+  (void)text_input_options(o.inputs);
+  check_model_open_options(o.model);
   auto settings = perturbator_settings(o.perturbation);
   check_gate_options(o.gate);
   const bool share_ngram = gate_shares_trigram(o.gate, settings.resources.ngram_model);
   settings.resources.ngram_trie = share_ngram;
   FairRun run;
-  run.inputs = fairness::read_inputs(o.inputs.input, in);
-  models::CachedModelOptions co;
-  co.budget = o.budget;
-  co.batch_size = o.batch;
-  run.model = models::open_model_with_cache(o.model, {}, o.cache, co, &run.cached);
-  if (!o.cache.empty()) {
-    core::set_resume_hint("the answers so far are kept in " + o.cache +
-                          "; rerun the same command to resume");
-  }
+  run.inputs = read_input(o.inputs, &fairness::read_inputs);
+  run.model = open_model_under_test(o.model, &run.cached);
+  run.gold = gold_indices(*run.model, o.model.adapter, run.inputs,
+                          [&](const fairness::InputRecord& input) {
+                            return core::SourceLocation(o.inputs.input, input.line);
+                          });
   open_perturbator(std::move(settings), run);
   if (!o.gate.gate.empty()) {
     run.gate = std::make_unique<FairGate>(o.gate, o.perturbation.resources.wordnet_dir,

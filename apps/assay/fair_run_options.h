@@ -1,7 +1,8 @@
-// What `fair test` and `fair mitigate` share: the model (through the answer cache with
-// --cache), the inputs and the perturbator, with their options registered once so both
-// commands accept the same flags and, given the same ones, ask the model the same texts.
-// `fair serve` shares the perturbator's part (open_perturbator).
+// What `fair test` and `fair mitigate` share: the model (model_options.h, through the answer
+// cache with --cache), the inputs (input_options.h) and the perturbator, with their options
+// registered once so both commands accept the same flags and, given the same ones, ask the
+// model the same texts. `fair serve` shares the perturbator's part (open_perturbator) and the
+// model's options.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -15,17 +16,16 @@
 #include "fairness/perturbator.h"
 #include "fairness/perturbator_resources.h"
 #include "gate_options.h"
+#include "input_options.h"
+#include "model_options.h"
 #include "models/cached_model.h"
 #include "models/model.h"
-#include "models/model_spec.h"
 #include "perturbation_options.h"
 
 namespace assay::cli {
 
 struct FairRunOptions {
-  std::string model, cache;
-  std::optional<std::uint64_t> budget;
-  std::size_t batch = 64;
+  ModelOpenOptions model;
   std::size_t chunk = 64;
   std::size_t threads = 0;  // perturbing threads, 0 = every core
   InputFileOptions inputs;
@@ -34,20 +34,17 @@ struct FairRunOptions {
   bool quiet = false;
 };
 
-// Registers --model, the input options (add_input_options), --cache, --budget, --batch,
-// --chunk, --threads, the perturbator's options (add_perturbation_options), the gate's
-// (add_gate_options) and --quiet on `cmd` (not --out).
+// Registers the model's options (add_model_open_options), the input options
+// (add_input_options), --chunk, --threads, the perturbator's options (add_perturbation_options),
+// the gate's (add_gate_options) and --quiet on `cmd` (not --out).
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
-
-// Registers the adapter options of `model predict` that a long-running command needs for an
-// http: or cmd: model: --labels (comma-separated, into `labels`), --header, --body-template,
-// --scores-pointer, --label-map, --retries, --ca-file, --restarts.
-void add_model_adapter_options(CLI::App* cmd, models::ModelOptions& o, std::string& labels);
 
 // Everything opened: the model (a CachedModel when --cache is given; `cached` points at it),
 // the inputs and the perturbator (which refers to `resources`; all stay put when moved).
 struct FairRun {
   std::vector<fairness::InputRecord> inputs;
+  // The position of each input's label among the model's (nullopt: the input has none).
+  std::vector<std::optional<std::size_t>> gold;
   std::unique_ptr<models::Model> model;
   models::CachedModel* cached = nullptr;
   std::unique_ptr<fairness::PerturbatorResources> resources;
@@ -55,9 +52,10 @@ struct FairRun {
   std::unique_ptr<FairGate> gate;  // with --gate (sharing the perturbator's trigram offline)
 };
 
-// Throws core::UsageError for --budget without --cache, and the errors of the input format and
-// the perturbator's options (checked first, by input_options and perturbator_settings), the
-// inputs, the model and the resources.
+// Throws the errors of the input options and the perturbator's (checked first, by
+// text_input_options and perturbator_settings), the inputs, the model (open_model_under_test),
+// the inputs' labels (a label the model does not know, after --label-map: a ParseError at its
+// line, before the model is asked anything) and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
 
 // Everything besides the model and the texts that decides what `fair test` finds for a chunk

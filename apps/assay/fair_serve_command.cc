@@ -52,8 +52,7 @@ struct FairServeOptions : FairRunOptions {
   std::size_t read_timeout_ms = 5000;
   std::size_t idle_timeout_ms = 2000;
   std::size_t backlog = 1024;
-  std::string labels;
-  models::ModelOptions model_options;
+  bool timeout_given = false, concurrency_given = false;  // else derived from the deadline, max-k
 };
 
 struct HostPort {
@@ -93,17 +92,6 @@ void raise_descriptor_limit(std::size_t max_connections) {
   ::setrlimit(RLIMIT_NOFILE, &rl);
 }
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    const std::size_t stop = std::min(s.find(',', start), s.size());
-    out.push_back(s.substr(start, stop - start));
-    start = stop + 1;
-  }
-  return out;
-}
-
 // The main thread, which takes SIGINT and SIGTERM with sigwait() (set before the handler below
 // is installed).
 pthread_t g_signal_thread;
@@ -130,14 +118,14 @@ int run(FairServeOptions& o) {
   sigaction(SIGTERM, &pass, nullptr);
 
   const HostPort listen = parse_listen(o.listen);
-  if (!o.labels.empty()) o.model_options.labels = split_commas(o.labels);
-  auto& mo = o.model_options;
-  mo.timeout_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
-  mo.http.concurrency = static_cast<int>(std::min<std::size_t>(o.max_k + 1, 64));
+  auto mo = model_options(o.model.adapter);
+  if (!o.timeout_given) mo.timeout_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
+  if (!o.concurrency_given)
+    mo.http.concurrency = static_cast<int>(std::min<std::size_t>(o.max_k + 1, 64));
   mo.http.backoff_seconds = 0.05;
   std::shared_ptr<models::AnswerCache> cache;
-  if (!o.cache.empty()) cache = std::make_shared<models::AnswerCache>(o.cache);
-  auto factory = [spec = o.model, mo, cache, batch = o.max_k + 1] {
+  if (!o.model.cache.empty()) cache = std::make_shared<models::AnswerCache>(o.model.cache);
+  auto factory = [spec = o.model.spec, mo, cache, batch = o.max_k + 1] {
     auto model = models::open_model(spec, mo);
     if (!cache) return model;
     models::CachedModelOptions co;
@@ -221,12 +209,15 @@ int run(FairServeOptions& o) {
 
 void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   auto o = std::make_shared<FairServeOptions>();
-  o->model_options.http.max_retries = 1;
+  auto& adapter = o->model.adapter.model;
+  adapter.http.max_retries = 1;
+  adapter.timeout_seconds = static_cast<double>(o->deadline_ms) / 1000.0;
+  adapter.http.concurrency = static_cast<int>(o->max_k + 1);
   auto* cmd = fair.add_subcommand(
       "serve",
       "The neutral layer as an HTTP proxy in front of a model: POST /predict answers "
       "(epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
-  cmd->add_option("--upstream", o->model,
+  cmd->add_option("--upstream", o->model.spec,
                   "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
       ->required();
   add_finite(cmd, "--epsilon", o->epsilon, "The certified epsilon of every answer", {.min = 0})
@@ -262,12 +253,17 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
             "Connections the kernel queues before they are accepted (capped by somaxconn)",
             {.min = 1, .max = 65535})
       ->capture_default_str();
-  add_database_file(cmd, "--cache", o->cache,
+  add_database_file(cmd, "--cache", o->model.cache,
                     "SQLite answer cache of the upstream (shared, persistent)");
-  add_model_adapter_options(cmd, o->model_options, o->labels);
+  // Without --timeout and --concurrency: the request's deadline, and max-k + 1 (at most 64).
+  add_model_adapter_options(cmd, o->model.adapter);
   add_perturbation_options(cmd, o->perturbation);
   cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
-  cmd->callback([o, &result] { result.exit_code = run(*o); });
+  cmd->callback([o, cmd, &result] {
+    o->timeout_given = cmd->count("--timeout") > 0;
+    o->concurrency_given = cmd->count("--concurrency") > 0;
+    result.exit_code = run(*o);
+  });
 }
 
 }  // namespace

@@ -66,7 +66,7 @@ CLI::Validator shard_check() {
 
 int run(const FairTestOptions& o) {
   const core::Shard shard = o.shard.empty() ? core::Shard{} : core::parse_shard(o.shard);
-  if ((!shard.whole() || !o.merge.empty()) && o.cache.empty()) {
+  if ((!shard.whole() || !o.merge.empty()) && o.model.cache.empty()) {
     throw core::UsageError(std::string(shard.whole() ? "--merge" : "--shard") +
                            " needs --cache FILE (where finished chunks are kept)");
   }
@@ -80,8 +80,8 @@ int run(const FairTestOptions& o) {
   std::unique_ptr<fairness::FairnessChunkStore> store;
   core::FileLock lock;
   std::size_t n_merged = 0;
-  if (!o.cache.empty()) {
-    store = std::make_unique<fairness::FairnessChunkStore>(o.cache);
+  if (!o.model.cache.empty()) {
+    store = std::make_unique<fairness::FairnessChunkStore>(o.model.cache);
     lock = store->lock();
     for (const auto& other : o.merge) n_merged += store->merge(other);
   }
@@ -100,7 +100,7 @@ int run(const FairTestOptions& o) {
   if (!o.quiet) {
     if (!o.merge.empty())
       std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", n_merged, o.merge.size(),
-                   o.cache.c_str());
+                   o.model.cache.c_str());
     std::fprintf(stderr, "%s%zu chunks of %zu inputs: %zu run now, %zu from %s\n",
                  shard.whole() ? "" : ("shard " + shard.to_string() + ": ").c_str(), run.n_owned,
                  o.chunk, run.n_executed, run.n_resumed,
@@ -162,7 +162,7 @@ int run(const FairTestOptions& o) {
                  summary.n_inputs_violated, o.out.c_str());
     if (cached) {
       std::fprintf(stderr, "answers: %llu from %s, %llu asked of the model\n",
-                   static_cast<unsigned long long>(cached->n_hits()), o.cache.c_str(),
+                   static_cast<unsigned long long>(cached->n_hits()), o.model.cache.c_str(),
                    static_cast<unsigned long long>(cached->n_queries()));
     }
   }

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/progress.h"
+#include "input_options.h"
 #include "models/lr_model.h"
 #include "models/text_input.h"
 #include "option_checks.h"
@@ -17,28 +18,32 @@ namespace assay::cli {
 namespace {
 
 struct TrainLrOptions {
-  std::string train;
+  InputFileOptions train;
   std::string out;
-  std::string text_column = "text";
-  std::string label_column = "label";
-  bool latin1 = false;
   double c = 1.0;
   bool quiet = false;
 };
 
-int run(const TrainLrOptions& o) {
+int run(TrainLrOptions o) {
   if (!(o.c > 0)) throw core::UsageError("--c must be positive");
-  models::TextInputOptions input;
-  input.text_column = o.text_column;
-  input.label_column = o.label_column;
-  input.latin1 = o.latin1;
-  const auto records = models::read_text_records(o.train, input);
+  // A table is read by its header: its columns default to text and label.
+  if (o.train.format == "auto" || o.train.format == "tsv" || o.train.format == "csv") {
+    if (o.train.text_column.empty()) o.train.text_column = "text";
+    if (o.train.label_column.empty()) o.train.label_column = "label";
+  }
+  if (o.train.format == "lines") {
+    throw core::UsageError(
+        "--input-format lines has no labels to train on: give a TSV or CSV file with a header "
+        "(--text-column, --label-column) or TEXT<TAB>LABEL lines (--input-format tsv-no-header)");
+  }
+  const auto records = read_input(o.train, &models::read_text_records);
   std::vector<std::string> texts, labels;
   texts.reserve(records.size());
   labels.reserve(records.size());
   for (const auto& r : records) {
+    if (!r.label) throw core::ParseError(r.location, "expected a text with a label, got none");
     texts.push_back(r.text);
-    labels.push_back(r.label);
+    labels.push_back(*r.label);
   }
   const auto start = std::chrono::steady_clock::now();
   models::LogisticRegressionOptions options;
@@ -48,7 +53,7 @@ int run(const TrainLrOptions& o) {
   try {
     model = models::LrModel::train(texts, labels, options, &summary);
   } catch (core::Error& e) {
-    e.set_location_if_missing(core::SourceLocation(o.train));
+    e.set_location_if_missing(core::SourceLocation(o.train.input));
     throw;
   }
   const double seconds =
@@ -69,15 +74,14 @@ void add_model_train_lr_command(CLI::App& group, CommandResult& result) {
   auto opts = std::make_shared<TrainLrOptions>();
   auto* cmd = group.add_subcommand(
       "train-lr", "Train the built-in bag-of-words logistic regression (lr:FILE models)");
-  cmd->add_option("--train", opts->train,
-                  "Labelled texts: TSV (CSV when the name ends in .csv) with a header")
-      ->required();
+  add_input_options(cmd, opts->train, "--train",
+                    "Labelled texts: TSV (CSV when the name ends in .csv) with a header, or "
+                    "TEXT<TAB>LABEL lines (see --input-format)");
+  cmd->get_option("--text-column")
+      ->description("TSV/CSV: the header's name of the text column (default: text)");
+  cmd->get_option("--label-column")
+      ->description("TSV/CSV: the header's name of the label column (default: label)");
   add_output_file(cmd, "--out", opts->out, "Model file to write (atomically)")->required();
-  cmd->add_option("--text-column", opts->text_column, "Column holding the text")
-      ->capture_default_str();
-  cmd->add_option("--label-column", opts->label_column, "Column holding the label")
-      ->capture_default_str();
-  cmd->add_flag("--latin1", opts->latin1, "The file is ISO-8859-1, not UTF-8");
   add_finite(cmd, "--c", opts->c, "Inverse L2 regularisation strength (scikit-learn's C)",
              {.min = 0, .min_exclusive = true})
       ->capture_default_str();

@@ -72,20 +72,6 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
       ->capture_default_str();
 }
 
-void add_input_options(CLI::App* cmd, InputFileOptions& o) {
-  cmd->add_option("--input", o.input,
-                  "Inputs: one text per line ('-' for stdin), see --input-format")
-      ->required();
-  cmd->add_option("--input-format", o.format,
-                  "lines, tsv (label = last tab field) or csv (with --text-column)")
-      ->capture_default_str();
-  cmd->add_option("--text-column", o.text_column, "CSV: the column holding the text");
-  cmd->add_option("--label-column", o.label_column, "CSV: a label column to carry along");
-  add_count(cmd, "--max-line-bytes", o.max_line_bytes, "Longest text accepted",
-            {.min = 1, .max = 1'000'000'000'000})
-      ->capture_default_str();
-}
-
 PerturbatorSettings perturbator_settings(const PerturbationOptions& o) {
   fairness::PerturbatorOptions po;
   po.choice = fairness::parse_counterpart_choice(o.choice);
@@ -106,16 +92,6 @@ PerturbatorSettings perturbator_settings(const PerturbationOptions& o) {
   if (resources.first_names == "none") resources.first_names.clear();
   return {fairness::load_attribute(o.attribute, fairness::default_attribute_dir()), po,
           std::move(resources)};
-}
-
-fairness::InputOptions input_options(const InputFileOptions& o) {
-  fairness::InputOptions in;
-  in.format =
-      o.text_column.empty() ? fairness::parse_input_format(o.format) : fairness::InputFormat::kCsv;
-  in.text_column = o.text_column;
-  in.label_column = o.label_column;
-  in.max_line_bytes = o.max_line_bytes;
-  return in;
 }
 
 }  // namespace assay::cli

@@ -1,8 +1,8 @@
-// The options of the fairness commands that decide the perturbations, and those that say how
-// the inputs are read: one vocabulary, registered once, accepted alike by `fair perturb`,
-// `fair test`, `fair mitigate` and `fair serve` (which reads no --input), and turned into the
-// fairness module's options in one place, so that the same flags give the same perturbations
-// in every command.
+// The options of the fairness commands that decide the perturbations: one vocabulary,
+// registered once, accepted alike by `fair perturb`, `fair test`, `fair mitigate` and
+// `fair serve`, and turned into the fairness module's options in one place, so that the same
+// flags give the same perturbations in every command. (How the inputs are read:
+// input_options.h.)
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <string>
 
-#include "fairness/fairness_input.h"
 #include "fairness/perturbator.h"
 #include "fairness/perturbator_resources.h"
 #include "fairness/sensitive_attribute.h"
@@ -43,18 +42,6 @@ struct PerturbationOptions {
 // `cmd`.
 void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o);
 
-// How a command reads its --input.
-struct InputFileOptions {
-  std::string input;
-  std::string format = "lines";
-  std::string text_column, label_column;
-  std::size_t max_line_bytes = std::size_t{1} << 20;
-};
-
-// Registers --input (required), --input-format, --text-column, --label-column and
-// --max-line-bytes on `cmd`.
-void add_input_options(CLI::App* cmd, InputFileOptions& o);
-
 // What fairness::Perturbator and fairness::PerturbatorResources::load are built from.
 struct PerturbatorSettings {
   fairness::SensitiveAttribute attribute;
@@ -66,8 +53,5 @@ struct PerturbatorSettings {
 // for an unknown --choice, and the errors of the attribute (an unknown name; a bad file at
 // file:line).
 PerturbatorSettings perturbator_settings(const PerturbationOptions& o);
-
-// Throws core::UsageError for an unknown --input-format. A --text-column means CSV.
-fairness::InputOptions input_options(const InputFileOptions& o);
 
 }  // namespace assay::cli

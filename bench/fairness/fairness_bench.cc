@@ -1,7 +1,7 @@
 // Perturbator speed, start-up, peak memory and perturbation statistics (MT-NLP Fig. 4).
-//   fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] [--fluency-ratio T]
-//                  [--choice C] [--vectors FILE] [--broad-persons 0|1] [--noun-modifiers 0|1]
-//                  [--noun-only 0|1]
+//   fairness_bench FILE [--input-format lines|tsv-no-header] [--repeats R] [--attribute A]
+//                  [--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1]
+//                  [--noun-modifiers 0|1] [--noun-only 0|1]
 // --noun-only 1: the paper's method for gender, the person noun alone changed (no lexicon, no
 // first names, no co-reference).
 // One thread. Prints: start-up (parallel load, and each part alone), the parts (tagging and
@@ -43,9 +43,9 @@ int main(int argc, char** argv) {
   using namespace assay;
   if (argc < 2) {
     std::fprintf(stderr,
-                 "usage: fairness_bench FILE [--input-format lines|tsv] [--repeats R] [--attribute A] "
-                 "[--fluency-ratio T] [--choice C] [--vectors FILE] [--broad-persons 0|1] "
-                 "[--noun-modifiers 0|1] [--noun-only 0|1]\n");
+                 "usage: fairness_bench FILE [--input-format lines|tsv-no-header] [--repeats R] "
+                 "[--attribute A] [--fluency-ratio T] [--choice C] [--vectors FILE] "
+                 "[--broad-persons 0|1] [--noun-modifiers 0|1] [--noun-only 0|1]\n");
     return 2;
   }
   std::string format = "lines", attribute = "gender", choice = "mutual", vectors;
@@ -80,8 +80,14 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    fairness::InputOptions in;
-    in.format = fairness::parse_input_format(format);
+    models::TextInputOptions in;
+    const auto parsed = models::parse_text_format(format);
+    if (!parsed || *parsed == models::TextFormat::kTsv || *parsed == models::TextFormat::kCsv) {
+      std::fprintf(stderr, "--input-format must be lines or tsv-no-header, got %s\n",
+                   format.c_str());
+      return 2;
+    }
+    in.format = *parsed;
     const auto inputs = fairness::read_inputs(argv[1], in);
     std::size_t n_words = 0;
 

@@ -14,10 +14,10 @@ echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== rt-polarity (gender, defaults)"
 "$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --repeats 3
 echo "== IMDB sample (gender, defaults)"
-"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv --repeats 3
+"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv-no-header --repeats 3
 echo "== rt-polarity and the IMDB sample, the paper's method (the noun alone changed)"
 "$build/bench/fairness/fairness_bench" "$tmp/rt.txt" --noun-only 1
-"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv \
+"$build/bench/fairness/fairness_bench" "$data/imdb-sample/imdb_seeds.txt" --input-format tsv-no-header \
   --noun-only 1
 bash "$here/gate.sh" "$build"
 bash "$here/serve.sh" "$build"

@@ -1,6 +1,7 @@
 #include "models/answer_cache.h"
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 
 #include "core/check.h"
 #include "core/error.h"
@@ -13,7 +14,9 @@ AnswerCache::AnswerCache(const std::string& path)
   store_->exec(
       "CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE);"
       "CREATE TABLE IF NOT EXISTS answers (model INTEGER NOT NULL, text TEXT NOT NULL, "
-      "scores TEXT NOT NULL, PRIMARY KEY (model, text)) WITHOUT ROWID;");
+      "scores TEXT NOT NULL, PRIMARY KEY (model, text)) WITHOUT ROWID;"
+      "CREATE TABLE IF NOT EXISTS model_labels (model INTEGER PRIMARY KEY, labels TEXT NOT "
+      "NULL);");
 }
 
 AnswerCache::~AnswerCache() = default;
@@ -105,6 +108,41 @@ void AnswerCache::store(const std::string& identity, const std::vector<std::stri
     insert.bind(3, std::string_view(encode_scores(scores[i])));
     insert.run();
   }
+  transaction.commit();
+}
+
+std::optional<std::vector<std::string>> AnswerCache::labels(const std::string& identity) {
+  std::lock_guard lock(mutex_);
+  const auto id = model_id(identity, false);
+  if (!id) return std::nullopt;
+  auto select = store_->prepare("SELECT labels FROM model_labels WHERE model = ?");
+  select.bind(1, *id);
+  if (!select.step()) return std::nullopt;
+  const auto j = nlohmann::json::parse(select.column_text(0), nullptr, false);
+  std::vector<std::string> out;
+  if (j.is_array()) {
+    for (const auto& label : j) {
+      if (!label.is_string()) break;
+      out.push_back(label.get<std::string>());
+    }
+  }
+  if (out.empty() || out.size() != j.size()) {
+    throw core::ParseError(core::SourceLocation(path_),
+                           "malformed cached labels of model " + identity);
+  }
+  return out;
+}
+
+void AnswerCache::store_labels(const std::string& identity,
+                               const std::vector<std::string>& labels) {
+  std::lock_guard lock(mutex_);
+  core::SqliteTransaction transaction(*store_);
+  const auto id = *model_id(identity, true);
+  auto insert =
+      store_->prepare("INSERT OR REPLACE INTO model_labels (model, labels) VALUES (?, ?)");
+  insert.bind(1, id);
+  insert.bind(2, std::string_view(nlohmann::json(labels).dump()));
+  insert.run();
   transaction.commit();
 }
 

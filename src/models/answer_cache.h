@@ -2,11 +2,12 @@
 // (model identity, exact text), so an interrupted run resumes without re-querying and a rerun
 // costs nothing.
 //
-// Schema: models(id, identity UNIQUE) and answers(model, text, scores) with primary key
-// (model, text); scores are stored as text, comma-separated shortest round-trip decimals, so a
-// cached answer has the bits of the original. The file uses core::SqliteStore (WAL,
-// synchronous=NORMAL): store() writes a batch in one transaction, so after kill -9 an answer is
-// there whole or not at all, and several processes may read (and write) the same file at once.
+// Schema: models(id, identity UNIQUE), answers(model, text, scores) with primary key
+// (model, text) and model_labels(model, labels as a JSON array); scores are stored as text,
+// comma-separated shortest round-trip decimals, so a cached answer has the bits of the original.
+// The file uses core::SqliteStore (WAL, synchronous=NORMAL): store() writes a batch in one
+// transaction, so after kill -9 an answer is there whole or not at all, and several processes may
+// read (and write) the same file at once.
 //
 // Thread-safe (one connection guarded by a mutex). Throws core::IoError naming the file.
 #pragma once
@@ -39,6 +40,10 @@ class AnswerCache {
   // Stores (or replaces) the answers in one transaction. Precondition: same sizes.
   void store(const std::string& identity, const std::vector<std::string>& texts,
              const std::vector<std::vector<double>>& scores);
+  // The labels stored for `identity` (the names of its scores), nullopt when none are.
+  std::optional<std::vector<std::string>> labels(const std::string& identity);
+  // Stores (or replaces) them.
+  void store_labels(const std::string& identity, const std::vector<std::string>& labels);
   // Number of answers cached for `identity`.
   std::int64_t count(const std::string& identity);
 

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "core/check.h"
+#include "models/label_map.h"
 #include "models/model_error.h"
 
 namespace assay::models {
@@ -15,6 +16,15 @@ CachedModel::CachedModel(std::unique_ptr<Model> inner, std::shared_ptr<AnswerCac
       options_(options),
       identity_(inner_->identity()) {
   ASSAY_CHECK(cache_ && options_.batch_size > 0);
+  labels_ = cache_->labels(identity_);
+}
+
+const std::vector<std::string>& CachedModel::labels() const {
+  if (!labels_) {
+    labels_ = inner_->labels();
+    cache_->store_labels(identity_, *labels_);
+  }
+  return *labels_;
 }
 
 std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::string>& texts) {
@@ -47,6 +57,15 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
             "the query budget of " + std::to_string(*options_.budget) + " texts is spent",
             n_unanswered);
       }
+    }
+    if (!labels_checked_) {
+      const auto& stored = labels();
+      if (inner_->labels() != stored) {
+        throw ModelError(identity_ + " names its scores (" + listed_labels(inner_->labels()) +
+                         ") but the answers cached for it in " + cache_->path() + " name them (" +
+                         listed_labels(stored) + "); use another cache file");
+      }
+      labels_checked_ = true;
     }
     const std::vector<std::string> chunk(missing.begin() + static_cast<std::ptrdiff_t>(sent),
                                          missing.begin() + static_cast<std::ptrdiff_t>(sent + n));

@@ -4,6 +4,10 @@
 // most `batch_size` texts, in one transaction per chunk, so an interrupted run keeps everything
 // answered before the interruption.
 //
+// The labels are stored beside the answers: a model whose every answer is cached is never
+// asked anything, not even its labels (a cmd: child is not started). The first time the
+// wrapped model is asked, its labels must be those stored, or predict() throws ModelError.
+//
 // A query budget bounds how many texts are sent to the wrapped model over the CachedModel's
 // life. When a predict() call needs more, the texts that fit are asked and stored, then it
 // throws BudgetExhausted saying how many texts of the call were left unanswered; a rerun with
@@ -13,6 +17,8 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "models/answer_cache.h"
 #include "models/model.h"
@@ -31,7 +37,8 @@ class CachedModel : public Model {
               CachedModelOptions options = {});
 
   std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
-  const std::vector<std::string>& labels() const override { return inner_->labels(); }
+  // The stored labels, or the wrapped model's (then stored).
+  const std::vector<std::string>& labels() const override;
   std::string identity() const override { return identity_; }
 
   std::uint64_t n_hits() const { return n_hits_; }
@@ -43,6 +50,8 @@ class CachedModel : public Model {
   std::shared_ptr<AnswerCache> cache_;
   CachedModelOptions options_;
   std::string identity_;
+  mutable std::optional<std::vector<std::string>> labels_;  // stored or learnt
+  bool labels_checked_ = false;  // the wrapped model's labels were compared with labels_
   std::uint64_t n_hits_ = 0;
   std::uint64_t n_queries_ = 0;
 };

@@ -168,6 +168,10 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
   // Identity: the words, and the content of every word that is a file (program, script, model).
   identity_ = "cmd:" + nlohmann::json(words_).dump();
   const std::string program = resolve_program(words_[0]);
+  if (program.empty() || ::access(program.c_str(), X_OK) != 0) {
+    throw ModelError(name() + ": cannot start '" + words_[0] +
+                     "': " + (program.empty() ? "not found in PATH" : "not an executable file"));
+  }
   for (std::size_t i = 0; i < words_.size(); ++i) {
     const std::string path = i == 0 ? program : words_[i];
     std::error_code ec;
@@ -190,15 +194,30 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
   }
   labels_ = options_.labels;
   labels_from_options_ = !labels_.empty();
+  // Labels given, not sent: they name the scores, so answers cached under other names are
+  // not these.
+  if (labels_from_options_) identity_.append(" labels:").append(nlohmann::json(labels_).dump());
+}
+
+void CommandModel::start_first_child() {
+  if (started_) return;
   start();
   if (!labels_from_options_) {
     try {
       read_labels_line();
     } catch (...) {
+      labels_.clear();  // the next use starts a fresh child and reads its labels again
       stop(true);
       throw;
     }
   }
+  started_ = true;
+}
+
+const std::vector<std::string>& CommandModel::labels() const {
+  // Logically const: the labels a child sends are read when it first starts.
+  if (!labels_from_options_) const_cast<CommandModel*>(this)->start_first_child();
+  return labels_;
 }
 
 CommandModel::~CommandModel() {
@@ -368,6 +387,7 @@ void CommandModel::read_labels_line() {
 std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::string>& texts) {
   std::vector<std::vector<double>> out(texts.size());
   if (texts.empty()) return out;
+  start_first_child();
   if (pid_ < 0) start();  // after an error killed the previous child
   std::vector<bool> answered(texts.size(), false);
   std::size_t n_answered = 0;

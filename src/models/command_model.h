@@ -6,8 +6,10 @@
 //   assay -> child, one line per text:    {"id": 7, "text": "a fine film"}
 //   child -> assay, one line per request: {"id": 7, "scores": [0.1, 0.9]}
 //
+// The child starts on first need: the first predict(), or labels() when the labels are to come
+// from it, so a model whose every answer is cached (CachedModel) starts no process.
 // Answers may come in any order (matched by id). Labels come from the first line or from
-// ModelOptions::labels (--labels); without either the constructor fails. Requests are pipelined:
+// ModelOptions::labels (--labels); without either the first use fails. Requests are pipelined:
 // up to `max_in_flight` are written before their answers are read, and one poll() loop serves
 // both pipes, so a child that answers while it reads never deadlocks on a full pipe. The
 // child's stderr is copied to ours line by line with a prefix ("[serve.py] ").
@@ -20,7 +22,8 @@
 //
 // identity() is "cmd:" + the words as a JSON array + the SHA-256 of every word that names a
 // regular file (the program and, e.g., the script and model file it is given), so editing the
-// script or retraining the model file gives a new identity.
+// script or retraining the model file gives a new identity; labels given in ModelOptions are
+// part of it too.
 //
 // SIGPIPE is ignored process-wide once a CommandModel starts (a write to a dead child must fail
 // with EPIPE, not kill assay). Not thread-safe.
@@ -42,14 +45,16 @@ namespace assay::models {
 class CommandModel : public Model {
  public:
   // `command` is the part after "cmd:". Throws core::UsageError for an empty command,
-  // ModelError when the child cannot start or sends no labels in time.
+  // ModelError when the program is not found (the first use throws ModelError when the child
+  // cannot start or sends no labels in time).
   CommandModel(const std::string& command, const ModelOptions& options);
   ~CommandModel() override;
   CommandModel(const CommandModel&) = delete;
   CommandModel& operator=(const CommandModel&) = delete;
 
   std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
-  const std::vector<std::string>& labels() const override { return labels_; }
+  // Starts the child when its labels are to come from it and it has not started yet.
+  const std::vector<std::string>& labels() const override;
   std::string identity() const override { return identity_; }
 
   // Restarts so far (for tests and reports).
@@ -58,6 +63,8 @@ class CommandModel : public Model {
 
  private:
   struct Child;
+  // Starts the child (and reads its labels line) on first need; later calls do nothing.
+  void start_first_child();
   void start();
   void stop(bool kill_now);
   std::string describe_exit();
@@ -70,6 +77,7 @@ class CommandModel : public Model {
   std::string prefix_;
   std::vector<std::string> labels_;
   bool labels_from_options_ = false;
+  bool started_ = false;      // the first child was started (it may have died since)
   bool labels_seen_ = false;  // the current child's labels line was read (or will never come)
   pid_t pid_ = -1;
   int stdin_fd_ = -1;

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "models/label_map.h"
 #include "models/model_error.h"
 
 namespace assay::models {
@@ -56,18 +57,6 @@ std::string expand_environment(const std::string& value, const std::string& head
     } else {
       out += value[i++];
     }
-  }
-  return out;
-}
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t pos = s.find(sep, start);
-    out.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
-    if (pos == std::string::npos) break;
-    start = pos + 1;
   }
   return out;
 }
@@ -117,14 +106,13 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
     value.erase(0, value.find_first_not_of(" \t"));
     headers_.emplace_back(name, expand_environment(value, name));
   }
-  if (!http.label_map.empty()) {
-    for (const auto& pair : split(http.label_map, ',')) {
-      const std::size_t eq = pair.find('=');
-      if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size()) {
-        throw core::UsageError("--label-map entries look like ANSWER=label, got '" + pair + "'");
-      }
-      answer_names_.push_back(pair.substr(0, eq));
-      labels_.push_back(pair.substr(eq + 1));
+  const LabelMap map = LabelMap::parse(http.label_map);
+  if (!map.empty()) {
+    labels_ = map.labels();
+    for (const auto& [name, label] : map.entries()) {
+      answer_names_.push_back(name);
+      answer_labels_.push_back(static_cast<std::size_t>(
+          std::find(labels_.begin(), labels_.end(), label) - labels_.begin()));
     }
     if (!options_.labels.empty() && options_.labels != labels_) {
       throw core::UsageError("--labels and --label-map name different labels");
@@ -132,6 +120,7 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
   } else if (!options_.labels.empty()) {
     labels_ = options_.labels;
     answer_names_ = labels_;
+    for (std::size_t k = 0; k < labels_.size(); ++k) answer_labels_.push_back(k);
   } else {
     throw core::UsageError(
         "an http: model needs --labels (the order of its scores) or "
@@ -245,12 +234,13 @@ std::vector<double> HttpModel::scores_from(const nlohmann::json& answer, std::si
       if (it == answer_names_.end()) {
         fail("label '" + name + "' is not in --label-map/--labels");
       }
-      const auto k = static_cast<std::size_t>(it - answer_names_.begin());
+      const std::size_t k = answer_labels_[static_cast<std::size_t>(it - answer_names_.begin())];
+      if (seen[k]) fail("two scores for label '" + labels_[k] + "'");
       scores[k] = item["score"].get<double>();
       seen[k] = true;
     }
     for (std::size_t k = 0; k < seen.size(); ++k) {
-      if (!seen[k]) fail("no score for label '" + answer_names_[k] + "'");
+      if (!seen[k]) fail("no score for label '" + labels_[k] + "'");
     }
   }
   for (double s : scores) {

@@ -7,8 +7,9 @@
 // response at the JSON pointer `scores_pointer` (RFC 6901; empty = the whole body) — for
 // {texts}, an array with one entry per text. An answer is either an array of numbers in label
 // order or an array of {"label": name, "score": x} objects (hosted classifiers), which are put in
-// label order by name: `label_map` ("NEGATIVE=neg,POSITIVE=pos") renames and orders them,
-// otherwise ModelOptions::labels are the names. One of the two is required.
+// label order by name: `label_map` ("NEGATIVE=neg,POSITIVE=pos", see label_map.h) renames and
+// orders them (its labels, each once, in order of first entry), otherwise ModelOptions::labels
+// are the names. One of the two is required.
 //
 // Failures: 429, 5xx, connection errors, time-outs and bodies cut short are retried up to
 // `max_retries` times after an exponential back-off (backoff_seconds · 2^attempt, jittered in
@@ -67,7 +68,8 @@ class HttpModel : public Model {
   ModelOptions options_;
   std::vector<std::pair<std::string, std::string>> headers_;
   std::vector<std::string> labels_;
-  std::vector<std::string> answer_names_;  // name in the answer of each label (label map)
+  std::vector<std::string> answer_names_;   // names answers may give (label map or labels)
+  std::vector<std::size_t> answer_labels_;  // the label each of them stands for
   bool batch_template_ = false;
   std::string identity_;
   std::vector<std::unique_ptr<Connection>> connections_;

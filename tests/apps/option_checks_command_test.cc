@@ -74,6 +74,16 @@ std::vector<Case> cases(const TempDir& dir) {
       {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--vectors-limit", {"-1", "1.5"}},
       {"fair perturb --input " + x, "--vectors-restrict", {"-1", "1.5"}},
       {"fair test --model lr:" + x + " --input " + x + " --out " + x, "--seed", {"-1", "1.5"}},
+      // The model's options, the same in every command that opens a model.
+      {"fair test --model lr:" + x + " --input " + x + " --out " + x,
+       "--concurrency",
+       {"0", "100000"}},
+      {"fair mitigate --model lr:" + x + " --input " + x + " --out " + x,
+       "--timeout",
+       {"nan", "0", "-1"}},
+      {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--timeout", {"nan", "0"}},
+      {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--concurrency", {"0", "1.5"}},
+      {"model predict --model lr:" + x + " --input " + x, "--max-line-bytes", {"0", "-1"}},
   };
 }
 

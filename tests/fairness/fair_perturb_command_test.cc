@@ -25,7 +25,7 @@ std::vector<nlohmann::json> lines_of(const std::string& out) {
 TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
   TempDir dir;
   const auto in = dir.write("in.tsv", "The actor met a doctor.\t1\n\nA film without people.\t0\n");
-  auto r = run_assay(dir, "fair perturb --quiet --input-format tsv --input " + in);
+  auto r = run_assay(dir, "fair perturb --quiet --input-format tsv-no-header --input " + in);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = lines_of(r.out);
   ASSERT_EQ(j.size(), 3u);
@@ -42,8 +42,8 @@ TEST(FairPerturbCommand, JsonLinePerInputTsvAndErrors) {
   EXPECT_FALSE(j[2]["mutable"].get<bool>());
 
   // The summary on stderr counts the empty line.
-  r = run_assay(dir,
-                "fair perturb --input-format tsv --input " + in + " --out " + dir.file("o.jsonl"));
+  r = run_assay(dir, "fair perturb --input-format tsv-no-header --input " + in + " --out " +
+                         dir.file("o.jsonl"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("3 inputs (1 empty), 1 mutable"));
 

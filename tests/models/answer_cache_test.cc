@@ -52,6 +52,20 @@ TEST(AnswerCache, KeyedByIdentityAndExactText) {
   EXPECT_EQ(*reader.find("cmd:x", {"good film"})[0], (std::vector<double>{0.9, 0.1}));
 }
 
+TEST(AnswerCache, LabelsAreKeptPerModel) {
+  TempDir dir;
+  {
+    AnswerCache cache(dir.file("c.sqlite"));
+    EXPECT_FALSE(cache.labels("m1").has_value());
+    cache.store_labels("m1", {"neg", "pos"});
+    cache.store_labels("m2", {"0", "1", "2"});
+  }
+  AnswerCache cache(dir.file("c.sqlite"));  // the file, not the process, keeps them
+  EXPECT_EQ(cache.labels("m1"), (std::vector<std::string>{"neg", "pos"}));
+  EXPECT_EQ(cache.labels("m2"), (std::vector<std::string>{"0", "1", "2"}));
+  EXPECT_FALSE(cache.labels("m3").has_value());
+}
+
 TEST(AnswerCache, KillNineLeavesEveryBatchWholeOrAbsent) {
   TempDir dir;
   const std::string path = dir.file("c.sqlite");

@@ -98,7 +98,9 @@ TEST(CommandModel, RestartsAreBounded) {
 
 TEST(CommandModel, HangingChildIsKilledAfterTheTimeOut) {
   CommandModel model(kFault + "hang", quick(1.0));
+  (void)model.labels();  // starts the child
   const pid_t pid = model.child_pid();
+  ASSERT_GT(pid, 0);
   const auto start = std::chrono::steady_clock::now();
   const auto e = predict_error(model, numbered(3));
   const double seconds =
@@ -130,11 +132,30 @@ TEST(CommandModel, MalformedWrongLengthAndNanAnswersNameTheText) {
 }
 
 TEST(CommandModel, LabelsFromOptionsWhenTheChildSendsNone) {
-  EXPECT_THROW(CommandModel(kFault + "no-labels", quick(0.5)), ModelError);
+  CommandModel silent(kFault + "no-labels", quick(0.5));
+  EXPECT_THROW(silent.labels(), ModelError);
   auto options = quick();
   options.labels = {"neg", "pos"};
   CommandModel model(kFault + "no-labels", options);
   EXPECT_EQ(model.predict({"a", "b"})[1], (std::vector<double>{0.25, 0.75}));
+}
+
+// The child starts on first need: not for the identity, not for labels given in the options;
+// for the labels it sends, or for the first text.
+TEST(CommandModel, ChildStartsOnFirstNeed) {
+  CommandModel sends(kFault + "ok", quick());
+  EXPECT_THAT(sends.identity(), HasSubstr("fault_child.py"));
+  EXPECT_EQ(sends.child_pid(), -1);
+  EXPECT_THAT(sends.labels(), ::testing::ElementsAre("neg", "pos"));
+  EXPECT_GT(sends.child_pid(), 0);
+  auto options = quick();
+  options.labels = {"neg", "pos"};
+  CommandModel given(kFault + "ok", options);
+  EXPECT_EQ(given.labels(), options.labels);
+  EXPECT_EQ(given.child_pid(), -1);
+  EXPECT_NE(given.identity(), sends.identity());  // the labels given name the scores
+  EXPECT_EQ(given.predict({"a"})[0], (std::vector<double>{0.25, 0.75}));
+  EXPECT_GT(given.child_pid(), 0);
 }
 
 TEST(CommandModel, ProgramThatDoesNotExist) {

@@ -2,6 +2,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -119,6 +120,63 @@ TEST(ModelCommands, BadInputsExitTwoNamingThePlace) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr(no_label));
   EXPECT_THAT(r.err, HasSubstr("label"));
+}
+
+// Gold labels in another vocabulary than the model's (0/1 against neg/pos) are refused at
+// their line, with no output, until --label-map names them; then each line carries its gold
+// label and stderr the accuracy. train-lr reads TEXT<TAB>LABEL lines as well as tables.
+TEST(ModelCommands, GoldLabelsMappedOrRefused) {
+  TempDir dir;
+  const auto no_header = dir.write("train.txt",
+                                   "a \"good\" fun film\tpos\na bad dull film\tneg\n"
+                                   "great fun , great cast\tpos\ndull mess , bad cast\tneg\n");
+  auto r = run_assay(dir, "model train-lr --input-format tsv-no-header --train " + no_header +
+                              " --out " + dir.file("nh.lr"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(dir.file("nh.lr")), read_file(train(dir)));  // the same model as from TSV
+  const auto gold = dir.write("gold.tsv", "text\tlabel\ngreat fun\t1\nbad mess\t0\n");
+  const std::string base = "model predict --model lr:" + dir.file("nh.lr") + " --input " + gold +
+                           " --text-column text --label-column label --out " + dir.file("p.jsonl");
+  r = run_assay(dir, base);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(gold + ":2: the label '1' is not one of the model's labels "
+                                      "(expected neg, pos"));
+  EXPECT_THAT(r.err, HasSubstr("--label-map FILE_LABEL=neg"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("p.jsonl")));
+  r = run_assay(dir, base + " --label-map 0=neg,1=pos");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = parse_lines(read_file(dir.file("p.jsonl")));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["gold"], "pos");
+  EXPECT_EQ(rows[1]["gold"], "neg");
+  EXPECT_THAT(r.err, HasSubstr("accuracy 100.00% (2 of 2 labelled inputs)"));
+  r = run_assay(dir, base + " --label-map 0=neg,1=pos,1=neg");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("'1' is mapped twice"));
+}
+
+// Formats, columns and labels that do not fit are usage errors naming the options.
+TEST(ModelCommands, InputFormatOptionsAreChecked) {
+  TempDir dir;
+  const auto model = train(dir);
+  const auto sst2 = dir.write("dev.tsv", "sentence\tlabel\ngreat fun\t1\n");
+  const std::string base = "model predict --model lr:" + model + " --input " + sst2;
+  const std::vector<std::pair<std::string, std::string>> refused = {
+      {" --input-format tsv",
+       "--input-format tsv reads a header row: name the text column with --text-column"},
+      {" --input-format TSV", "--input-format must be auto, lines, tsv, csv or tsv-no-header"},
+      {" --input-format lines --text-column sentence", "--input-format lines has none"},
+      {" --label-column label", "--label-column needs --text-column"},
+      {" --text-column sentence --labels neg,,pos", "--labels 'neg,,pos': an empty label"},
+  };
+  for (const auto& [args, message] : refused) {
+    const auto r = run_assay(dir, base + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr(message)) << args;
+  }
+  const auto r = run_assay(dir, base + " --text-column sentence");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(parse_lines(r.out).size(), 1u);  // the header is not a text
 }
 
 const std::string kFault =

@@ -26,7 +26,7 @@ declare -A spec=(
 for model in lr sklearn cnn; do
   for input in rt imdb; do
     if [ $input = rt ]; then args=(--input "$work/rt.txt")
-    else args=(--input $data/imdb-sample/imdb_seeds.txt --input-format tsv); fi
+    else args=(--input $data/imdb-sample/imdb_seeds.txt --input-format tsv-no-header); fi
     if [ $model = lr ]; then
       args+=(--adversarial-train $data/sst2-glue/train.tsv --adversarial-text-column sentence
              --adversarial-model-out "$work/sst2-adversarial.lr")

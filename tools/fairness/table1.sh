@@ -32,7 +32,7 @@ declare -A spec=(
 for model in lr sklearn cnn; do
   for input in rt imdb; do
     if [ $input = rt ]; then args=(--input "$work/rt.txt")
-    else args=(--input $data/imdb-sample/imdb_seeds.txt --input-format tsv); fi
+    else args=(--input $data/imdb-sample/imdb_seeds.txt --input-format tsv-no-header); fi
     status=0
     nice -n 10 "$assay" fair test --model "${spec[$model]}" "${args[@]}" \
       --out "$work/$model-$input" --cache "$work/$model.sqlite" --quiet || status=$?
