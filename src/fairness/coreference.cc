@@ -129,6 +129,15 @@ std::vector<std::optional<std::size_t>> described_words(const std::vector<Descri
         continue;
       }
     }
+    // "the director , mark pellington ,": the name after a comma is the noun's person.
+    if (same(t + 2) && words[t + 1] == ",") {
+      const auto it = c.name_at.find(t + 2);
+      if ((it != c.name_at.end() && it->second == t + 2) ||
+          (!c.capitalised(t + 2) && c.unnamed_first_name(t + 2))) {
+        out[a] = t + 2;
+        continue;
+      }
+    }
     std::size_t j = t;  // over adjectives, adverbs, commas and "and"
     while (j > 0 && same(j - 1) &&
            (tag_starts(j - 1, "jj") || tag_starts(j - 1, "rb") ||
@@ -142,7 +151,8 @@ std::vector<std::optional<std::size_t>> described_words(const std::vector<Descri
       const std::size_t subject = v - 1;
       if (words[subject] == "he" || words[subject] == "she" || c.name_at.count(subject))
         out[a] = subject;
-    } else if (words[j - 2] == "," && j >= 3 && same(j - 3) && c.name_at.count(j - 3) &&
+    } else if (words[j - 2] == "," && j >= 3 && same(j - 3) &&
+               (c.name_at.count(j - 3) || c.proper_noun(j - 3)) &&
                (words[j - 1] == "a" || words[j - 1] == "an" || words[j - 1] == "the")) {
       out[a] = j - 3;
     }

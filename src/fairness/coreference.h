@@ -74,9 +74,11 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(const std::vector<PersonM
 
 // Nouns that describe a person another word names: a predicate ("she was an ignorant,
 // spiteful woman", "She's also a priest": he / she / a name, a form of "be", "become", "remain"
-// or "seem", adverbs, a determiner, adjectives), an apposition after a name ("John Chrichton,
-// an astronaut,") or a gendered noun before a first name ("actor oliver martinez", "evil uncle
-// ralph"; not a capitalised name after a title, "Mr. Smith", where the title is what changes).
+// or "seem", adverbs, a determiner, adjectives), an apposition after a name or a surname ("John
+// Chrichton, an astronaut,", "Mr. Taylor, a writer of ghost stories"), a noun a name stands in
+// apposition to ("the director , mark pellington ,") or a gendered noun before a first name
+// ("actor oliver martinez", "evil uncle ralph"; not a capitalised name after a title, "Mr.
+// Smith", where the title is what changes).
 // Such a noun is no antecedent of its own and is not perturbed alone; it follows its person.
 struct DescribingNoun {
   std::size_t token = 0;
@@ -93,6 +95,8 @@ struct DescriptionContext {
   std::function<bool(std::size_t)> capitalised;
   // A word of the first-name lists read as a noun that the name rules did not take.
   std::function<bool(std::size_t)> unnamed_first_name;
+  // A proper noun of normally cased text that is no first name ("Mr. Taylor, a writer").
+  std::function<bool(std::size_t)> proper_noun;
 };
 
 // For each noun, the token of the word it describes (a pronoun, a first name or its surname),

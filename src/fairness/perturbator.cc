@@ -83,7 +83,10 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
   impl_->blocks_active.assign(tables.n_tags(), false);
   for (std::size_t t = 0; t < tables.n_tags(); ++t) {
     const auto name = tables.tag_name(static_cast<text::TagId>(t));
-    impl_->blocks_active[t] = name.rfind("jj", 0) == 0 || name.rfind("nn", 0) == 0;
+    // (and a participle that modifies the noun: "a british boxing promoter" gets no "boxing
+    // male promoter")
+    impl_->blocks_active[t] =
+        name.rfind("jj", 0) == 0 || name.rfind("nn", 0) == 0 || name == "vbg";
   }
   impl_->nominal.assign(tables.n_tags(), false);
   impl_->adjective_like.assign(tables.n_tags(), false);
@@ -765,9 +768,14 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     std::vector<std::optional<std::size_t>> described;
     {
       const auto& tables = r_.tagger->tables();
-      DescriptionContext dc{words, sentence_of, name_at, {}, {}, {}};
+      DescriptionContext dc{words, sentence_of, name_at, {}, {}, {}, {}};
       dc.tag = [&](std::size_t t) { return tables.tag_name(tagged.tags[t]); };
       dc.capitalised = [&](std::size_t t) { return upper_first(tokens[t].surface(text)); };
+      dc.proper_noun = [&](std::size_t t) {
+        return context.case_informative() && !sentence_start[t] &&
+               upper_first(tokens[t].surface(text)) &&
+               (tagged.tags[t] == impl_->nnp || tagged.tags[t] == impl_->nnps);
+      };
       // A first name the rules do not take for a person's name here ("evil uncle ralph", a
       // character).
       dc.unnamed_first_name = [&](std::size_t t) {
