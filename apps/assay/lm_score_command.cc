@@ -24,6 +24,7 @@ struct LmScoreOptions {
   std::string oov = "skip";
   bool lowercase = false;
   bool no_boundaries = false;
+  std::size_t max_line_bytes = std::size_t{1} << 20;
   std::string out;
 };
 
@@ -38,6 +39,7 @@ void score_lines(const LmScoreOptions& o, const lm::NgramModel& model, std::ostr
   score.oov = parse_oov(o.oov);
   score.sentence_boundaries = !o.no_boundaries;
   core::LineReader lines(o.input);
+  lines.set_max_line_bytes(o.max_line_bytes);
   std::string_view line;
   while (lines.next(line)) {
     std::string text(line);
@@ -76,6 +78,9 @@ void add_lm_score_command(CLI::App& group, CommandResult& result) {
                   "cmu (the CMU trigram of pocketsphinx-en-us), arpa:FILE or sphinx:FILE")
       ->capture_default_str();
   cmd->add_option("--input", opts->input, "One whitespace-tokenised sentence per line; - is stdin")
+      ->capture_default_str();
+  add_count(cmd, "--max-line-bytes", opts->max_line_bytes, "Longest line accepted",
+            {.min = 1, .max = 1'000'000'000'000})
       ->capture_default_str();
   cmd->add_option("--oov", opts->oov,
                   "skip: OOV words are not scored (sphinx_lm_eval); unk: scored as <unk>")

@@ -26,6 +26,7 @@ struct TextTagOptions {
   std::string tagger_dir = text::LinguaTables::kDefaultDir;
   std::string wordnet_dir = wordnet::kDefaultDir;
   bool no_lemmas = false;
+  std::size_t max_line_bytes = std::size_t{1} << 20;
   std::string out;
 };
 
@@ -62,6 +63,7 @@ void tag_lines(const TextTagOptions& o, std::ostream& os) {
   if (!o.no_lemmas) lemmatizer.emplace(o.wordnet_dir);
 
   core::LineReader reader(o.input);
+  reader.set_max_line_bytes(o.max_line_bytes);
   std::string_view line;
   while (reader.next(line)) {
     text::TaggedText tagged;
@@ -119,6 +121,9 @@ void add_text_tag_command(CLI::App& group, CommandResult& result) {
   auto* cmd = group.add_subcommand(
       "tag", "Tokenise and POS-tag each input line (Lingua::EN::Tagger tables, WordNet lemmas)");
   cmd->add_option("--input", opts->input, "UTF-8 text, one text per line ('-' for stdin)")
+      ->capture_default_str();
+  add_count(cmd, "--max-line-bytes", opts->max_line_bytes, "Longest line accepted",
+            {.min = 1, .max = 1'000'000'000'000})
       ->capture_default_str();
   cmd->add_option("--format", opts->format,
                   "jsonl (tokens, byte offsets, tags, lemmas) or text (word/TAG)")

@@ -13,6 +13,7 @@ CsvReader::CsvReader(std::string path, CsvOptions options)
     : lines_(options.encoding == TextEncoding::kLatin1 ? latin1_source(open_file_source(path))
                                                        : open_file_source(path)),
       options_(options) {
+  lines_.set_max_line_bytes(options_.max_record_bytes);
   if (options_.has_header) {
     std::vector<std::uint64_t> cols;
     if (!read_record(header_, cols)) {
@@ -93,6 +94,7 @@ bool CsvReader::read_record(std::vector<std::string>& out, std::vector<std::uint
 
   // LineReader validated the UTF-8 (latin1_source decoded a Latin-1 file).
   std::string line(raw);
+  std::size_t record_bytes = line.size();
 
   std::string current;
   bool in_quotes = false;
@@ -114,6 +116,14 @@ bool CsvReader::read_record(std::vector<std::string>& out, std::vector<std::uint
         if (!lines_.next(more)) {
           throw ParseError(SourceLocation{lines_.path(), field_line, field_column, std::nullopt},
                            "unterminated quoted field; expected a closing '\"'");
+        }
+        record_bytes += 1 + more.size();
+        if (record_bytes > options_.max_record_bytes) {
+          throw ParseError(
+              SourceLocation{lines_.path(), record_line_, 0, std::nullopt},
+              "a record longer than the limit of " + std::to_string(options_.max_record_bytes) +
+                  " bytes (its quoted field at line " + std::to_string(field_line) + ", column " +
+                  std::to_string(field_column) + " may lack its closing '\"')");
         }
         current.push_back('\n');
         line.assign(more);

@@ -26,6 +26,9 @@ struct CsvOptions {
   TextEncoding encoding = TextEncoding::kUtf8;
   // false: records may have any number of fields (the caller checks).
   bool fixed_field_count = true;
+  // The longest record, in bytes: a line, or the lines of a quoted field that holds newlines.
+  // A longer one is a ParseError at its first line as soon as the limit is passed.
+  std::size_t max_record_bytes = LineReader::kDefaultMaxLineBytes;
 };
 
 class CsvReader {

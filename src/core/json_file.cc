@@ -16,6 +16,10 @@ nlohmann::json read_json_file(const std::string& path) {
   std::string_view line;
   while (lines.next(line)) {
     starts.push_back(text.size());
+    if (line.size() >= lines.max_line_bytes() - text.size()) {  // the whole document, bounded
+      throw ParseError(lines.location(), "a JSON document larger than the limit of " +
+                                             std::to_string(lines.max_line_bytes()) + " bytes");
+    }
     text.append(line);
     text.push_back('\n');
   }

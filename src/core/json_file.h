@@ -9,7 +9,8 @@
 namespace assay::core {
 
 // Parses the file. A syntax error is a ParseError "not valid JSON: ..." at its line and
-// column; an empty file is one too ("empty file, expected a JSON document").
+// column; an empty file is one too ("empty file, expected a JSON document"), and so is a document
+// larger than LineReader::kDefaultMaxLineBytes, found while it is read.
 nlohmann::json read_json_file(const std::string& path);
 
 }  // namespace assay::core

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <set>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "core/fields.h"
@@ -22,6 +23,36 @@ std::string field_word(std::string_view field) {
   std::string w(field);
   std::replace(w.begin(), w.end(), '_', ' ');
   return w;
+}
+
+// "_" alone, at an end or doubled stands for no word between two spaces.
+bool is_word(std::string_view word) {
+  return !word.empty() && word.front() != ' ' && word.back() != ' ' &&
+         word.find("  ") == std::string_view::npos;
+}
+
+// Group words match ignoring case, and a hyphen matches a space ("African-American").
+std::string group_word_key(std::string_view field) {
+  std::string key = text::to_lower(field_word(field));
+  std::replace(key.begin(), key.end(), '-', ' ');
+  return key;
+}
+
+// Which group (or, for associated words, which row) each word of one kind stands for, with the
+// line that first gave it. The perturbator looks a word up in one table per kind and takes the
+// first entry, so a word given for two groups would be replaced by itself ("member priest
+// priest") or moved into the wrong group.
+struct Claim {
+  std::size_t owner = 0;
+  std::uint64_t line = 0;
+};
+using Claims = std::unordered_map<std::string, Claim>;
+
+// Records that `key` stands for `owner`; returns the earlier claim when another owner has it.
+std::optional<Claim> claim(Claims& claims, std::string key, std::size_t owner, std::uint64_t line) {
+  const auto [it, fresh] = claims.try_emplace(std::move(key), Claim{owner, line});
+  if (fresh || it->second.owner == owner) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace
@@ -78,6 +109,9 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
   SensitiveAttribute a;
   a.source = path;
   bool have_active = false;
+  // Group words (active, adjective, noun, plural), member nouns and anchors → group; associated
+  // words → row; first names → group and gender.
+  Claims group_words, members, anchors, associated, names;
   std::string_view line;
   std::vector<core::Field> fields;
   while (reader.next(line)) {
@@ -85,8 +119,22 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
     if (fields.empty() || fields[0].text.front() == '#') continue;
     const std::string_view key = fields[0].text;
     const std::size_t n_values = fields.size() - 1;
-    auto fail = [&](const std::string& what) {
-      throw core::ParseError(reader.location(fields[0].column), what);
+    auto fail_at = [&](std::size_t i, const std::string& what) {
+      throw core::ParseError(reader.location(fields[i].column), what);
+    };
+    auto fail = [&](const std::string& what) { fail_at(0, what); };
+    auto check_word = [&](std::size_t i) {
+      const std::string_view f = fields[i].text;
+      if (f == "-" || !is_word(field_word(f))) {
+        fail_at(i, "expected a word, got '" + std::string(f) + "'" +
+                       (f.find('_') == std::string_view::npos
+                            ? ""
+                            : " ('_' stands for a space between two words)"));
+      }
+    };
+    auto where = [&](const Claim& earlier) {
+      return earlier.line == reader.line_number() ? std::string("in this row")
+                                                  : "on line " + std::to_string(earlier.line);
     };
     if (key == "attribute") {
       if (!a.name.empty()) fail("'attribute' given twice");
@@ -101,10 +149,9 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
       std::set<std::string> seen;
       for (std::size_t i = 1; i < fields.size(); ++i) {
         const std::string name(fields[i].text);
-        if (!seen.insert(name).second) {
-          throw core::ParseError(reader.location(fields[i].column),
-                                 "group '" + name + "' listed twice");
-        }
+        if (name == "-") fail_at(i, "expected a group name, got '-'");
+        if (!seen.insert(text::to_lower(name)).second)
+          fail_at(i, "group '" + name + "' listed twice");
         a.groups.push_back({name, "", {}, {}, {}});
       }
       continue;
@@ -115,24 +162,36 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
       const std::string group(fields[1].text);
       auto it = std::find_if(a.groups.begin(), a.groups.end(),
                              [&](const AttributeGroup& g) { return g.name == group; });
-      if (it == a.groups.end()) {
-        throw core::ParseError(reader.location(fields[1].column),
-                               "unknown group '" + group + "' after 'names'");
-      }
+      if (it == a.groups.end()) fail_at(1, "unknown group '" + group + "' after 'names'");
       const std::string_view gender = fields[2].text;
-      if (gender != "female" && gender != "male") {
-        throw core::ParseError(reader.location(fields[2].column),
-                               "expected female or male, got '" + std::string(gender) + "'");
-      }
+      if (gender != "female" && gender != "male")
+        fail_at(2, "expected female or male, got '" + std::string(gender) + "'");
+      const std::size_t owner =
+          static_cast<std::size_t>(it - a.groups.begin()) * 2 + (gender == "female" ? 1 : 0);
       auto& list = gender == "female" ? it->female_names : it->male_names;
-      for (std::size_t i = 3; i < fields.size(); ++i) list.emplace_back(fields[i].text);
+      for (std::size_t i = 3; i < fields.size(); ++i) {
+        if (fields[i].text == "-") fail_at(i, "expected a first name, got '-'");
+        const std::string name(fields[i].text);
+        const auto [seen, fresh] =
+            names.try_emplace(text::to_lower(name), Claim{owner, reader.line_number()});
+        if (!fresh) {
+          const Claim& earlier = seen->second;
+          fail_at(i, "first name '" + name + "' is listed " + where(earlier) + " already (" +
+                         a.groups[earlier.owner / 2].name + ", " +
+                         (earlier.owner % 2 ? "female" : "male") +
+                         "): a name may stand for one group and gender only");
+        }
+        list.push_back(name);
+      }
       continue;
     }
     if (key == "except" || key == "exempt") {
       if (n_values == 0) fail("expected at least one word after '" + std::string(key) + "'");
-      for (std::size_t i = 1; i < fields.size(); ++i)
+      for (std::size_t i = 1; i < fields.size(); ++i) {
+        check_word(i);
         (key == "except" ? a.excepts : a.exempt)
             .push_back(text::to_lower(field_word(fields[i].text)));
+      }
       continue;
     }
     if (key != "active" && key != "anchor" && key != "member" && key != "adjective" &&
@@ -146,16 +205,52 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
       fail("expected " + std::to_string(a.groups.size()) + " fields after '" + std::string(key) +
            "' (one per group), got " + std::to_string(n_values));
     }
-    if (key == "active") {
-      if (have_active) fail("'active' given twice");
-      have_active = true;
-      for (std::size_t g = 0; g < a.groups.size(); ++g) {
-        if (fields[g + 1].text == "-") {
-          throw core::ParseError(reader.location(fields[g + 1].column),
-                                 "every group needs an active adjective");
-        }
-        a.groups[g].active = field_word(fields[g + 1].text);
+    if (key == "active" && have_active) fail("'active' given twice");
+    std::size_t n_words = 0;
+    std::set<std::string> distinct;
+    for (std::size_t g = 0; g < a.groups.size(); ++g) {
+      const std::size_t i = g + 1;
+      if (fields[i].text == "-") {
+        if (key == "active") fail_at(i, "every group needs an active adjective");
+        continue;
       }
+      check_word(i);
+      ++n_words;
+      const std::string lower = text::to_lower(field_word(fields[i].text));
+      distinct.insert(lower);
+      if (key == "associated") {
+        if (const auto earlier =
+                claim(associated, lower, a.associated.size(), reader.line_number()))
+          fail_at(i, "'" + std::string(fields[i].text) + "' is an associated word on line " +
+                         std::to_string(earlier->line) +
+                         " already: a word may stand in one 'associated' row only");
+        continue;
+      }
+      Claims& claims = key == "member" ? members : key == "anchor" ? anchors : group_words;
+      const auto earlier =
+          claim(claims, key == "member" || key == "anchor" ? lower : group_word_key(fields[i].text),
+                g, reader.line_number());
+      if (!earlier) continue;
+      if (earlier->line == reader.line_number()) {
+        fail_at(i, "'" + std::string(fields[i].text) + "' is given for groups " +
+                       a.groups[earlier->owner].name + " and " + a.groups[g].name +
+                       ": it would be replaced by itself (write '-' where a group has no word "
+                       "of its own)");
+      }
+      fail_at(i, "'" + std::string(fields[i].text) + "' stands for group " + a.groups[g].name +
+                     " here and for group " + a.groups[earlier->owner].name + " " +
+                     where(*earlier) + ": a word may stand for one group only");
+    }
+    if (n_words == 0)
+      fail("this '" + std::string(key) + "' row gives no word (every field is '-')");
+    if (key == "associated" && n_words > 1 && distinct.size() == 1) {
+      fail("every word of this 'associated' row is '" + *distinct.begin() +
+           "': it would be replaced by itself");
+    }
+    if (key == "active") {
+      have_active = true;
+      for (std::size_t g = 0; g < a.groups.size(); ++g)
+        a.groups[g].active = field_word(fields[g + 1].text);
     } else if (key == "anchor") {
       for (std::size_t g = 0; g < a.groups.size(); ++g) {
         if (fields[g + 1].text != "-")

@@ -85,8 +85,10 @@ struct SensitiveAttribute {
 SensitiveAttribute gender_attribute();
 
 // Reads an attribute file. Throws core::IoError when it cannot be read and core::ParseError
-// naming file:line for a malformed one (unknown keyword, wrong field count, missing or repeated
-// rows, fewer than two groups, duplicate group names).
+// naming file:line:column for a malformed or ambiguous one (unknown keyword, wrong field count,
+// missing or repeated rows, fewer than two groups, duplicate group names, an empty word, a row
+// of '-' only, a word given for two groups or mapped to itself, an associated word in two rows,
+// a first name listed twice), so that no perturbation leaves its text unchanged.
 SensitiveAttribute read_attribute_file(const std::string& path);
 
 // "gender" → the built-in; an existing file path → read_attribute_file; otherwise a shipped

@@ -267,7 +267,8 @@ void CommandModel::start() {
   stop_stderr_ = false;
   const int fd = stderr_fd_;
   const std::string prefix = prefix_;
-  stderr_thread_ = std::thread([this, fd, prefix] {
+  const std::size_t max_line = options_.command.max_line_bytes;
+  stderr_thread_ = std::thread([this, fd, prefix, max_line] {
     std::string partial;
     char buffer[4096];
     for (;;) {
@@ -287,6 +288,11 @@ void CommandModel::start() {
         const std::string line = prefix + partial.substr(0, newline + 1);
         std::fwrite(line.data(), 1, line.size(), stderr);
         partial.erase(0, newline + 1);
+      }
+      if (partial.size() > max_line) {  // a line that never ends goes out in pieces
+        const std::string piece = prefix + partial + "\n";
+        std::fwrite(piece.data(), 1, piece.size(), stderr);
+        partial.clear();
       }
     }
     if (!partial.empty()) {
@@ -341,6 +347,11 @@ void CommandModel::read_labels_line() {
                                            std::chrono::duration<double>(options_.timeout_seconds));
   for (;;) {
     const std::size_t newline = pending_input_.find('\n');
+    if ((newline == std::string::npos ? pending_input_.size() : newline) >
+        options_.command.max_line_bytes + 1) {
+      stop(true);
+      throw ModelError(name() + ": " + too_long_line());
+    }
     if (newline != std::string::npos) {
       const std::string line = pending_input_.substr(0, newline);
       pending_input_.erase(0, newline + 1);
@@ -382,6 +393,12 @@ void CommandModel::read_labels_line() {
     }
     pending_input_.append(buffer, static_cast<std::size_t>(n));
   }
+}
+
+std::string CommandModel::too_long_line() const {
+  return "a line longer than the limit of " + std::to_string(options_.command.max_line_bytes) +
+         " bytes from the child (expected {\"id\": N, \"scores\": [...]} lines); it was "
+         "killed";
 }
 
 std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::string>& texts) {
@@ -481,10 +498,14 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
     --in_flight;
     last_progress = Clock::now();
   };
+  // Takes the whole lines read so far; a line over the limit, whole or not, is refused as soon
+  // as its bytes are read.
+  const std::size_t max_line = options_.command.max_line_bytes;
   auto process_input = [&] {
     std::size_t newline;
     std::size_t begin = 0;
     while ((newline = pending_input_.find('\n', begin)) != std::string::npos) {
+      if (newline - begin > max_line + 1) fail(too_long_line(), first_unanswered());
       std::string line = pending_input_.substr(begin, newline - begin);
       begin = newline + 1;
       if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -492,6 +513,7 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
       handle_line(line);
     }
     pending_input_.erase(0, begin);
+    if (pending_input_.size() > max_line + 1) fail(too_long_line(), first_unanswered());
   };
   // The child died: take what it said, then restart it and re-send what it left unanswered.
   auto on_child_exit = [&] {
@@ -501,8 +523,8 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       pending_input_.append(buffer, static_cast<std::size_t>(n));
+      process_input();
     }
-    process_input();
     stop(false);
     if (n_answered == texts.size()) return;
     if (n_restarts_ >= options_.command.max_restarts) {

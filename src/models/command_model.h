@@ -18,7 +18,9 @@
 // adapter's life, and the texts it had not answered are sent again; a child that answers nothing
 // for `timeout_seconds` while requests are pending is killed (SIGKILL) and reported. Malformed
 // JSON, an unknown id, a score vector of the wrong length or a non-finite score are ModelErrors
-// naming the adapter, the text's position in the batch and what was expected.
+// naming the adapter, the text's position in the batch and what was expected. A line longer than
+// `max_line_bytes` (1 MiB) is refused as soon as that many bytes of it are read and the child is
+// killed, so a child that never ends a line cannot make memory grow.
 //
 // identity() is "cmd:" + the words as a JSON array + the SHA-256 of every word that names a
 // regular file (the program and, e.g., the script and model file it is given), so editing the
@@ -69,6 +71,8 @@ class CommandModel : public Model {
   void stop(bool kill_now);
   std::string describe_exit();
   void read_labels_line();
+  // The message for a line from the child over CommandModelOptions::max_line_bytes.
+  std::string too_long_line() const;
   std::string name() const;
 
   std::vector<std::string> words_;

@@ -160,8 +160,33 @@ std::string HttpModel::post(Connection& connection, const std::string& body, std
   httplib::Headers headers;
   for (const auto& [name, value] : headers_) headers.emplace(name, value);
   const int max_retries = options_.http.max_retries;
+  const std::size_t limit = options_.http.max_answer_bytes;
   for (int attempt = 0;; ++attempt) {
-    auto res = connection.client->Post(path_, headers, body, "application/json");
+    // The answer is taken as it arrives, so one over the limit (chunked or not, whatever its
+    // Content-Length says) is refused before it is read whole.
+    std::string answer;
+    bool too_long = false;
+    httplib::Request request;
+    request.method = "POST";
+    request.path = path_;
+    request.headers = headers;
+    request.set_header("Content-Type", "application/json");
+    request.body = body;
+    request.content_receiver = [&](const char* data, std::size_t n, std::uint64_t, std::uint64_t) {
+      if (n > limit - answer.size()) {
+        too_long = true;
+        return false;
+      }
+      answer.append(data, n);
+      return true;
+    };
+    auto res = connection.client->send(request);
+    if (too_long) {
+      connection.client->stop();
+      throw ModelError("http: " + url_ + ": an answer longer than the limit of " +
+                           std::to_string(limit) + " bytes (expected a JSON answer of scores)",
+                       index);
+    }
     std::string what;
     double wait = -1;
     if (!res && (res.error() == httplib::Error::SSLServerVerification ||
@@ -174,19 +199,20 @@ std::string HttpModel::post(Connection& connection, const std::string& body, std
     if (!res) {
       what = "no complete answer (" + httplib::to_string(res.error()) + ")";
     } else if (res->status >= 200 && res->status < 300) {
-      return std::move(res->body);
+      return answer;
     } else if (res->status == 429 || res->status >= 500) {
       what = "HTTP status " + std::to_string(res->status);
       if (res->has_header("Retry-After")) {
         const std::string v = res->get_header_value("Retry-After");
         char* end = nullptr;
         const double seconds = std::strtod(v.c_str(), &end);
+        // Never longer than --timeout: a server cannot hold the run for hours.
         if (end != v.c_str() && std::isfinite(seconds) && seconds >= 0)
-          wait = std::min(seconds, 300.0);
+          wait = std::min(seconds, options_.timeout_seconds);
       }
     } else {
       throw ModelError("http: " + url_ + ": HTTP status " + std::to_string(res->status) +
-                           " (expected 2xx): '" + shorten(res->body) + "'",
+                           " (expected 2xx): '" + shorten(answer) + "'",
                        index);
     }
     if (attempt >= max_retries) {

@@ -13,9 +13,11 @@
 //
 // Failures: 429, 5xx, connection errors, time-outs and bodies cut short are retried up to
 // `max_retries` times after an exponential back-off (backoff_seconds · 2^attempt, jittered in
-// [½, 1]×) or, when the server sends Retry-After (seconds), after that long. Other statuses and
-// answers of the wrong shape are ModelErrors at once, naming the adapter (the URL), the text's
-// position in the batch and what was expected.
+// [½, 1]×) or, when the server sends Retry-After (seconds), after that long but never longer
+// than ModelOptions::timeout_seconds. Other statuses and answers of the wrong shape are
+// ModelErrors at once, naming the adapter (the URL), the text's position in the batch and what
+// was expected. An answer body over `max_answer_bytes` (16 MiB), chunked or not, is a ModelError
+// as soon as that many bytes have arrived: it is never held whole.
 //
 // Headers ("Name: value", ${VAR} expanded from the environment when the adapter is made) are
 // sent with every request and never appear in identity(), error messages or the cache.

@@ -11,6 +11,7 @@
 // adapter's own errors (a missing file, a child that cannot start).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ struct CommandModelOptions {
   std::size_t max_in_flight = 256;  // requests written before their answers are read
   int max_restarts = 3;             // a child that dies is restarted at most this many times
   std::string stderr_prefix;        // empty: "[<program name>] "
+  // The longest line the child may send (an answer or its labels line), refused as soon as it
+  // is passed; a line of its stderr longer than this is copied in pieces.
+  std::size_t max_line_bytes = std::size_t{1} << 20;
 };
 
 struct HttpModelOptions {
@@ -42,6 +46,8 @@ struct HttpModelOptions {
   int max_retries = 5;           // per request, on 429, 5xx, connection errors and time-outs
   double backoff_seconds = 0.5;  // first back-off; doubled each retry, with jitter
   std::string ca_file;           // extra CA certificate(s) for HTTPS; verification is always on
+  // The largest answer body accepted (chunked or not), refused as soon as it is passed.
+  std::size_t max_answer_bytes = std::size_t{16} << 20;
 };
 
 struct ModelOptions {

@@ -1,5 +1,7 @@
 #include "models/text_input.h"
 
+#include <limits>
+
 #include "core/csv_reader.h"
 #include "core/latin1_source.h"
 #include "core/line_reader.h"
@@ -46,10 +48,10 @@ std::vector<TextRecord> read_lines(const std::string& path, const TextInputOptio
   }
   core::LineReader lines(options.latin1 ? core::latin1_source(core::open_file_source(path))
                                         : core::open_file_source(path));
+  lines.set_max_line_bytes(options.max_line_bytes);  // refused while it is read
   std::vector<TextRecord> out;
   std::string_view line;
   while (lines.next(line)) {
-    check_length(line.size(), options.max_line_bytes, lines.location());
     TextRecord r;
     r.location = lines.location();
     if (label_last && !line.empty()) {
@@ -80,6 +82,10 @@ std::vector<TextRecord> read_table(const std::string& path, const TextInputOptio
   csv.delimiter = is_csv ? ',' : '\t';
   csv.quoting = is_csv;  // TSV fields hold quotes as they are (no tab or newline inside)
   csv.encoding = options.latin1 ? core::TextEncoding::kLatin1 : core::TextEncoding::kUtf8;
+  // A record holds the text and the other columns: up to as much again for them.
+  csv.max_record_bytes = options.max_line_bytes > std::numeric_limits<std::size_t>::max() / 2
+                             ? std::numeric_limits<std::size_t>::max()
+                             : 2 * options.max_line_bytes;
   core::CsvReader reader(path, csv);
   const std::size_t text_index = reader.column(options.text_column);
   std::optional<std::size_t> label_index;

@@ -14,8 +14,12 @@
 // In tsv and csv the text comes from `text_column` (required) and the label, when
 // `label_column` is set, from that column (an empty label is an error). Input is UTF-8 (checked;
 // the error names file, line and column) or, with `latin1`, ISO-8859-1 decoded to UTF-8; a text
-// longer than `max_line_bytes` is an error at its line. Everything is read and checked before
-// anything is returned, so a caller that writes only afterwards never leaves a partial output.
+// longer than `max_line_bytes` is an error at its line. The limit holds while the file is read:
+// a line of `lines` or `tsv-no-header`, or a record of a table, longer than it (a table's: twice
+// it, room for the other columns) or a NUL byte stops the read at once, so neither a device
+// (/dev/zero), a pipe nor a file of one huge line makes memory grow past about twice the limit.
+// Everything is read and checked before anything is returned, so a caller that writes only
+// afterwards never leaves a partial output.
 #pragma once
 
 #include <cstddef>

@@ -8,17 +8,26 @@
 //   - the text input missing, a directory, empty, invalid UTF-8, binary, gzip where text is
 //     expected (and corrupt gzip for the readers that inflate): exit 2, the message names the
 //     file, no output file and no temporary file left;
-//   - the text input with a byte-order mark and CRLF line ends: accepted like the plain file.
+//   - the text input with a byte-order mark and CRLF line ends: accepted like the plain file;
+//   - the input an endless device (/dev/zero): exit 2 at its first NUL byte, at once;
+// and, for the text input, an endless line from a pipe and a 160 MB line stop at
+// --max-line-bytes with the memory of a normal run.
 // Negative, NaN and huge option values are covered for every count/threshold option by
 // option_checks_command_test.cc.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/temp_dir.h"
@@ -139,6 +148,50 @@ assay::testing::RunResult run_onto_full_disk(const TempDir& dir, const std::stri
   return r;
 }
 
+struct BoundedRun {
+  assay::testing::RunResult result;
+  long max_rss_kib = 0;  // the largest process of the run
+  double seconds = 0;
+  bool timed_out = false;
+};
+
+// Runs `sh -c SHELL` in a process group of its own, with stdout and stderr into files in `dir`,
+// killing the group after `limit` seconds; wait4 gives the peak memory of its processes.
+BoundedRun run_bounded(const TempDir& dir, const std::string& shell, double limit) {
+  const std::string out = dir.file("stdout.txt"), err = dir.file("stderr.txt");
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    if (!std::freopen(out.c_str(), "w", stdout) || !std::freopen(err.c_str(), "w", stderr) ||
+        !std::freopen("/dev/null", "r", stdin))
+      ::_exit(98);
+    ::execl("/bin/sh", "sh", "-c", shell.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  BoundedRun b;
+  int status = 0;
+  rusage usage{};
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  while (::wait4(pid, &status, WNOHANG, &usage) != pid) {
+    if (elapsed() > limit) {
+      ::kill(-pid, SIGKILL);
+      ::wait4(pid, &status, 0, &usage);
+      b.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  b.seconds = elapsed();
+  b.max_rss_kib = usage.ru_maxrss;
+  b.result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  b.result.out = read_file(out);
+  b.result.err = read_file(err);
+  return b;
+}
+
 class HostileInput : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -245,6 +298,84 @@ TEST_F(HostileInput, BadTextInputIsExit2NamingTheFileWithNoOutputLeft) {
       EXPECT_LT(r.err.size(), 2000u);
       expect_no_leftovers(dir, {"input-" + c.name, "stdout.txt", "stderr.txt"});
     }
+  }
+}
+
+// The input is a link to /dev/zero, which never ends: every reader stops at the first NUL
+// (an unbounded one grows until the time limit kills it).
+TEST_F(HostileInput, EndlessDeviceStopsEveryCommandAtOnce) {
+  for (const Row& row : table()) {
+    if (row.command == "fair report") continue;  // its input is a directory
+    SCOPED_TRACE(row.command);
+    TempDir dir;
+    const std::string in = dir.file("input-zero");
+    fs::create_symlink("/dev/zero", in);
+    const std::string out = row.out_option.empty() ? "" : dir.file("result");
+    const auto b =
+        run_bounded(dir, "exec " + std::string(ASSAY_BINARY) + " " + args(row, dir, in, out), 120);
+    ASSERT_FALSE(b.timed_out);
+    EXPECT_EQ(b.result.exit_code, 2) << b.result.err;
+    // A text reader names line and column, a model file (JSON, read whole) the byte.
+    EXPECT_THAT(b.result.err, ::testing::AnyOf(HasSubstr("input-zero:1:1: binary data (a NUL "
+                                                         "byte) where a text file was expected"),
+                                               HasSubstr("input-zero at byte 0: binary data (a "
+                                                         "NUL byte) where a JSON text was "
+                                                         "expected")));
+    EXPECT_EQ(b.result.out, "");
+    expect_no_leftovers(dir, {"input-zero", "stdout.txt", "stderr.txt"});
+  }
+}
+
+// A text input whose line never ends (a pipe) or is 160 MB long stops as soon as the line
+// passes --max-line-bytes, with the memory of a run on a small file: the rest is never read.
+TEST_F(HostileInput, OverLongTextLineStopsAtTheLimitWithBoundedMemory) {
+  TempDir dir;
+  const std::string assay =
+      std::string(ASSAY_BINARY) + " model predict --quiet --model lr:" + model_ + " --input ";
+  const auto small = run_bounded(dir, "exec " + assay + dir.write("small.txt", kTexts), 120);
+  ASSERT_EQ(small.result.exit_code, 0) << small.result.err;
+  const long allowed = small.max_rss_kib + 64 * 1024;
+  const auto pipe = run_bounded(dir, "yes 'a long line' | tr -d '\\n' | exec " + assay + "-", 120);
+  ASSERT_FALSE(pipe.timed_out);
+  EXPECT_EQ(pipe.result.exit_code, 2);
+  EXPECT_THAT(pipe.result.err, HasSubstr("-:1: a line longer than the limit of 1048576 bytes"));
+  EXPECT_EQ(pipe.result.out, "");
+  EXPECT_LT(pipe.max_rss_kib, allowed);
+  {
+    std::ofstream big(dir.file("big.txt"), std::ios::binary);
+    big << "first\n";
+    const std::string mb(1 << 20, 'x');
+    for (int i = 0; i < 160; ++i) big << mb;
+    big << "\nlast\n";
+  }
+  const auto huge = run_bounded(dir, "exec " + assay + dir.file("big.txt"), 120);
+  ASSERT_FALSE(huge.timed_out);
+  EXPECT_EQ(huge.result.exit_code, 2);
+  EXPECT_THAT(huge.result.err, HasSubstr("big.txt:2: a line longer than the limit of 1048576 "
+                                         "bytes"));
+  EXPECT_LT(huge.max_rss_kib, allowed);
+  EXPECT_LT(huge.seconds, small.seconds + 5);
+  const auto zero = run_bounded(dir, "exec " + assay + "/dev/zero", 120);
+  ASSERT_FALSE(zero.timed_out);
+  EXPECT_EQ(zero.result.exit_code, 2);
+  EXPECT_THAT(zero.result.err, HasSubstr("/dev/zero:1:1: binary data (a NUL byte)"));
+  EXPECT_LT(zero.max_rss_kib, allowed);
+  // Every command that reads texts stops the same way on standard input.
+  for (const Row& row : table()) {
+    if (row.args.find("--input {in}") == std::string::npos &&
+        row.args.find("--train {in}") == std::string::npos)
+      continue;
+    SCOPED_TRACE(row.command);
+    TempDir run_dir;
+    const std::string out = row.out_option.empty() ? "" : run_dir.file("result");
+    const auto b = run_bounded(run_dir,
+                               "yes 'a long line' | tr -d '\\n' | exec " +
+                                   std::string(ASSAY_BINARY) + " " + args(row, run_dir, "-", out),
+                               120);
+    ASSERT_FALSE(b.timed_out);
+    EXPECT_EQ(b.result.exit_code, 2) << b.result.err;
+    EXPECT_THAT(b.result.err, HasSubstr("-:1: a line longer than the limit of "));
+    expect_no_leftovers(run_dir, {"stdout.txt", "stderr.txt"});
   }
 }
 

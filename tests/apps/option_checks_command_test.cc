@@ -84,6 +84,8 @@ std::vector<Case> cases(const TempDir& dir) {
       {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--timeout", {"nan", "0"}},
       {"fair serve --upstream lr:" + x + " --epsilon 0.1", "--concurrency", {"0", "1.5"}},
       {"model predict --model lr:" + x + " --input " + x, "--max-line-bytes", {"0", "-1"}},
+      {"text tag --input " + x, "--max-line-bytes", {"0", "-1", "1.5"}},
+      {"lm score --input " + x, "--max-line-bytes", {"0", "-1", "1.5"}},
   };
 }
 

@@ -103,6 +103,23 @@ TEST(CsvReader, EmptyFileAndUnterminatedQuote) {
               HasSubstr("q.csv:2:3: unterminated quoted field"));
 }
 
+// A quote left open makes every following line part of one field: the record stops at its
+// limit, long before the end of the file, and names where the field began.
+TEST(CsvReader, RecordOverTheLimitStopsTheReadAndNamesTheOpenQuote) {
+  assay::testing::TempDir dir;
+  std::string rows;
+  for (int i = 0; i < 20000; ++i) rows += std::string(100, 'x') + "\n";
+  CsvOptions options;
+  options.max_record_bytes = 4096;
+  CsvReader csv(dir.write("q.csv", "a,b\n1,\"open\n" + rows), options);
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.next(); }),
+              HasSubstr("q.csv:2: a record longer than the limit of 4096 bytes (its quoted field "
+                        "at line 2, column 3 may lack its closing '\"')"));
+  CsvReader line(dir.write("long.csv", "a,b\n1," + std::string(5000, 'y') + "\n"), options);
+  EXPECT_THAT(assay::testing::error_message_of([&] { line.next(); }),
+              HasSubstr("long.csv:2: a line of 5002 bytes is longer than the limit of 4096 bytes"));
+}
+
 TEST(CsvReader, StrayQuoteIsAnError) {
   assay::testing::TempDir dir;
   CsvReader csv(dir.write("s.csv", "a\nab\"c\n"));

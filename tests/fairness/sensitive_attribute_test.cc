@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "core/error.h"
 #include "fairness_test_support.h"
@@ -13,6 +14,11 @@ namespace assay::fairness {
 namespace {
 
 using ::testing::HasSubstr;
+
+// A file of two groups a and b (lines 1–3) followed by `rows`.
+std::string two_groups(const std::string& rows) {
+  return "attribute x\ngroups a b\nactive A B\n" + rows;
+}
 
 std::string error_of(const std::string& path) {
   try {
@@ -104,6 +110,93 @@ TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
   const auto p12 = dir.write("l.attr", "attribute x\ngroups a b\nactive A B\nnames a male\n");
   EXPECT_THAT(error_of(p12), HasSubstr("expected 'names GROUP female|male NAME...'"));
   EXPECT_THROW(load_attribute("caste", testing::kAttributes), core::UsageError);
+}
+
+// Every row the perturbator could read two ways is refused where it stands: a word given for
+// two groups would be replaced by itself or moved into the wrong group, an empty word inserts
+// nothing.
+TEST(SensitiveAttribute, AmbiguousFilesNameFileAndLine) {
+  assay::testing::TempDir dir;
+  auto error = [&](const std::string& name, const std::string& content) {
+    return error_of(dir.write(name, content));
+  };
+  // A word mapped to itself, within a row and across rows.
+  EXPECT_THAT(error("m1.attr", two_groups("member priest priest\n")),
+              HasSubstr("m1.attr:4:15: 'priest' is given for groups a and b: it would be "
+                        "replaced by itself"));
+  EXPECT_THAT(error("m2.attr", two_groups("member priest imam\n# c\nmember imam priest\n")),
+              HasSubstr("m2.attr:6:8: 'imam' stands for group a here and for group b on line 4: "
+                        "a word may stand for one group only"));
+  EXPECT_THAT(error("m3.attr", two_groups("anchor man man\n")),
+              HasSubstr("m3.attr:4:12: 'man' is given for groups a and b"));
+  // Group words of every kind share one table, case and hyphens aside.
+  EXPECT_THAT(error("g1.attr", two_groups("noun b -\n")),
+              HasSubstr("g1.attr:4:6: 'b' stands for group a here and for group b on line 3"));
+  EXPECT_THAT(error("g2.attr", two_groups("adjective Afro-Cuban -\nplural - afro_cuban\n")),
+              HasSubstr("g2.attr:5:10: 'afro_cuban' stands for group b here and for group a on "
+                        "line 4"));
+  EXPECT_THAT(error("g3.attr", two_groups("adjective Gray gray\n")),
+              HasSubstr("g3.attr:4:16: 'gray' is given for groups a and b"));
+  // Empty words and rows that give none.
+  EXPECT_THAT(error("e1.attr", "attribute x\ngroups a b\nactive _ B\n"),
+              HasSubstr("e1.attr:3:8: expected a word, got '_' ('_' stands for a space between "
+                        "two words)"));
+  EXPECT_THAT(error("e2.attr", two_groups("adjective Afro_ -\n")),
+              HasSubstr("e2.attr:4:11: expected a word, got 'Afro_'"));
+  EXPECT_THAT(error("e3.attr", two_groups("noun a__b -\n")),
+              HasSubstr("e3.attr:4:6: expected a word, got 'a__b'"));
+  EXPECT_THAT(error("e4.attr", two_groups("adjective - -\n")),
+              HasSubstr("e4.attr:4:1: this 'adjective' row gives no word (every field is '-')"));
+  EXPECT_THAT(error("e5.attr", two_groups("except old_friend -\n")),
+              HasSubstr("e5.attr:4:19: expected a word, got '-'"));
+  EXPECT_THAT(error("e6.attr", two_groups("names a female Ann -\n")),
+              HasSubstr("e6.attr:4:20: expected a first name, got '-'"));
+  // Groups: one name each, case aside.
+  EXPECT_THAT(error("n1.attr", "attribute x\ngroups a b A\n"),
+              HasSubstr("n1.attr:2:12: group 'A' listed twice"));
+  EXPECT_THAT(error("n2.attr", "attribute x\ngroups a -\n"),
+              HasSubstr("n2.attr:2:10: expected a group name, got '-'"));
+  EXPECT_THAT(error("n3.attr", two_groups("active B A\n")),
+              HasSubstr("n3.attr:4:1: 'active' given twice"));
+  // Associated words: one row each, and a row must change something.
+  EXPECT_THAT(error("a1.attr", two_groups("associated church church\n")),
+              HasSubstr("a1.attr:4:1: every word of this 'associated' row is 'church': it would "
+                        "be replaced by itself"));
+  EXPECT_THAT(error("a2.attr", two_groups("associated church mosque\nassociated - church\n")),
+              HasSubstr("a2.attr:5:14: 'church' is an associated word on line 4 already"));
+  // First names: one group and gender each.
+  EXPECT_THAT(error("f1.attr", two_groups("names a female Ann\nnames b male ANN\n")),
+              HasSubstr("f1.attr:5:14: first name 'ANN' is listed on line 4 already (a, female): "
+                        "a name may stand for one group and gender only"));
+  EXPECT_THAT(error("f2.attr", two_groups("names a male Al Bo Al\n")),
+              HasSubstr("f2.attr:4:20: first name 'Al' is listed in this row already (a, male)"));
+
+  // What stays allowed: a word repeated for its own group (the first row gives its
+  // counterparts), an associated word shared by some groups of its row, one-word member rows.
+  const auto ok = dir.write("ok.attr",
+                            "attribute x\ngroups a b c\nactive A B C\nadjective A - -\n"
+                            "member priest imam -\nmember pastor imam -\nmember child - -\n"
+                            "associated church temple temple\n");
+  const auto a = read_attribute_file(ok);
+  ASSERT_EQ(a.members.size(), 3u);
+  EXPECT_EQ(a.find_member("imam")->row, 0u);
+  ASSERT_EQ(a.associated.size(), 1u);
+  EXPECT_EQ(a.associated[0][2], "temple");
+}
+
+// The command refuses a degenerate file before it perturbs anything: exit 2, file:line, no
+// output.
+TEST(SensitiveAttribute, CommandRefusesADegenerateFile) {
+  assay::testing::TempDir dir;
+  const auto in = dir.write("in.txt", "The priest spoke.\n");
+  const auto attr = dir.write("deg.attr", two_groups("member priest priest\n"));
+  const auto out = dir.file("out.jsonl");
+  const auto r = assay::testing::run_assay(
+      dir, "fair perturb --input " + in + " --attribute " + attr + " --out " + out);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("deg.attr:4:15: 'priest' is given for groups a and b"));
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(std::filesystem::exists(out));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
@@ -129,6 +130,31 @@ TEST(CommandModel, MalformedWrongLengthAndNanAnswersNameTheText) {
     // The adapter recovers for the next call with a fresh child.
     EXPECT_EQ(model.predict({"again"})[0], (std::vector<double>{0.25, 0.75})) << c.mode;
   }
+}
+
+// A child that sends 64 MiB without ending its line: refused once the line passes 1 MiB, the
+// child killed, and this process's memory never held the line.
+TEST(CommandModel, AnswerLineOverTheLimitIsRefusedWhileItIsRead) {
+  CommandModel model(kFault + "endless", quick());
+  (void)model.labels();
+  const pid_t pid = model.child_pid();
+  rusage before{};
+  ::getrusage(RUSAGE_SELF, &before);
+  const auto e = predict_error(model, numbered(2));
+  rusage after{};
+  ::getrusage(RUSAGE_SELF, &after);
+  EXPECT_THAT(e.what(), HasSubstr("a line longer than the limit of 1048576 bytes from the child "
+                                  "(expected {\"id\": N, \"scores\": [...]} lines); it was "
+                                  "killed"));
+  EXPECT_EQ(*e.batch_index(), 0u);
+  EXPECT_NE(::kill(pid, 0), 0);
+  EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 32 * 1024);  // KiB
+  // A lower limit counts the same way.
+  auto options = quick();
+  options.command.max_line_bytes = 10;
+  CommandModel small(kFault + "ok", options);
+  EXPECT_THAT(predict_error(small, numbered(1)).what(),
+              HasSubstr("a line longer than the limit of 10 bytes"));
 }
 
 TEST(CommandModel, LabelsFromOptionsWhenTheChildSendsNone) {

@@ -4,6 +4,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -105,6 +106,47 @@ TEST(HttpModel, TooManyRequestsThenSuccessHonoursRetryAfter) {
   EXPECT_EQ(scores[0], (std::vector<double>{0.25, 0.75}));
   EXPECT_EQ(model.n_retries(), 1u);
   EXPECT_GE(seconds, 0.95);  // Retry-After: 1, not the 0.05 s back-off
+}
+
+// A server asking for a 28-hour pause is obeyed for --timeout seconds at most.
+TEST(HttpModel, RetryAfterIsCappedByTheTimeout) {
+  auto server = fault_server("429-long");
+  auto o = options(1);
+  o.http.concurrency = 1;
+  HttpModel model(server.url(), o);
+  const auto start = std::chrono::steady_clock::now();
+  const auto scores = model.predict(numbered(2));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(scores[1], (std::vector<double>{0.25, 0.75}));
+  EXPECT_EQ(model.n_retries(), 1u);
+  EXPECT_GE(seconds, 0.95);  // the pause was taken, for --timeout
+  EXPECT_LT(seconds, 10.0);
+}
+
+// 64 MiB answers, chunked or announced by Content-Length, are refused once the limit has
+// arrived; this process never holds them (an unbounded read reports "not JSON" after taking
+// all 64 MiB).
+TEST(HttpModel, AnswerOverTheLimitIsRefusedWhileItIsRead) {
+  for (const std::string mode : {"huge-chunked", "huge-length"}) {
+    SCOPED_TRACE(mode);
+    auto server = fault_server(mode);
+    auto o = options();
+    o.http.concurrency = 1;
+    o.http.max_answer_bytes = 1 << 20;
+    HttpModel model(server.url(), o);
+    rusage before{};
+    ::getrusage(RUSAGE_SELF, &before);
+    const auto e = predict_error(model, numbered(1));
+    rusage after{};
+    ::getrusage(RUSAGE_SELF, &after);
+    EXPECT_THAT(e.what(), HasSubstr("http: " + server.url() +
+                                    ": an answer longer than the limit of 1048576 bytes"));
+    EXPECT_EQ(*e.batch_index(), 0u);
+    EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 32 * 1024);  // KiB
+  }
+  ModelOptions defaults;
+  EXPECT_EQ(defaults.http.max_answer_bytes, std::size_t{16} << 20);
 }
 
 TEST(HttpModel, ServerErrorForeverFailsAfterTheRetries) {

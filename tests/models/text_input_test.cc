@@ -125,5 +125,35 @@ TEST(TextInput, InvalidUtf8HugeLinesAndLatin1) {
   EXPECT_THAT(error_of<core::ParseError>(wide, o), HasSubstr("w.tsv:3"));
 }
 
+// The limit holds while the input is read, in every format: a device stops at its first NUL,
+// a line of `lines` or `tsv-no-header` at the limit, a table's record at twice the limit (its
+// other columns), its text at the limit.
+TEST(TextInput, LimitsHoldWhileReading) {
+  for (const auto format : {TextFormat::kLines, TextFormat::kTsvNoHeader}) {
+    TextInputOptions o;
+    o.format = format;
+    EXPECT_THAT(error_of<core::ParseError>("/dev/zero", o),
+                HasSubstr("/dev/zero:1:1: binary data (a NUL byte)"));
+  }
+  EXPECT_THAT(error_of<core::ParseError>("/dev/zero", table(TextFormat::kCsv, "text")),
+              HasSubstr("/dev/zero:1:1: binary data (a NUL byte)"));
+  assay::testing::TempDir dir;
+  auto o = table(TextFormat::kTsv, "text", "label");
+  o.max_line_bytes = 50;
+  const std::string text(50, 't');
+  const auto fits =
+      dir.write("fits.tsv", "text\tlabel\n" + text + "\t" + std::string(49, 'l') + "\n");
+  EXPECT_EQ(read_text_records(fits, o)[0].text, text);
+  const auto wide = dir.write(
+      "wide.tsv", "text\tlabel\nshort\tpos\n" + text + "\t" + std::string(50, 'l') + "\n");
+  EXPECT_THAT(error_of<core::ParseError>(wide, o),
+              HasSubstr("wide.tsv:3: a line of 101 bytes is longer than the limit of 100 bytes"));
+  TextInputOptions lines;
+  lines.max_line_bytes = 50;
+  const auto big = dir.write("big.txt", "ok\n" + std::string(1 << 20, 'a'));
+  EXPECT_THAT(error_of<core::ParseError>(big, lines),
+              HasSubstr("big.txt:2: a line longer than the limit of 50 bytes"));
+}
+
 }  // namespace
 }  // namespace assay::models

@@ -9,6 +9,7 @@ with the scores [0.25, 0.75] (labels neg, pos) except as the mode says:
     nan        answers its third request with NaN (Python's json.dumps writes the bare NaN)
     no-labels  sends no labels line (assay must be given --labels)
     stderr     writes a line to stderr for every request
+    endless    answers its first request with 64 MiB that end no line (then a newline)
 """
 import json
 import os
@@ -26,6 +27,15 @@ for line in sys.stdin:
         sys.stdout.flush()
         os._exit(3)
     if mode == "hang":
+        continue
+    if mode == "endless":
+        try:
+            for _ in range(1024):
+                sys.stdout.write('{"id": %d, "scores": [' % request["id"] + "0," * 32768)
+            sys.stdout.write("1]}\n")
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os._exit(0)
         continue
     if mode == "stderr":
         print("working on %d" % request["id"], file=sys.stderr, flush=True)

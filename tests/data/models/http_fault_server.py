@@ -6,6 +6,9 @@ once it listens on 127.0.0.1 (port 0 = any free port), then serves POST requests
     ok         {"scores": [0.25, 0.75]}  ({"scores": [[...], ...]} for {"texts"})
     hosted     [[{"label": "POSITIVE", "score": 0.75}, {"label": "NEGATIVE", "score": 0.25}]]
     429-once   the first request gets 429 with Retry-After: 1, every later one is answered
+    429-long   the first request gets 429 with Retry-After: 100000, every later one is answered
+    huge-chunked  answers with a chunked body of 64 MiB
+    huge-length   answers with a body of 64 MiB announced by Content-Length
     500        always 500
     slow       answers after 3 seconds
     truncated  announces 100 bytes of body, sends 20 and closes the connection
@@ -55,6 +58,10 @@ class Handler(BaseHTTPRequestHandler):
                                     {"label": "NEGATIVE", "score": 0.25}]])
         if mode == "429-once" and n == 1:
             return self.send(429, {"error": "slow down"}, [("Retry-After", "1")])
+        if mode == "429-long" and n == 1:
+            return self.send(429, {"error": "come back tomorrow"}, [("Retry-After", "100000")])
+        if mode in ("huge-chunked", "huge-length"):
+            return self.send_huge(mode == "huge-chunked")
         if mode == "500":
             return self.send(500, {"error": "broken"})
         if mode == "slow":
@@ -71,6 +78,27 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "auth" and self.headers.get("Authorization") != "Bearer s3cret":
             return self.send(401, {"error": "unauthorised"})
         self.send(200, answer)
+
+    def send_huge(self, chunked):
+        piece = b"[" + b"0," * 32767 + b"0]"  # 64 KiB
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        if chunked:
+            self.send_header("Transfer-Encoding", "chunked")
+        else:
+            self.send_header("Content-Length", str(len(piece) * 1024))
+        self.end_headers()
+        self.close_connection = True
+        try:
+            for _ in range(1024):
+                if chunked:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                else:
+                    self.wfile.write(piece)
+            if chunked:
+                self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def log_message(self, *unused):
         pass
