@@ -140,9 +140,24 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
     if ((a == "a" || a == "an") && (det == "a" || det == "an"))
       return "qualifies a thing: 'a X of a ...'";
   }
-  // Persons take "who": "the killer which they have been waiting for" is a film.
-  if (same_sentence(i + 1) && text::to_lower(surface(i + 1)) == "which")
-    return "a thing: followed by 'which'";
+  // Persons take "who": "the killer which they have been waiting for", "wannabes , which was
+  // written by" are films.
+  {
+    std::size_t k = i + 1;
+    if (same_sentence(k) && surface(k) == ",") ++k;
+    if (same_sentence(k) && text::to_lower(surface(k)) == "which")
+      return "a thing: followed by 'which'";
+  }
+  // A bare plural after a relative pronoun and before no verb is itself the verb: "a plot that
+  // rivals shakespeare", "acting that heralds something special" (not "the films that kids
+  // love").
+  if (plural && i > 0 && !sentence_start_[i] && same_sentence(i + 1) && j == i) {
+    const auto before = text::to_lower(surface(i - 1));
+    const auto next_tag = tag(i + 1);
+    if ((before == "that" || before == "which" || before == "who") &&
+        !starts_with(next_tag, "vb") && next_tag != "md")
+      return "a verb: a bare plural after '" + before + "'";
+  }
   if (const auto why = quoted_title(i); !why.empty()) return why;
   // "something of an impostor itself": the noun says what a thing is.
   for (std::size_t k = i + 1; k <= i + 2 && same_sentence(k); ++k) {
