@@ -214,7 +214,9 @@ int run(const FairMitigateOptions& o) {
   to.label = "fair mitigate";
   if (fr.gate) {
     to.filter = [&gate = *fr.gate](const std::string& original, fairness::PerturbationSet& set) {
-      gate.apply(original, set);
+      fairness::FilterCounts counts;
+      gate.apply(original, set, &counts);
+      return counts;
     };
   }
   const auto asking = Clock::now();
@@ -353,7 +355,7 @@ int run(const FairMitigateOptions& o) {
                    static_cast<unsigned long long>(fr.cached->n_queries()));
     }
   }
-  if (fr.gate) fr.gate->report(o.quiet);
+  if (fr.gate) fr.gate->report(fr.gate->counts(), o.quiet);
   return kOk;
 }
 

@@ -146,7 +146,7 @@ int run(const FairPerturbOptions& o) {
                  max_set, n_dropped, perturbator.attribute().name.c_str(), load_s, run_s,
                  run_s > 0 ? static_cast<double>(n) / run_s : 0.0);
   }
-  if (gate) gate->report(o.quiet);
+  if (gate) gate->report(gate->counts(), o.quiet);
   return kOk;
 }
 

@@ -92,7 +92,9 @@ int run(const FairTestOptions& o) {
   to.progress.quiet = o.quiet;
   if (fr.gate) {
     to.filter = [&gate = *fr.gate](const std::string& original, fairness::PerturbationSet& set) {
-      gate.apply(original, set);
+      fairness::FilterCounts counts;
+      gate.apply(original, set, &counts);
+      return counts;
     };
   }
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
@@ -106,8 +108,12 @@ int run(const FairTestOptions& o) {
                  o.chunk, run.n_executed, run.n_resumed,
                  store ? store->path().c_str() : "no store");
   }
-  // What the gate did to the chunks run now (resumed chunks were gated when they ran).
-  if (fr.gate) fr.gate->report(o.quiet);
+  // What the gate did, over every chunk (resumed ones were gated when they ran).
+  if (fr.gate) {
+    fr.gate->report(run.complete && run.summary.filtered ? *run.summary.filtered
+                                                         : fr.gate->counts(),
+                    o.quiet);
+  }
   if (!run.complete) {
     // A shard's chunks are in its cache; the outputs come from the run that merges them all.
     if (!o.quiet) {
@@ -149,6 +155,13 @@ int run(const FairTestOptions& o) {
   for (const auto& [n, count] : summary.perturbations_per_input)
     per_input[std::to_string(n)] = count;
   s["perturbations_per_input"] = per_input;  // Fig. 4 of `fair report`
+  if (summary.filtered) {
+    const auto& f = *summary.filtered;
+    s["gate"] = {{"scored", f.scored},
+                 {"kept", f.scored - f.dropped},
+                 {"dropped", f.dropped},
+                 {"flagged", f.flagged}};
+  }
   if (cached) {
     s["answers_from_cache"] = cached->n_hits();
     s["answers_asked"] = cached->n_queries();

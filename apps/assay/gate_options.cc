@@ -74,11 +74,13 @@ FairGate::FairGate(const GateOptions& o, const std::string& wordnet_dir,
 }
 
 std::vector<nlohmann::ordered_json> FairGate::apply(const std::string& original,
-                                                    fairness::PerturbationSet& set) {
+                                                    fairness::PerturbationSet& set,
+                                                    fairness::FilterCounts* counts) {
   std::vector<nlohmann::ordered_json> records;
   std::vector<fairness::Perturbation> kept;
+  fairness::FilterCounts here;
   for (auto& p : set.perturbations) {
-    ++n_scored_;
+    ++here.scored;
     const auto verdict = gate_->judge(original, p.text);
     nlohmann::ordered_json j;
     j["SemEval"] = verdict.semeval;
@@ -87,19 +89,23 @@ std::vector<nlohmann::ordered_json> FairGate::apply(const std::string& original,
     if (!verdict.keep) j["reason"] = verdict.reason;
     if (!verdict.keep && drop_) {
       set.dropped.push_back({p.kind, p.group, p.old_word, p.new_word, "aeon: " + verdict.reason});
-      ++n_dropped_;
+      ++here.dropped;
       continue;
     }
-    n_flagged_ += !verdict.keep;
+    here.flagged += !verdict.keep;
     kept.push_back(std::move(p));
     records.push_back(std::move(j));
   }
   set.perturbations = std::move(kept);
+  n_scored_ += here.scored;
+  n_dropped_ += here.dropped;
+  n_flagged_ += here.flagged;
+  if (counts) counts->add(here);
   return records;
 }
 
-void FairGate::report(bool quiet) const {
-  const std::size_t scored = n_scored_, dropped = n_dropped_, flagged = n_flagged_;
+void FairGate::report(const fairness::FilterCounts& counts, bool quiet) const {
+  const std::size_t scored = counts.scored, dropped = counts.dropped, flagged = counts.flagged;
   if (!quiet) {
     std::fprintf(stderr,
                  "aeon gate: %zu perturbations scored, %zu kept, %zu dropped, %zu flagged\n",

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "aeon/pair_gate.h"
+#include "fairness/fairness_test_runner.h"
 #include "fairness/perturbation.h"
 #include "lm/ngram_model.h"
 
@@ -43,13 +44,15 @@ class FairGate {
   FairGate(const GateOptions& o, const std::string& wordnet_dir, const lm::NgramModel* ngram);
 
   // Judges the perturbations of `set` (of `original`); returns the AEON records of those kept,
-  // in order.
+  // in order, and adds what it did to `counts` when given (and to counts() always).
   std::vector<nlohmann::ordered_json> apply(const std::string& original,
-                                            fairness::PerturbationSet& set);
+                                            fairness::PerturbationSet& set,
+                                            fairness::FilterCounts* counts = nullptr);
+  // What apply() did in this process.
+  fairness::FilterCounts counts() const { return {n_scored_, n_dropped_, n_flagged_}; }
   // "aeon gate: N perturbations scored, K kept, D dropped, F flagged" unless `quiet`; the
   // warning when more than 90 % were dropped whatever `quiet` says.
-  void report(bool quiet) const;
-  std::size_t n_dropped() const { return n_dropped_; }
+  void report(const fairness::FilterCounts& counts, bool quiet) const;
 
  private:
   bool drop_;

@@ -26,6 +26,7 @@ using nlohmann::ordered_json;
 struct AnsweredChunk {
   std::vector<PerturbationSet> sets;
   std::vector<std::vector<std::vector<double>>> scores;
+  FilterCounts filtered;  // with options.filter
 };
 
 // Perturbs inputs [begin, end) in order (the first failing one names its line) and asks the
@@ -45,7 +46,7 @@ AnsweredChunk answer_chunk(const Perturbator& perturbator, models::Model& model,
   for (std::size_t i = begin; i < end; ++i) {
     try {
       out.sets.push_back(perturbator.perturb(inputs[i].text));
-      if (options.filter) options.filter(inputs[i].text, out.sets.back());
+      if (options.filter) out.filtered.add(options.filter(inputs[i].text, out.sets.back()));
     } catch (core::Error& e) {
       e.add_context("input at line " + std::to_string(inputs[i].line));
       throw;
@@ -147,7 +148,8 @@ double number_from_json(const nlohmann::json& j) {
 // One chunk's share of the test: its summary and violations.jsonl lines, as the JSON text the
 // store keeps.
 std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t begin,
-                         const AnsweredChunk& answered, const std::vector<std::string>& labels) {
+                         const AnsweredChunk& answered, const std::vector<std::string>& labels,
+                         bool filtered) {
   FairnessTestSummary summary;
   auto violations = ordered_json::array();
   for (std::size_t k = 0; k < answered.sets.size(); ++k) {
@@ -209,6 +211,10 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
   auto per_input = ordered_json::array();
   for (const auto& [n, count] : summary.perturbations_per_input) per_input.push_back({n, count});
   r["perturbations_per_input"] = per_input;
+  if (filtered) {
+    r["filtered"] = {answered.filtered.scored, answered.filtered.dropped,
+                     answered.filtered.flagged};
+  }
   r["violation_lines"] = violations;
   return r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -233,6 +239,10 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
     }
     for (const auto& pair : r.at("perturbations_per_input"))
       s.perturbations_per_input[pair.at(0).get<std::size_t>()] += pair.at(1).get<std::size_t>();
+    if (const auto f = r.find("filtered"); f != r.end()) {
+      s.filtered = FilterCounts{f->at(0).get<std::size_t>(), f->at(1).get<std::size_t>(),
+                                f->at(2).get<std::size_t>()};
+    }
     for (const auto& line : r.at("violation_lines"))
       run.violations.push_back(line.get<std::string>());
   } catch (const nlohmann::json::exception& e) {
@@ -258,6 +268,10 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
     out.insert(out.end(), v.begin(), v.end());
   }
   for (const auto& [k, n] : later.perturbations_per_input) perturbations_per_input[k] += n;
+  if (later.filtered) {
+    if (!filtered) filtered.emplace();
+    filtered->add(*later.filtered);
+  }
 }
 
 void answer_inputs(const Perturbator& perturbator, models::Model& model,
@@ -327,7 +341,7 @@ FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model&
         auto result = chunk_result(inputs, chunks[c].begin,
                                    answer_chunk(perturbator, model, model_mutex, inputs,
                                                 chunks[c].begin, chunks[c].end, options),
-                                   labels);
+                                   labels, static_cast<bool>(options.filter));
         if (store) {
           store->put(plan[c].key, result);
         } else {

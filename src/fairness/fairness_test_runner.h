@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -27,6 +28,16 @@
 
 namespace assay::fairness {
 
+// What a filter (an AEON gate) did to the perturbations of the inputs it saw.
+struct FilterCounts {
+  std::size_t scored = 0, dropped = 0, flagged = 0;  // flagged: kept, marked as failing
+  void add(const FilterCounts& other) {
+    scored += other.scored;
+    dropped += other.dropped;
+    flagged += other.flagged;
+  }
+};
+
 struct FairnessTestSummary {
   std::size_t n_inputs = 0, n_mutable = 0, n_perturbations = 0, n_violations = 0;
   std::size_t n_inputs_violated = 0;
@@ -38,6 +49,8 @@ struct FairnessTestSummary {
   std::map<std::string, std::vector<double>> score_shifts;
   // Inputs by number of perturbations (every input, 0 for one that is not mutable).
   std::map<std::size_t, std::size_t> perturbations_per_input;
+  // With a filter: what it did, over every chunk (those resumed from a store too).
+  std::optional<FilterCounts> filtered;
 
   // Adds the counts of `later` (the summary of inputs after these: score shifts are appended).
   void add(const FairnessTestSummary& later);
@@ -53,7 +66,7 @@ struct FairnessTestOptions {
   std::string label = "fair test";  // progress label (counts chunks)
   // Called on each input's perturbations before the model is asked (an AEON gate drops some);
   // thread-safe. Its settings belong in run_fairness_test's `settings`.
-  std::function<void(const std::string& original, PerturbationSet& set)> filter;
+  std::function<FilterCounts(const std::string& original, PerturbationSet& set)> filter;
 };
 
 // The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every

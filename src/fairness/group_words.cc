@@ -254,6 +254,27 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
     }
     if (!c.is_person(head, plural_at(head)) && !among(kPeopleNouns, bare(head)))
       return "not a group here: '" + std::string(bare(head)) + "' is not a person";
+    // A singular person with nothing determining it, over the modifiers before the word
+    // (also joined ones: "a talented and young actor", "a 60 year old black man"), is a name or
+    // a title ("secondary to american psycho"); a people noun may stand bare.
+    if (!plural_at(head) && !among(kPeopleNouns, bare(head))) {
+      std::size_t d = first;
+      while (d > 0 && in_sentence(d - 1) &&
+             (cls(d - 1) == kAdjective || cls(d - 1) == kParticiple || cls(d - 1) == kAdverb ||
+              cls(d - 1) == kNumber || group_word(d - 1) || words[d - 1] == "-" ||
+              (cls(d - 1) == kNoun && !among(kDeterminers, words[d - 1])) ||
+              ((cls(d - 1) == kConjunction || words[d - 1] == ",") && d >= 2 &&
+               in_sentence(d - 2) &&
+               (cls(d - 2) == kAdjective || cls(d - 2) == kParticiple || cls(d - 2) == kNoun ||
+                group_word(d - 2)))))
+        --d;
+      const bool determined =
+          d > 0 && in_sentence(d - 1) &&
+          (among(kDeterminers, words[d - 1]) || cls(d - 1) == kNumber || words[d - 1] == "'s");
+      if (!determined)
+        return "not a group here: a singular '" + std::string(bare(head)) +
+               "' without a determiner is a name or a title";
+    }
     *use = GroupForm::kAdjective;
     return "";
   }

@@ -66,6 +66,10 @@ class PersonContext {
   // capitalised sentence starts (not lower-cased like rt-polarity, not all capitals).
   bool case_informative() const { return case_informative_; }
 
+  // Whether token k determines the noun phrase after it: an article or other determiner, a
+  // possessive pronoun or 's, a number, "whose", a predeterminer.
+  bool determiner(std::size_t k) const;
+
  private:
   std::string_view surface(std::size_t i) const;
   std::string_view tag(std::size_t i) const;
@@ -78,7 +82,6 @@ class PersonContext {
   std::string quoted_title(std::size_t i) const;
   // The first token of the noun phrase that ends at token i, before its determiner if any.
   std::size_t phrase_start(std::size_t i) const;
-  bool determiner(std::size_t k) const;
   bool conjunction(std::size_t k) const;
 
   std::string_view text_;

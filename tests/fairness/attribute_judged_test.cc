@@ -26,9 +26,10 @@ class AttributeJudged : public ::testing::TestWithParam<std::string> {};
 // its measured precision that no change may lower.
 double sampled_floor(const std::string& attribute) {
   if (attribute == "sexual-orientation") return 0.95;  // the goal
-  if (attribute == "age") return 0.90;
+  if (attribute == "age") return 0.91;
   if (attribute == "race") return 0.92;
-  return 0.88;  // religion, nationality
+  if (attribute == "nationality") return 0.93;
+  return 0.88;  // religion
 }
 
 TEST_P(AttributeJudged, HandwrittenSentences) {

@@ -82,6 +82,19 @@ TEST(FairTestCommand, AeonGateDecidesWhatIsAsked) {
   auto s = nlohmann::json::parse(read_file(dir.file("drop/summary.json")));
   EXPECT_EQ(s["perturbations"], 0);
   EXPECT_EQ(s["mutable"], 0);  // nothing left to ask
+  EXPECT_EQ(s["gate"], nlohmann::json::parse(
+                           R"({"scored": 3, "kept": 0, "dropped": 3, "flagged": 0})"));
+  // Resumed from the cache, the summary and the report still count what the gate did when
+  // the chunks ran.
+  const std::string cached = args + dir.file("cached") + " --cache " + dir.file("answers.db") +
+                             " --gate aeon --gate-action drop";
+  r = run_assay(dir, cached);
+  ASSERT_LE(r.exit_code, 1) << r.err;
+  r = run_assay(dir, cached);
+  EXPECT_THAT(r.err, HasSubstr("0 run now, 1 from"));
+  EXPECT_THAT(r.err, HasSubstr("aeon gate: 3 perturbations scored, 0 kept, 3 dropped"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("cached/summary.json")))["gate"]["dropped"],
+            3);
   r = run_assay(dir, args + dir.file("kept") +
                          " --gate aeon --gate-action drop --gate-sim 0 "
                          "--gate-nat 0");
@@ -90,7 +103,11 @@ TEST(FairTestCommand, AeonGateDecidesWhatIsAsked) {
   EXPECT_EQ(s["perturbations"], 3);
   r = run_assay(dir, args + dir.file("flag") + " --gate aeon");  // offline: flag by default
   EXPECT_THAT(r.err, HasSubstr("3 kept, 0 dropped, 3 flagged"));
-  EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("flag/summary.json")))["perturbations"], 3);
+  s = nlohmann::json::parse(read_file(dir.file("flag/summary.json")));
+  EXPECT_EQ(s["perturbations"], 3);
+  EXPECT_EQ(s["gate"]["flagged"], 3);
+  r = run_assay(dir, args + dir.file("nogate"));
+  EXPECT_FALSE(nlohmann::json::parse(read_file(dir.file("nogate/summary.json"))).contains("gate"));
   r = run_assay(dir, "fair mitigate --model lr:" + lr + " --input " + in + " --epsilon 1 --out " +
                          dir.file("m") + " --gate aeon --gate-action drop");
   EXPECT_EQ(r.exit_code, 0) << r.err;
