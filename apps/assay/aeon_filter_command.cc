@@ -40,8 +40,11 @@ int run(const AeonFilterOptions& o) {
   core::JsonlReader reader(o.scores);
   nlohmann::json j;
   std::size_t n_kept = 0, n_dropped = 0;
+  bool offline = false;  // some line's SynEval came from the offline backend (`aeon score`)
   while (reader.next(j)) {
     if (!j.is_object()) throw core::ParseError(reader.location(), "expected a JSON object");
+    if (const auto b = j.find("syneval_backend"); b != j.end() && b->is_string())
+      offline |= b->get<std::string>().rfind("bert", 0) != 0;
     const auto v = aeon::judge(score_field(j, "SemEval", reader.location()),
                                score_field(j, "SynEval", reader.location()), t);
     nlohmann::ordered_json out;
@@ -58,6 +61,11 @@ int run(const AeonFilterOptions& o) {
   core::commit_together({&kept, &dropped});  // both outputs or neither
   std::cout << "kept " << n_kept << ", dropped " << n_dropped << " (task " << o.task
             << ": SemEval >= " << t.sim << ", SynEval >= " << t.nat << ")\n";
+  // AEON's thresholds are BERT's: on the offline scores they drop nearly everything.
+  const auto warning = aeon::drop_warning(
+      "aeon filter", n_dropped, n_kept + n_dropped, "cases", t, offline ? "offline" : "given",
+      "set --sim-threshold / --nat-threshold (docs/aeon-offline.md)");
+  if (!warning.empty()) std::cerr << warning << "\n";
   return n_dropped > 0 ? kFailuresFound : kOk;
 }
 

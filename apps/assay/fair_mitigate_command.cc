@@ -212,13 +212,7 @@ int run(const FairMitigateOptions& o) {
   to.threads = o.threads;
   to.progress.quiet = o.quiet;
   to.label = "fair mitigate";
-  if (fr.gate) {
-    to.filter = [&gate = *fr.gate](const std::string& original, fairness::PerturbationSet& set) {
-      fairness::FilterCounts counts;
-      gate.apply(original, set, &counts);
-      return counts;
-    };
-  }
+  if (fr.gate) to.filter = fr.gate->filter();
   const auto asking = Clock::now();
   std::size_t delivered = 0;  // inputs come in order
   fairness::answer_inputs(

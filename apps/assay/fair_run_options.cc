@@ -35,8 +35,6 @@ FairRun open_fair_run(const FairRunOptions& o) {
   check_model_open_options(o.model);
   auto settings = perturbator_settings(o.perturbation);
   check_gate_options(o.gate);
-  const bool share_ngram = gate_shares_trigram(o.gate, settings.resources.ngram_model);
-  settings.resources.ngram_trie = share_ngram;
   FairRun run;
   run.inputs = read_input(o.inputs, &fairness::read_inputs);
   run.model = open_model_under_test(o.model, &run.cached);
@@ -44,12 +42,19 @@ FairRun open_fair_run(const FairRunOptions& o) {
                           [&](const fairness::InputRecord& input) {
                             return core::SourceLocation(o.inputs.input, input.line);
                           });
+  open_perturbator(std::move(settings), o.gate, o.perturbation.resources.wordnet_dir, run);
+  return run;
+}
+
+void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
+                      const std::string& wordnet_dir, FairRun& run) {
+  const bool share_ngram = gate_shares_trigram(gate, settings.resources.ngram_model);
+  settings.resources.ngram_trie = share_ngram;
   open_perturbator(std::move(settings), run);
-  if (!o.gate.gate.empty()) {
-    run.gate = std::make_unique<FairGate>(o.gate, o.perturbation.resources.wordnet_dir,
+  if (!gate.gate.empty()) {
+    run.gate = std::make_unique<FairGate>(gate, wordnet_dir,
                                           share_ngram ? run.resources->lm.get() : nullptr);
   }
-  return run;
 }
 
 void open_perturbator(PerturbatorSettings settings, FairRun& run) {

@@ -70,5 +70,8 @@ std::string fair_run_settings(const FairRunOptions& o, const FairRun& run);
 void open_perturbator(PerturbatorSettings settings, FairRun& run);
 // The same from the options (perturbator_settings first: its errors, then those above).
 void open_perturbator(const PerturbationOptions& o, FairRun& run);
+// The perturbator and, with --gate, the gate (sharing the perturbator's CMU trigram offline).
+void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
+                      const std::string& wordnet_dir, FairRun& run);
 
 }  // namespace assay::cli

@@ -135,8 +135,10 @@ int run(FairServeOptions& o) {
   };
   // The upstream spec is checked before the perturbator's resources load (seconds).
   auto first = std::make_shared<std::unique_ptr<models::Model>>(factory());
+  check_gate_options(o.gate);
   FairRun run;
-  open_perturbator(o.perturbation, run);
+  open_perturbator(perturbator_settings(o.perturbation), o.gate,
+                   o.perturbation.resources.wordnet_dir, run);
 
   fairness::NeutralServiceOptions so;
   so.epsilon = o.epsilon;
@@ -148,6 +150,7 @@ int run(FairServeOptions& o) {
   so.read_timeout = std::chrono::milliseconds(o.read_timeout_ms);
   so.idle_timeout = std::chrono::milliseconds(o.idle_timeout_ms);
   so.backlog = static_cast<int>(o.backlog);
+  if (run.gate) so.filter = run.gate->filter();
   raise_descriptor_limit(o.max_connections);
   fairness::NeutralService service(
       *run.perturbator,
@@ -203,6 +206,7 @@ int run(FairServeOptions& o) {
                  static_cast<unsigned long long>(m.upstream_errors()),
                  static_cast<unsigned long long>(m.cache_hits()));
   }
+  if (run.gate) run.gate->report(run.gate->counts(), o.quiet);
   if (signalled == 0) throw std::runtime_error("the server stopped without being asked to");
   return kOk;
 }
@@ -258,6 +262,7 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   // Without --timeout and --concurrency: the request's deadline, and max-k + 1 (at most 64).
   add_model_adapter_options(cmd, o->model.adapter);
   add_perturbation_options(cmd, o->perturbation);
+  add_gate_options(cmd, o->gate);
   cmd->add_flag("--quiet", o->quiet, "No progress or summary on stderr");
   cmd->callback([o, cmd, &result] {
     o->timeout_given = cmd->count("--timeout") > 0;

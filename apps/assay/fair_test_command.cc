@@ -90,13 +90,7 @@ int run(const FairTestOptions& o) {
   to.threads = o.threads;
   to.shard = shard;
   to.progress.quiet = o.quiet;
-  if (fr.gate) {
-    to.filter = [&gate = *fr.gate](const std::string& original, fairness::PerturbationSet& set) {
-      fairness::FilterCounts counts;
-      gate.apply(original, set, &counts);
-      return counts;
-    };
-  }
+  if (fr.gate) to.filter = fr.gate->filter();
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
                                                fair_run_settings(o, fr), store.get());
   if (!o.quiet) {

@@ -104,6 +104,14 @@ std::vector<nlohmann::ordered_json> FairGate::apply(const std::string& original,
   return records;
 }
 
+fairness::PerturbationFilter FairGate::filter() {
+  return [this](const std::string& original, fairness::PerturbationSet& set) {
+    fairness::FilterCounts counts;
+    apply(original, set, &counts);
+    return counts;
+  };
+}
+
 void FairGate::report(const fairness::FilterCounts& counts, bool quiet) const {
   const std::size_t scored = counts.scored, dropped = counts.dropped, flagged = counts.flagged;
   if (!quiet) {
@@ -113,15 +121,11 @@ void FairGate::report(const fairness::FilterCounts& counts, bool quiet) const {
   }
   // A gate that drops nearly everything is more likely set for another backend than right
   // about every test case: said even when quiet.
-  if (scored > 0 && dropped * 10 > scored * 9) {
-    std::fprintf(
-        stderr,
-        "warning: the aeon gate dropped %zu of %zu perturbations (%.0f%%); its "
-        "thresholds (SemEval >= %g, SynEval >= %g) may not suit the %s scores: set "
-        "--gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)\n",
-        dropped, scored, 100.0 * static_cast<double>(dropped) / static_cast<double>(scored),
-        gate_->thresholds().sim, gate_->thresholds().nat, gate_->offline() ? "offline" : "BERT");
-  }
+  const auto warning = aeon::drop_warning(
+      "the aeon gate", dropped, scored, "perturbations", gate_->thresholds(),
+      gate_->offline() ? "offline" : "BERT",
+      "set --gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)");
+  if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 
 }  // namespace assay::cli

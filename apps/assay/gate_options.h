@@ -48,6 +48,8 @@ class FairGate {
   std::vector<nlohmann::ordered_json> apply(const std::string& original,
                                             fairness::PerturbationSet& set,
                                             fairness::FilterCounts* counts = nullptr);
+  // apply() as the fairness engine's filter hook (this gate must outlive it).
+  fairness::PerturbationFilter filter();
   // What apply() did in this process.
   fairness::FilterCounts counts() const { return {n_scored_, n_dropped_, n_flagged_}; }
   // "aeon gate: N perturbations scored, K kept, D dropped, F flagged" unless `quiet`; the

@@ -9,17 +9,11 @@
 
 #include "aeon/backoff_window_scorer.h"
 #include "aeon/sentence_splitter.h"
+#include "aeon/word_splitter.h"
 #include "core/check.h"
 #include "lm/sphinx_trie.h"
 
 namespace assay::aeon {
-namespace {
-
-bool has_alnum(std::string_view w) {
-  return std::any_of(w.begin(), w.end(), [](unsigned char c) { return std::isalnum(c) || c >= 0x80; });
-}
-
-}  // namespace
 
 NgramSynEval::NgramSynEval(const lm::NgramModel& model, double phi, NgramNormaliser normaliser)
     : model_(model), phi_(phi) {
@@ -44,22 +38,7 @@ void NgramSynEval::clear_caches() {
 }
 
 std::vector<std::string> NgramSynEval::words(std::string_view sentence) {
-  std::vector<std::string> out;
-  std::string cur;
-  auto flush = [&] {
-    if (!cur.empty() && has_alnum(cur)) out.push_back(cur);
-    cur.clear();
-  };
-  for (char ch : sentence) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      flush();
-    } else {
-      cur.push_back(c < 0x80 ? static_cast<char>(std::tolower(c)) : ch);
-    }
-  }
-  flush();
-  return out;
+  return split_words(sentence, false);
 }
 
 std::size_t NgramSynEval::WindowHash::operator()(const std::array<lm::WordId, 5>& w) const {

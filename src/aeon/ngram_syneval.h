@@ -9,8 +9,10 @@
 // per-candidate lookups are what dominates the time (docs/aeon-offline.md has the figures).
 // Over all scored positions of all sentences, Nat = φ·min + (1−φ)·mean, φ = 0.6.
 //
-// Tokens: sentences from aeon::split_sentences, lower-cased (ASCII), split on whitespace; a
-// punctuation-only token is dropped (the CMU model has no punctuation entries). OOV words are
+// Tokens: sentences from aeon::split_sentences, lower-cased (ASCII), split on whitespace, with
+// punctuation stuck to either end of a word removed ("clean." is "clean"; a clitic keeps its
+// apostrophe: "'s", "'re"); a punctuation-only token is dropped (the CMU model has no
+// punctuation entries). OOV words are
 // not scored as targets and cut the n-gram history where they stand in the context (the
 // factors whose n-gram would contain them are left out for every candidate alike), which is
 // sphinx_lm_eval's rule. A sentence without any in-vocabulary word contributes nothing; a text

@@ -30,4 +30,23 @@ QualityVerdict judge(double sim, double nat, const QualityThresholds& t) {
   return v;
 }
 
+std::string drop_warning(std::string_view who, std::size_t dropped, std::size_t scored,
+                         std::string_view unit, const QualityThresholds& t,
+                         std::string_view backend, std::string_view advice) {
+  if (scored == 0 || dropped * 10 <= scored * 9) return "";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, " (%.0f%%); its thresholds (SemEval >= %g, SynEval >= %g)",
+                100.0 * static_cast<double>(dropped) / static_cast<double>(scored), t.sim, t.nat);
+  std::string w = "warning: ";
+  w += who;
+  w += " dropped " + std::to_string(dropped) + " of " + std::to_string(scored) + " ";
+  w += unit;
+  w += buf;
+  w += " may not suit the ";
+  w += backend;
+  w += " scores: ";
+  w += advice;
+  return w;
+}
+
 }  // namespace assay::aeon

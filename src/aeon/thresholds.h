@@ -2,6 +2,7 @@
 // analysis), 0.90 (NLI) or 0.91 (semantic equivalence) and Nat ≥ 0.21.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -22,5 +23,14 @@ struct QualityVerdict {
 
 // A NaN score fails its threshold (it could not be computed).
 QualityVerdict judge(double sim, double nat, const QualityThresholds& thresholds);
+
+// The warning for a filter (`who`: "the aeon gate") that dropped more than 90 % of the
+// `scored` cases (`unit`: "perturbations"; empty otherwise): such a filter is more likely set
+// for another backend's scores than right about every case. `backend`: the scores' ("offline",
+// "BERT"); `advice`: what to change, e.g. "set --gate-sim / --gate-nat (docs/fairness.md)".
+// Ends without a newline.
+std::string drop_warning(std::string_view who, std::size_t dropped, std::size_t scored,
+                         std::string_view unit, const QualityThresholds& t,
+                         std::string_view backend, std::string_view advice);
 
 }  // namespace assay::aeon

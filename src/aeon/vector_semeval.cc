@@ -7,25 +7,10 @@
 
 #include "aeon/levenshtein_alignment.h"
 #include "aeon/sentence_splitter.h"
+#include "aeon/word_splitter.h"
 
 namespace assay::aeon {
 namespace {
-
-std::vector<std::string> lower_words(std::string_view text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (std::isspace(c)) {
-      if (!cur.empty()) out.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur.push_back(c < 0x80 ? static_cast<char>(std::tolower(c)) : ch);
-    }
-  }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
 
 enum class Slot : std::uint8_t { kMatch, kSubstitute, kIndel };
 
@@ -91,8 +76,8 @@ double VectorSemEval::span_similarity(const Aligned& al, std::size_t a0, std::si
 SemEvalResult VectorSemEval::score(std::string_view original, std::string_view generated) const {
   auto align = [&](std::string_view x, std::string_view y) {
     Aligned al;
-    al.a = lower_words(x);
-    al.b = lower_words(y);
+    al.a = split_words(x, true);
+    al.b = split_words(y, true);
     std::unordered_map<std::string, std::int32_t> ids;
     auto intern = [&](const std::vector<std::string>& ws) {
       std::vector<std::int32_t> out;

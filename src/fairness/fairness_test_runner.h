@@ -28,16 +28,6 @@
 
 namespace assay::fairness {
 
-// What a filter (an AEON gate) did to the perturbations of the inputs it saw.
-struct FilterCounts {
-  std::size_t scored = 0, dropped = 0, flagged = 0;  // flagged: kept, marked as failing
-  void add(const FilterCounts& other) {
-    scored += other.scored;
-    dropped += other.dropped;
-    flagged += other.flagged;
-  }
-};
-
 struct FairnessTestSummary {
   std::size_t n_inputs = 0, n_mutable = 0, n_perturbations = 0, n_violations = 0;
   std::size_t n_inputs_violated = 0;
@@ -66,7 +56,7 @@ struct FairnessTestOptions {
   std::string label = "fair test";  // progress label (counts chunks)
   // Called on each input's perturbations before the model is asked (an AEON gate drops some);
   // thread-safe. Its settings belong in run_fairness_test's `settings`.
-  std::function<FilterCounts(const std::string& original, PerturbationSet& set)> filter;
+  PerturbationFilter filter;
 };
 
 // The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every

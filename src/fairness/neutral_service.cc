@@ -87,8 +87,12 @@ double seconds_since(Clock::time_point t) {
 }  // namespace
 
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
-                               std::string_view text, double epsilon, std::size_t max_k) {
-  const PerturbationSet set = perturbator.perturb(text, max_k);
+                               std::string_view text, double epsilon, std::size_t max_k,
+                               const PerturbationFilter& filter) {
+  // The filter judges the first max_k (a request's cost stays bounded); those it drops are not
+  // replaced.
+  PerturbationSet set = perturbator.perturb(text, max_k);
+  if (filter) filter(std::string(text), set);
   NeutralAnswer a;
   const std::size_t k = std::min(max_k, set.perturbations.size());
   a.texts.reserve(k + 1);
@@ -172,7 +176,8 @@ struct NeutralService::Impl {
     }
     NeutralAnswer a;
     try {
-      a = answer_neutrally(perturbator, *model, text, options.epsilon, options.max_k);
+      a = answer_neutrally(perturbator, *model, text, options.epsilon, options.max_k,
+                           options.filter);
     } catch (const core::ParseError& e) {
       give_back(std::move(model));
       return {400, error_body(std::string("\"text\": ") + e.what())};

@@ -56,6 +56,9 @@ struct NeutralServiceOptions {
   std::chrono::milliseconds read_timeout{5000};  // 10 ms..600 s: a request read whole
   std::chrono::milliseconds idle_timeout{2000};  // 10 ms..600 s: before a request begins
   int backlog = 1024;                            // 1..65535: connections waiting to be accepted
+  // Applied to each request's perturbations before the upstream is asked (an AEON gate that
+  // drops some: the certificate's k counts those asked).
+  PerturbationFilter filter;
 };
 
 // One smoothed answer.
@@ -68,12 +71,13 @@ struct NeutralAnswer {
   std::uint64_t cache_hits = 0;         // texts the answer cache answered (CachedModel only)
 };
 
-// Perturbs `text`, asks `model` for x0 and the first `max_k` perturbations in one predict()
-// call and smooths them (neutral_smooth). Throws core::ParseError for text that is not UTF-8,
-// the model's errors (models::ModelError, core::Error) and neutral_smooth's (scores the layer
-// cannot smooth, e.g. negative ones).
+// Perturbs `text`, asks `model` for x0 and the first `max_k` perturbations (those of them
+// `filter` keeps, when given) in one predict() call and smooths them (neutral_smooth). Throws
+// core::ParseError for text that is not UTF-8, the model's errors (models::ModelError,
+// core::Error) and neutral_smooth's (scores the layer cannot smooth, e.g. negative ones).
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
-                               std::string_view text, double epsilon, std::size_t max_k);
+                               std::string_view text, double epsilon, std::size_t max_k,
+                               const PerturbationFilter& filter = {});
 
 using ModelFactory = std::function<std::unique_ptr<models::Model>()>;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,5 +64,21 @@ struct PerturbationSet {
   bool is_mutable() const { return !perturbations.empty(); }
   std::size_t count(MutationKind kind) const;
 };
+
+// What a filter (an AEON gate) did to perturbations.
+struct FilterCounts {
+  std::size_t scored = 0, dropped = 0, flagged = 0;  // flagged: kept, marked as failing
+  void add(const FilterCounts& other) {
+    scored += other.scored;
+    dropped += other.dropped;
+    flagged += other.flagged;
+  }
+};
+
+// Called on an input's perturbations before a model is asked for them (an AEON gate drops
+// some, listing them among the set's dropped candidates); thread-safe. Every fair command that
+// asks a model takes one.
+using PerturbationFilter =
+    std::function<FilterCounts(const std::string& original, PerturbationSet& set)>;
 
 }  // namespace assay::fairness

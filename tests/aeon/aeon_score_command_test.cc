@@ -1,4 +1,5 @@
 // CLI tests of `assay aeon score` and `assay aeon filter` on the tiny BERT checkpoint.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -12,6 +13,7 @@
 
 namespace {
 
+using ::testing::HasSubstr;
 using assay::testing::read_file;
 using assay::testing::run_assay;
 using assay::testing::TempDir;
@@ -173,6 +175,9 @@ TEST(AeonFilterCommand, KeepsAndDropsWithReasons) {
   r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --sim-threshold 0.99 --kept " +
                          kept + " --dropped " + dropped);
   EXPECT_NE(r.out.find("kept 0, dropped 3"), std::string::npos) << r.out;
+  // Dropping more than 90 % is said on stderr (the lines name no backend: "given" scores).
+  EXPECT_THAT(r.err, HasSubstr("warning: aeon filter dropped 3 of 3 cases (100%); its thresholds "
+                               "(SemEval >= 0.99, SynEval >= 0.21) may not suit the given scores"));
   r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --sim-threshold 0 --nat-threshold 0 --kept " +
                          kept + " --dropped " + dropped);
   EXPECT_EQ(r.exit_code, 0) << r.err;  // everything kept

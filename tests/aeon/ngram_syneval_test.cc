@@ -20,6 +20,20 @@ TEST(NgramSynEval, WordsAreLowerCasedWithoutPunctuation) {
   EXPECT_EQ(NgramSynEval::words("The Movie , was GOOD ."),
             (std::vector<std::string>{"the", "movie", "was", "good"}));
   EXPECT_EQ(NgramSynEval::words("it 's -- fine"), (std::vector<std::string>{"it", "'s", "fine"}));
+  // Punctuation stuck to a word, as untokenised text has it, is not part of the word.
+  EXPECT_EQ(NgramSynEval::words("The room was clean. (He was busy,) \"Fine!\" it's 'ok' 's"),
+            (std::vector<std::string>{"the", "room", "was", "clean", "he", "was", "busy", "fine",
+                                      "it's", "ok", "'s"}));
+}
+
+// Untokenised text scores as its tokenised form: "busy," is the word "busy", not OOV.
+TEST(NgramSynEval, PunctuationStuckToWordsScoresAsTokenised) {
+  NgramSynEval syn(cmu());
+  const auto raw = syn.score("My aunt was busy, so the room was clean.");
+  const auto tokenised = syn.score("my aunt was busy , so the room was clean .");
+  EXPECT_EQ(raw.n_tokens, 9u);
+  EXPECT_EQ(raw.n_tokens, tokenised.n_tokens);
+  EXPECT_DOUBLE_EQ(raw.nat, tokenised.nat);
 }
 
 TEST(NgramSynEval, NaturalSentenceScoresAboveWordSalad) {

@@ -32,5 +32,14 @@ TEST(Thresholds, Judge) {
   EXPECT_FALSE(judge(std::nan(""), 0.5, t).keep);
 }
 
+TEST(Thresholds, DropWarningOnlyAboveNinetyPercent) {
+  const QualityThresholds t{0.87, 0.21};
+  EXPECT_EQ(drop_warning("the aeon gate", 9, 10, "perturbations", t, "offline", "x"), "");
+  EXPECT_EQ(drop_warning("the aeon gate", 0, 0, "perturbations", t, "offline", "x"), "");
+  EXPECT_EQ(drop_warning("the aeon gate", 91, 100, "perturbations", t, "offline", "set y"),
+            "warning: the aeon gate dropped 91 of 100 perturbations (91%); its thresholds "
+            "(SemEval >= 0.87, SynEval >= 0.21) may not suit the offline scores: set y");
+}
+
 }  // namespace
 }  // namespace assay::aeon

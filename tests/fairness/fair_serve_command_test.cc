@@ -343,6 +343,43 @@ TEST(FairServeCommand, PerturbationOptionsAsInFairPerturb) {
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
 
+// The gate of `fair test`: what it drops is not asked (the certificate's k counts what is
+// left), what it keeps is smoothed as without it, and it reports what it did when stopped.
+TEST(FairServeCommand, AeonGateDecidesWhatIsAsked) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const std::string text = "the doctor was wonderful";
+  auto model = models::LrModel::load(lr);
+  const std::string serve_lr = "fair serve --upstream lr:" + lr + " --epsilon 1 --listen 127.0.0.1:0";
+  {
+    // SemEval can never reach 2: every perturbation is dropped, x0 alone is asked.
+    ServeProcess serve(words(serve_lr + " --gate aeon --gate-action drop --gate-sim 2"),
+                       dir.file("drop.err"));
+    auto c = client(serve.port());
+    const auto s = neutral_smooth(model->predict({text}), 1.0);
+    expect_answer(post_text(c, text), {s.scores[0], model->labels()[s.label], 0}, text);
+    EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+    EXPECT_THAT(serve.stderr_text(), HasSubstr("aeon gate: 2 perturbations scored, 0 kept, 2 dropped"));
+  }
+  {
+    ServeProcess serve(words(serve_lr + " --gate aeon --gate-action drop --gate-sim 0 --gate-nat 0"),
+                       dir.file("keep.err"));
+    auto c = client(serve.port());
+    const auto r = run_assay(dir, "fair perturb --quiet --no-dropped --input " +
+                                      dir.write("in.txt", text + "\n"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::vector<std::string> asked = {text};
+    const auto perturbed = nlohmann::json::parse(r.out);
+    for (const auto& p : perturbed["perturbations"]) asked.push_back(p["text"].get<std::string>());
+    ASSERT_EQ(asked.size(), 3u);
+    const auto s = neutral_smooth(model->predict(asked), 1.0);
+    expect_answer(post_text(c, text), {s.scores[0], model->labels()[s.label], 2}, text);
+    EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+    EXPECT_THAT(serve.stderr_text(), HasSubstr("aeon gate: 2 perturbations scored, 2 kept, 0 dropped"));
+  }
+}
+
 // A SIGTERM that the kernel hands to a thread started before the command ran (OpenBLAS's pool
 // does not block the signals) stops the server as one sent to the main thread does: exit 0,
 // not the interrupt handler's 143. The signal is sent to such a thread directly (tgkill); where
