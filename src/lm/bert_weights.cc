@@ -9,7 +9,10 @@ namespace {
 
 std::string shape_string(const std::vector<std::uint64_t>& shape) {
   std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(shape[i]);  // appended apart: GCC 12 -O3 -Werror=restrict
+  }
   return s + "]";
 }
 

@@ -38,7 +38,13 @@ import tiny_bert  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 DATA = os.path.join(ROOT, "tests", "data", "models")
-H, LAYERS, HEADS, INTER, T = 32, 2, 4, 64, 64
+H, LAYERS, HEADS, INTER, T = 32, 2, 4, 64, 64  # the goldens' sizes; see resize()
+
+
+def resize(hidden, layers, heads, inter, positions):
+    """Sets the sizes the modules below are built with (bench/bert builds base-size models)."""
+    global H, LAYERS, HEADS, INTER, T
+    H, LAYERS, HEADS, INTER, T = hidden, layers, heads, inter, positions
 
 TEXTS = ["The movie was very good.", "I didn't like this terrible film!", "Hello World",
          "She is a great actress, and the plot never makes sense.", "BORING", "",
@@ -49,10 +55,10 @@ def gelu(x):
     return 0.5 * x * (1.0 + torch.erf(x / math.sqrt(2.0)))
 
 
-def additive_mask(lengths, t):
-    mask = torch.zeros(len(lengths), 1, 1, t, dtype=torch.float64)
+def additive_mask(lengths, t, dtype):
+    mask = torch.zeros(len(lengths), 1, 1, t, dtype=dtype)
     for b, n in enumerate(lengths):
-        mask[b, 0, 0, n:] = torch.finfo(torch.float64).min  # HF's extended attention mask
+        mask[b, 0, 0, n:] = torch.finfo(dtype).min  # HF's extended attention mask
     return mask
 
 
@@ -125,7 +131,8 @@ class DistilBertModel(nn.Module):
         self.transformer = DistilTransformer()
 
     def forward(self, ids, lengths):
-        x, mask = self.embeddings(ids), additive_mask(lengths, ids.shape[1])
+        x = self.embeddings(ids)
+        mask = additive_mask(lengths, ids.shape[1], x.dtype)
         for block in self.transformer.layer:
             x = block(x, mask)
         return x
@@ -219,7 +226,8 @@ class RobertaModel(nn.Module):
         self.encoder = Encoder()
 
     def forward(self, ids, lengths):
-        x, mask = self.embeddings(ids), additive_mask(lengths, ids.shape[1])
+        x = self.embeddings(ids)
+        mask = additive_mask(lengths, ids.shape[1], x.dtype)
         for layer in self.encoder.layer:
             x = layer(x, mask)
         return x
