@@ -169,12 +169,20 @@ std::vector<std::vector<double>> BertClassifier::predict(const std::vector<std::
   const auto& model = encoder.model();
   const lm::Architecture arch = model.config().architecture;
   const std::size_t h = model.config().hidden_size;
-  std::vector<std::vector<double>> out;
-  out.reserve(texts.size());
+  // Texts are batched in order of length (stable), so a batch pads little; answers go back
+  // to their texts' places (padding never changes an answer, see lm/bert_model.h).
+  std::vector<std::vector<std::int32_t>> ids;
+  ids.reserve(texts.size());
+  for (const auto& text : texts) ids.push_back(encoder.encode_input(text));
+  std::vector<std::size_t> order(texts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ids[a].size() < ids[b].size(); });
+  std::vector<std::vector<double>> out(texts.size());
   for (std::size_t begin = 0; begin < texts.size(); begin += batch_size_) {
     const std::size_t end = std::min(texts.size(), begin + batch_size_);
     std::vector<std::vector<std::int32_t>> seqs;
-    for (std::size_t i = begin; i < end; ++i) seqs.push_back(encoder.encode_input(texts[i]));
+    for (std::size_t i = begin; i < end; ++i) seqs.push_back(std::move(ids[order[i]]));
     const auto encoded = model.encode(seqs, encoder.pad_id());
     const std::vector<float> pooled =
         arch == lm::Architecture::kBert ? model.pool(encoded) : std::vector<float>{};
@@ -194,7 +202,7 @@ std::vector<std::vector<double>> BertClassifier::predict(const std::vector<std::
         total += v;
       }
       for (double& v : logits) v /= total;
-      out.push_back(std::move(logits));
+      out[order[begin + s]] = std::move(logits);
     }
   }
   return out;

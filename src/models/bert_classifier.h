@@ -6,8 +6,8 @@
 // the encoder, the architecture's head on the first token's state — BERT: pooler
 // tanh(W·h + b) then classifier; DistilBERT: pre_classifier, ReLU, classifier; RoBERTa:
 // classifier.dense, tanh, classifier.out_proj — and a softmax; scores are the class
-// probabilities. Texts are run in batches of `batch_size` (padding never changes a text's
-// answer, see lm/bert_model.h).
+// probabilities. Texts are run in batches of `batch_size`, formed in order of token count so
+// that a batch pads little (padding never changes a text's answer, see lm/bert_model.h).
 //
 // Labels are config.json's id2label (in id order); without it, HF's defaults LABEL_0, LABEL_1…
 // identity() is "bert:sha256:" + the hash of the hashes of the files read (config.json,
