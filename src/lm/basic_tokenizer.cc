@@ -195,7 +195,11 @@ std::vector<std::string> BasicTokenizer::tokenize(std::string_view text) const {
       out.push_back(word_utf8);
       continue;
     }
-    const CodePoints folded = strip_accents(lower(word));
+    // HF: lower-case (and strip accents unless strip_accents is false), or, for a cased
+    // model, strip accents only when strip_accents is true.
+    const CodePoints cased = options_.lower_case ? lower(word) : word;
+    const bool strip = options_.strip_accents.value_or(options_.lower_case);
+    const CodePoints folded = strip ? strip_accents(cased) : cased;
     CodePoints current;
     for (char32_t c : folded) {
       if (is_punctuation(c)) {

@@ -10,25 +10,37 @@
 //      str.lower(): full mapping, so U+0130 becomes "i̇" and a word-final Σ becomes ς), NFD
 //      and drop nonspacing marks (category Mn), then split off every punctuation character
 //      (ASCII symbols 33–47, 58–64, 91–96, 123–126 and Unicode category P*).
+// With lower_case false (tokenizer_config.json's do_lower_case: false, a cased model), step 4
+// neither lower-cases nor strips accents; strip_accents, when set, overrides the accent rule
+// either way (as HF's strip_accents argument).
 // Invalid UTF-8 bytes are read as U+FFFD and therefore dropped, so any byte string is accepted.
 // Unicode tables come from libutf8proc (its Unicode version may differ from Python's).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace assay::lm {
 
+struct BasicTokenizerOptions {
+  bool lower_case = true;
+  std::optional<bool> strip_accents;  // unset: strip exactly when lower-casing
+};
+
 class BasicTokenizer {
  public:
-  explicit BasicTokenizer(std::vector<std::string> never_split = {})
-      : never_split_(std::move(never_split)) {}
+  using Options = BasicTokenizerOptions;
+
+  explicit BasicTokenizer(std::vector<std::string> never_split = {}, Options options = {})
+      : never_split_(std::move(never_split)), options_(options) {}
 
   std::vector<std::string> tokenize(std::string_view text) const;
 
  private:
   std::vector<std::string> never_split_;
+  Options options_;
 };
 
 }  // namespace assay::lm

@@ -47,20 +47,26 @@ void set_blas_threads(int n_threads) {
 BertModel::BertModel(BertConfig config, BertWeights weights)
     : config_(std::move(config)), weights_(std::move(weights)) {}
 
-BertModel::Loaded BertModel::load_dir(const std::string& dir) {
+BertConfig BertModel::load_config(const std::string& dir) {
   namespace fs = std::filesystem;
   const fs::path root(dir);
   if (!fs::is_directory(root)) {
     throw core::MissingResourceError(core::SourceLocation(dir),
                                      "not a directory (expected a Hugging Face model directory "
-                                     "with config.json, vocab.txt and model.safetensors)");
+                                     "with config.json, its tokenizer files and "
+                                     "model.safetensors)");
   }
-  for (const char* name : {"config.json", "vocab.txt"}) {
-    if (!fs::exists(root / name)) {
-      throw core::MissingResourceError(core::SourceLocation((root / name).string()),
-                                       std::string("missing ") + name + " in the model directory");
-    }
+  if (!fs::exists(root / "config.json")) {
+    throw core::MissingResourceError(core::SourceLocation((root / "config.json").string()),
+                                     "missing config.json in the model directory");
   }
+  return BertConfig::load((root / "config.json").string());
+}
+
+std::unique_ptr<BertModel> BertModel::load_weights(const std::string& dir,
+                                                   const BertConfig& config) {
+  namespace fs = std::filesystem;
+  const fs::path root(dir);
   const fs::path st = root / "model.safetensors";
   if (!fs::exists(st)) {
     std::string msg = "missing model.safetensors";
@@ -76,17 +82,34 @@ BertModel::Loaded BertModel::load_dir(const std::string& dir) {
     }
     throw core::MissingResourceError(core::SourceLocation(st.string()), msg);
   }
+  const SafetensorsFile file(st.string());
+  return std::make_unique<BertModel>(config, BertWeights::load(file, config));
+}
+
+BertModel::Loaded BertModel::load_dir(const std::string& dir) {
+  namespace fs = std::filesystem;
+  const fs::path root(dir);
+  const BertConfig config = load_config(dir);  // an unsupported model_type is named first
+  if (config.architecture == Architecture::kRoberta) {
+    throw core::ParseError(core::SourceLocation((root / "config.json").string()),
+                           "model_type 'roberta' has a byte-level BPE vocabulary; this needs a "
+                           "WordPiece model (bert, distilbert) with vocab.txt");
+  }
+  const fs::path vocab = root / "vocab.txt";
+  if (!fs::exists(vocab)) {
+    throw core::MissingResourceError(core::SourceLocation(vocab.string()),
+                                     "missing vocab.txt in the model directory");
+  }
   Loaded loaded;
-  const BertConfig config = BertConfig::load((root / "config.json").string());
-  loaded.vocab = BertVocab::load((root / "vocab.txt").string());
+  loaded.vocab = BertVocab::load(
+      vocab.string(), TokenizerConfig::load((root / "tokenizer_config.json").string(), {}));
   if (loaded.vocab.size() != config.vocab_size) {
-    throw core::ParseError(core::SourceLocation((root / "vocab.txt").string()),
+    throw core::ParseError(core::SourceLocation(vocab.string()),
                            "vocab.txt has " + std::to_string(loaded.vocab.size()) +
                                " tokens but config.json says vocab_size " +
                                std::to_string(config.vocab_size));
   }
-  const SafetensorsFile file(st.string());
-  loaded.model = std::make_unique<BertModel>(config, BertWeights::load(file, config));
+  loaded.model = load_weights(dir, config);
   return loaded;
 }
 
@@ -99,9 +122,10 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
   out.hidden = h;
   for (const auto& s : seqs) {
     if (s.empty()) throw core::UsageError("BERT input sequence is empty");
-    if (s.size() > config_.max_position_embeddings) {
-      throw core::UsageError("BERT input of " + std::to_string(s.size()) +
-                             " tokens exceeds max_position_embeddings " +
+    if (s.size() > config_.max_tokens()) {
+      throw core::UsageError("BERT input of " + std::to_string(s.size()) + " tokens exceeds the " +
+                             std::to_string(config_.max_tokens()) +
+                             " positions of max_position_embeddings " +
                              std::to_string(config_.max_position_embeddings));
     }
     for (std::int32_t id : s) {
@@ -125,7 +149,7 @@ EncoderOutput BertModel::encode(const std::vector<std::vector<std::int32_t>>& se
     for (std::size_t t = 0; t < t_len; ++t) {
       const std::int32_t id = t < seqs[s].size() ? seqs[s][t] : pad_id;
       const float* we = w.word_embeddings.data() + static_cast<std::size_t>(id) * h;
-      const float* pe = w.position_embeddings.data() + t * h;
+      const float* pe = w.position_embeddings.data() + (t + config_.position_offset) * h;
       const float* te = w.token_type_embeddings.data();
       float* dst = x.data() + (s * t_len + t) * h;
       for (std::size_t i = 0; i < h; ++i) dst[i] = we[i] + pe[i] + te[i];

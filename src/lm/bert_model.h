@@ -6,7 +6,9 @@
 // Batches: sequences of different lengths are padded to the longest; padded key positions
 // are excluded from the attention softmax (exactly what Hugging Face's additive mask of
 // finfo.min does), so a sequence's outputs do not depend on what it is batched with.
-// Token types are all 0 (single-segment inputs). Thread-safe for concurrent const calls.
+// Token types are all 0 (single-segment inputs). Position p uses embedding row
+// p + config.position_offset (RoBERTa's pad_token_id + 1), exactly the positions Hugging
+// Face gives a sequence's real tokens. Thread-safe for concurrent const calls.
 #pragma once
 
 #include <cstdint>
@@ -35,12 +37,19 @@ class BertModel {
  public:
   BertModel(BertConfig config, BertWeights weights);
 
-  // Loads config.json, vocab.txt and model.safetensors from a Hugging Face model directory.
-  // Throws MissingResourceError for a missing file (with a conversion hint when only
-  // pytorch_model.bin / tf_model.h5 is present) and ParseError for inconsistent files
-  // (vocab.txt size ≠ config vocab_size, tensor shapes, ...).
+  // Loads config.json, vocab.txt (with tokenizer_config.json when present) and
+  // model.safetensors from a Hugging Face WordPiece model directory (BERT, DistilBERT).
+  // config.json is read first, so an unsupported model_type (or RoBERTa, whose vocabulary is
+  // BPE: see lm/hf_encoder.h) is named before any missing file. Throws MissingResourceError
+  // for a missing file (with a conversion hint when only pytorch_model.bin / tf_model.h5 is
+  // present) and ParseError for inconsistent files (vocab.txt size ≠ config vocab_size,
+  // tensor shapes, ...).
   struct Loaded;
   static Loaded load_dir(const std::string& dir);
+  // The steps of load_dir: DIR/config.json (MissingResourceError without the directory or
+  // the file), and DIR/model.safetensors read for `config`.
+  static BertConfig load_config(const std::string& dir);
+  static std::unique_ptr<BertModel> load_weights(const std::string& dir, const BertConfig& config);
 
   const BertConfig& config() const { return config_; }
   const BertWeights& weights() const { return weights_; }

@@ -5,7 +5,7 @@
 
 namespace assay::lm {
 
-BertVocab BertVocab::load(const std::string& path) {
+BertVocab BertVocab::load(const std::string& path, const TokenizerConfig& config) {
   core::LineReader lines(path);
   std::vector<std::string> tokens;
   std::string_view line;
@@ -15,12 +15,14 @@ BertVocab BertVocab::load(const std::string& path) {
     }
     tokens.emplace_back(line);
   }
-  return from_tokens(std::move(tokens), path);
+  return from_tokens(std::move(tokens), path, config);
 }
 
-BertVocab BertVocab::from_tokens(std::vector<std::string> tokens, const std::string& path) {
+BertVocab BertVocab::from_tokens(std::vector<std::string> tokens, const std::string& path,
+                                 const TokenizerConfig& config) {
   BertVocab v;
   v.path_ = path;
+  v.config_ = config;
   v.tokens_ = std::move(tokens);
   if (v.tokens_.empty()) throw core::ParseError(core::SourceLocation(path), "vocabulary is empty");
   if (v.tokens_.size() > static_cast<std::size_t>(INT32_MAX)) {
@@ -33,19 +35,20 @@ BertVocab BertVocab::from_tokens(std::vector<std::string> tokens, const std::str
 void BertVocab::index() {
   ids_.reserve(tokens_.size());
   for (std::size_t i = 0; i < tokens_.size(); ++i) ids_[tokens_[i]] = static_cast<std::int32_t>(i);
-  auto special = [&](const char* name) {
+  auto special = [&](const std::string& name) {
     const auto id = find(name);
     if (!id) {
       throw core::ParseError(core::SourceLocation(path_),
-                             std::string("vocabulary lacks the special token ") + name);
+                             "vocabulary lacks the special token " + name);
     }
     return *id;
   };
-  pad_ = special("[PAD]");
-  unk_ = special("[UNK]");
-  cls_ = special("[CLS]");
-  sep_ = special("[SEP]");
-  mask_ = special("[MASK]");
+  const SpecialTokens& s = config_.specials;
+  pad_ = special(s.pad);
+  unk_ = special(s.unk);
+  cls_ = special(s.cls);
+  sep_ = special(s.sep);
+  mask_ = special(s.mask);
 }
 
 std::optional<std::int32_t> BertVocab::find(std::string_view token) const {

@@ -9,7 +9,10 @@ namespace {
 
 std::string shape_string(const std::vector<std::uint64_t>& shape) {
   std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? "," : "") + std::to_string(shape[i]);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(shape[i]);  // appended apart: GCC 12 -O3 -Werror=restrict
+  }
   return s + "]";
 }
 
@@ -53,8 +56,8 @@ class TensorLoader {
 
  private:
   std::string naming_hint() const {
-    return prefix_.empty() ? " (BertModel naming, no prefix)"
-                           : " (BertForPreTraining naming, prefix '" + prefix_ + "')";
+    return prefix_.empty() ? " (bare encoder naming, no prefix)"
+                           : " (task-model naming, prefix '" + prefix_ + "')";
   }
 
   const SafetensorsFile& file_;
@@ -67,19 +70,55 @@ void append(std::vector<float>& dst, const std::vector<float>& src) {
 
 }  // namespace
 
-BertWeights BertWeights::load(const SafetensorsFile& file, const BertConfig& c) {
-  BertWeights w;
+namespace {
+
+// The prefix of the encoder's tensors: the architecture's ("bert.", "distilbert.",
+// "roberta.", as the *For* task models store them) or none (the bare encoder models).
+std::string find_prefix(const SafetensorsFile& file, const std::string& arch_prefix,
+                        const std::string& model_type) {
   const std::string kWord = "embeddings.word_embeddings.weight";
-  if (file.contains("bert." + kWord)) {
-    w.prefix = "bert.";
-  } else if (!file.contains(kWord)) {
-    throw core::ParseError(core::SourceLocation(file.path()),
-                           "no BERT word embeddings: neither 'bert." + kWord + "' nor '" + kWord +
-                               "' is in the file (not a BERT checkpoint?)");
+  if (file.contains(arch_prefix + kWord)) return arch_prefix;
+  if (file.contains(kWord)) return "";
+  throw core::ParseError(core::SourceLocation(file.path()),
+                         "no word embeddings: neither '" + arch_prefix + kWord + "' nor '" +
+                             kWord + "' is in the file (not a " + model_type +
+                             " checkpoint, as config.json's model_type says?)");
+}
+
+// DistilBERT: the same post-LN block as BERT under other names, no token types.
+void load_distilbert(const TensorLoader& t, const BertConfig& c, BertWeights& w) {
+  const std::uint64_t h = c.hidden_size, in = c.intermediate_size;
+  w.word_embeddings = t.get("embeddings.word_embeddings.weight", {c.vocab_size, h});
+  w.position_embeddings =
+      t.get("embeddings.position_embeddings.weight", {c.max_position_embeddings, h});
+  w.token_type_embeddings.assign(h, 0.0f);  // one all-zero row: nothing added
+  w.embed_ln_g = t.get("embeddings.LayerNorm.weight", {h});
+  w.embed_ln_b = t.get("embeddings.LayerNorm.bias", {h});
+  for (std::size_t l = 0; l < c.num_hidden_layers; ++l) {
+    const std::string p = "transformer.layer." + std::to_string(l) + ".";
+    BertLayerWeights L;
+    for (const char* part : {"q_lin", "k_lin", "v_lin"}) {
+      append(L.qkv_w, t.get(p + "attention." + part + ".weight", {h, h}));
+      append(L.qkv_b, t.get(p + "attention." + part + ".bias", {h}));
+    }
+    L.attn_out_w = t.get(p + "attention.out_lin.weight", {h, h});
+    L.attn_out_b = t.get(p + "attention.out_lin.bias", {h});
+    L.attn_ln_g = t.get(p + "sa_layer_norm.weight", {h});
+    L.attn_ln_b = t.get(p + "sa_layer_norm.bias", {h});
+    L.ffn_in_w = t.get(p + "ffn.lin1.weight", {in, h});
+    L.ffn_in_b = t.get(p + "ffn.lin1.bias", {in});
+    L.ffn_out_w = t.get(p + "ffn.lin2.weight", {h, in});
+    L.ffn_out_b = t.get(p + "ffn.lin2.bias", {h});
+    L.out_ln_g = t.get(p + "output_layer_norm.weight", {h});
+    L.out_ln_b = t.get(p + "output_layer_norm.bias", {h});
+    w.layers.push_back(std::move(L));
   }
-  const TensorLoader t(file, w.prefix);
+}
+
+// BERT and RoBERTa share every encoder tensor name.
+void load_bert(const TensorLoader& t, const BertConfig& c, BertWeights& w) {
   const std::uint64_t h = c.hidden_size, v = c.vocab_size, in = c.intermediate_size;
-  w.word_embeddings = t.get(kWord, {v, h});
+  w.word_embeddings = t.get("embeddings.word_embeddings.weight", {v, h});
   w.position_embeddings =
       t.get("embeddings.position_embeddings.weight", {c.max_position_embeddings, h});
   w.token_type_embeddings =
@@ -109,6 +148,27 @@ BertWeights BertWeights::load(const SafetensorsFile& file, const BertConfig& c) 
     w.pooler_w = t.get("pooler.dense.weight", {h, h});
     w.pooler_b = t.get("pooler.dense.bias", {h});
   }
+}
+
+}  // namespace
+
+BertWeights BertWeights::load(const SafetensorsFile& file, const BertConfig& c) {
+  BertWeights w;
+  switch (c.architecture) {
+    case Architecture::kDistilBert:
+      w.prefix = find_prefix(file, "distilbert.", c.model_type);
+      load_distilbert(TensorLoader(file, w.prefix), c, w);
+      return w;  // DistilBERT's MLM head (vocab_transform, vocab_projector) is not read
+    case Architecture::kRoberta:
+      w.prefix = find_prefix(file, "roberta.", c.model_type);
+      load_bert(TensorLoader(file, w.prefix), c, w);
+      return w;  // RoBERTa's MLM head (lm_head.*) is not read
+    case Architecture::kBert:
+      break;
+  }
+  w.prefix = find_prefix(file, "bert.", c.model_type);
+  load_bert(TensorLoader(file, w.prefix), c, w);
+  const std::uint64_t h = c.hidden_size, v = c.vocab_size;
   // The MLM head is never prefixed with "bert.".
   const TensorLoader head(file, "");
   if (head.find("cls.predictions.transform.dense.weight")) {

@@ -1,7 +1,10 @@
-// BertWeights: every BERT parameter as float32, looked up by Hugging Face tensor name and
-// checked against the config's shapes.
+// BertWeights: every encoder parameter as float32, looked up by Hugging Face tensor name
+// (per config.json's model_type) and checked against the config's shapes.
 //
-// Two naming schemes are recognised automatically:
+// DistilBERT ("distilbert." prefix or none; transformer.layer.N.attention.{q,k,v,out}_lin,
+// sa_layer_norm, ffn.lin1/lin2, output_layer_norm) fills the same fields, with an all-zero
+// token-type row. RoBERTa uses BERT's names under "roberta." (or none). For BERT, two naming
+// schemes are recognised automatically:
 //   * BertForPreTraining / BertForMaskedLM (bert-base-uncased): "bert." prefix, LayerNorm
 //     parameters either "LayerNorm.weight/bias" or the legacy "LayerNorm.gamma/beta", the MLM
 //     head under "cls.predictions." (decoder weight optional: tied to the word embeddings);

@@ -1,8 +1,10 @@
 // WordpieceTokenizer: BERT's full tokenisation — BasicTokenizer, then greedy longest-match
 // WordPiece against a BertVocab with "##" marking word continuations, as Hugging Face's
-// BertTokenizer(do_lower_case=True). A word longer than 100 code points, or one that cannot
-// be covered by vocabulary pieces, becomes a single [UNK]. The special tokens [CLS] [SEP]
-// [MASK] [PAD] [UNK] written literally as whitespace-separated words are kept whole.
+// BertTokenizer, with the vocabulary's tokenizer_config.json settings (do_lower_case,
+// strip_accents; lower-cased by default). A word longer than 100 code points, or one that
+// cannot be covered by vocabulary pieces, becomes a single [UNK]. The special tokens ([CLS]
+// [SEP] [MASK] [PAD] [UNK] or the config's) written literally as whitespace-separated words
+// are kept whole.
 #pragma once
 
 #include <cstdint>

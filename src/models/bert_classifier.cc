@@ -8,9 +8,8 @@
 
 #include "core/error.h"
 #include "core/sha256.h"
-#include "lm/bert_model.h"
+#include "lm/hf_encoder.h"
 #include "lm/safetensors_file.h"
-#include "lm/wordpiece_tokenizer.h"
 #include "models/whole_file.h"
 
 namespace assay::models {
@@ -59,18 +58,61 @@ std::vector<std::string> read_labels(const fs::path& config_path, std::size_t n_
   return labels;
 }
 
+// One dense layer of the head: [out, in] weights and [out] bias from the checkpoint.
+struct Dense {
+  std::vector<float> w, b;
+  std::size_t in = 0, out = 0;
+
+  // Reads NAME.weight and NAME.bias; `out` 0 accepts any output size. Returns false when
+  // either is absent.
+  bool load(const lm::SafetensorsFile& file, const std::string& name, std::size_t in_size,
+            std::size_t out_size) {
+    const auto* weight = file.find(name + ".weight");
+    const auto* bias = file.find(name + ".bias");
+    if (!weight || !bias) return false;
+    if (weight->shape.size() != 2 || weight->shape[1] != in_size || weight->shape[0] == 0 ||
+        (out_size != 0 && weight->shape[0] != out_size) || bias->shape.size() != 1 ||
+        bias->shape[0] != weight->shape[0]) {
+      throw core::ParseError(core::SourceLocation(file.path()),
+                             name + ".weight should be [" +
+                                 (out_size ? std::to_string(out_size) : std::string("n_labels")) +
+                                 ", " + std::to_string(in_size) + "] and " + name + ".bias [" +
+                                 (out_size ? std::to_string(out_size) : std::string("n_labels")) +
+                                 "]");
+    }
+    w = file.to_f32(*weight);
+    b = file.to_f32(*bias);
+    in = in_size;
+    out = static_cast<std::size_t>(weight->shape[0]);
+    return true;
+  }
+
+  // y = W·x + b in double.
+  std::vector<double> apply(const double* x) const {
+    std::vector<double> y(out);
+    for (std::size_t k = 0; k < out; ++k) {
+      double sum = b[k];
+      for (std::size_t i = 0; i < in; ++i) sum += static_cast<double>(w[k * in + i]) * x[i];
+      y[k] = sum;
+    }
+    return y;
+  }
+};
+
 }  // namespace
 
+// The sequence-classification head of each architecture, on the first token's state:
+//   BERT:       pooler tanh(W·h + b) (in the encoder's weights), then classifier;
+//   DistilBERT: pre_classifier, ReLU, classifier;
+//   RoBERTa:    classifier.dense, tanh, classifier.out_proj.
 struct BertClassifier::Runtime {
-  lm::BertModel::Loaded loaded;
-  std::unique_ptr<lm::WordpieceTokenizer> tokenizer;
-  std::vector<float> weight;  // [n_labels, hidden]
-  std::vector<float> bias;    // [n_labels]
-  std::size_t hidden = 0;
+  lm::HfEncoder encoder;
+  Dense hidden;  // pre_classifier / classifier.dense; unused for BERT
+  Dense output;  // classifier / classifier.out_proj
 };
 
 BertClassifier::BertClassifier(const std::string& dir, std::size_t batch_size)
-    : runtime_(std::make_unique<Runtime>()), batch_size_(std::max<std::size_t>(1, batch_size)) {
+    : batch_size_(std::max<std::size_t>(1, batch_size)) {
   const fs::path root(dir);
   if (fs::is_directory(root) && !fs::exists(root / "model.safetensors") &&
       fs::exists(root / "pytorch_model.bin")) {
@@ -82,37 +124,40 @@ BertClassifier::BertClassifier(const std::string& dir, std::size_t batch_size)
         "M.from_pretrained('" +
             dir + "').save_pretrained('" + dir + "', safe_serialization=True)");
   }
-  runtime_->loaded = lm::BertModel::load_dir(dir);
-  const auto& model = *runtime_->loaded.model;
-  if (!model.weights().has_pooler()) {
-    throw core::ParseError(core::SourceLocation((root / "model.safetensors").string()),
-                           "no pooler weights (bert.pooler.dense.*): not a "
-                           "BertForSequenceClassification checkpoint");
-  }
-  const std::size_t hidden = model.config().hidden_size;
+  runtime_ = std::make_unique<Runtime>(Runtime{lm::HfEncoder::load_dir(dir), {}, {}});
+  const auto& model = runtime_->encoder.model();
+  const std::size_t h = model.config().hidden_size;
   const std::string st = (root / "model.safetensors").string();
   const lm::SafetensorsFile file(st);
-  const auto* weight = file.find("classifier.weight");
-  const auto* bias = file.find("classifier.bias");
-  if (!weight || !bias) {
-    throw core::ParseError(core::SourceLocation(st),
-                           "no classifier.weight/classifier.bias: not a "
-                           "BertForSequenceClassification checkpoint");
+  std::string expected;
+  bool found = false;
+  switch (model.config().architecture) {
+    case lm::Architecture::kBert:
+      if (!model.weights().has_pooler()) {
+        throw core::ParseError(core::SourceLocation(st),
+                               "no pooler weights (bert.pooler.dense.*): not a "
+                               "BertForSequenceClassification checkpoint");
+      }
+      expected = "classifier.weight/classifier.bias: not a BertForSequenceClassification";
+      found = runtime_->output.load(file, "classifier", h, 0);
+      break;
+    case lm::Architecture::kDistilBert:
+      expected = "pre_classifier.* and classifier.*: not a DistilBertForSequenceClassification";
+      found = runtime_->hidden.load(file, "pre_classifier", h, h) &&
+              runtime_->output.load(file, "classifier", h, 0);
+      break;
+    case lm::Architecture::kRoberta:
+      expected = "classifier.dense.* and classifier.out_proj.*: not a "
+                 "RobertaForSequenceClassification";
+      found = runtime_->hidden.load(file, "classifier.dense", h, h) &&
+              runtime_->output.load(file, "classifier.out_proj", h, 0);
+      break;
   }
-  if (weight->shape.size() != 2 || weight->shape[1] != hidden || weight->shape[0] == 0 ||
-      bias->shape.size() != 1 || bias->shape[0] != weight->shape[0]) {
-    throw core::ParseError(core::SourceLocation(st), "classifier.weight should be [n_labels, " +
-                                                         std::to_string(hidden) +
-                                                         "] and classifier.bias [n_labels]");
-  }
-  runtime_->weight = file.to_f32(*weight);
-  runtime_->bias = file.to_f32(*bias);
-  runtime_->hidden = hidden;
-  runtime_->tokenizer = std::make_unique<lm::WordpieceTokenizer>(runtime_->loaded.vocab);
-  labels_ = read_labels(root / "config.json", static_cast<std::size_t>(weight->shape[0]));
+  if (!found) throw core::ParseError(core::SourceLocation(st), "no " + expected + " checkpoint");
+  labels_ = read_labels(root / "config.json", runtime_->output.out);
   std::string hashes;
-  for (const char* name : {"config.json", "vocab.txt", "model.safetensors"}) {
-    hashes += std::string(name) + "=" + core::file_sha256_hex((root / name).string()) + "\n";
+  for (const auto& path : runtime_->encoder.files()) {
+    hashes += fs::path(path).filename().string() + "=" + core::file_sha256_hex(path) + "\n";
   }
   identity_ = "bert:sha256:" + core::sha256_hex(hashes);
 }
@@ -120,30 +165,36 @@ BertClassifier::BertClassifier(const std::string& dir, std::size_t batch_size)
 BertClassifier::~BertClassifier() = default;
 
 std::vector<std::vector<double>> BertClassifier::predict(const std::vector<std::string>& texts) {
-  const auto& model = *runtime_->loaded.model;
-  const std::size_t max_length = model.config().max_position_embeddings;
-  const std::size_t n_labels = labels_.size();
-  const std::size_t hidden = runtime_->hidden;
-  std::vector<std::vector<double>> out;
-  out.reserve(texts.size());
+  const auto& encoder = runtime_->encoder;
+  const auto& model = encoder.model();
+  const lm::Architecture arch = model.config().architecture;
+  const std::size_t h = model.config().hidden_size;
+  // Texts are batched in order of length (stable), so a batch pads little; answers go back
+  // to their texts' places (padding never changes an answer, see lm/bert_model.h).
+  std::vector<std::vector<std::int32_t>> ids;
+  ids.reserve(texts.size());
+  for (const auto& text : texts) ids.push_back(encoder.encode_input(text));
+  std::vector<std::size_t> order(texts.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return ids[a].size() < ids[b].size(); });
+  std::vector<std::vector<double>> out(texts.size());
   for (std::size_t begin = 0; begin < texts.size(); begin += batch_size_) {
     const std::size_t end = std::min(texts.size(), begin + batch_size_);
     std::vector<std::vector<std::int32_t>> seqs;
-    for (std::size_t i = begin; i < end; ++i) {
-      seqs.push_back(runtime_->tokenizer->wrap(runtime_->tokenizer->encode(texts[i]), max_length));
-    }
-    const auto encoded = model.encode(seqs, runtime_->loaded.vocab.pad_id());
-    const auto pooled = model.pool(encoded);
+    for (std::size_t i = begin; i < end; ++i) seqs.push_back(std::move(ids[order[i]]));
+    const auto encoded = model.encode(seqs, encoder.pad_id());
+    const std::vector<float> pooled =
+        arch == lm::Architecture::kBert ? model.pool(encoded) : std::vector<float>{};
     for (std::size_t s = 0; s < seqs.size(); ++s) {
-      std::vector<double> logits(n_labels);
-      for (std::size_t k = 0; k < n_labels; ++k) {
-        double sum = runtime_->bias[k];
-        for (std::size_t h = 0; h < hidden; ++h) {
-          sum += static_cast<double>(runtime_->weight[k * hidden + h]) *
-                 static_cast<double>(pooled[s * hidden + h]);
-        }
-        logits[k] = sum;
+      const float* first = arch == lm::Architecture::kBert ? pooled.data() + s * h
+                                                           : encoded.row(s, 0);
+      std::vector<double> x(first, first + h);
+      if (arch != lm::Architecture::kBert) {
+        x = runtime_->hidden.apply(x.data());
+        for (double& v : x) v = arch == lm::Architecture::kDistilBert ? std::max(v, 0.0) : std::tanh(v);
       }
+      std::vector<double> logits = runtime_->output.apply(x.data());
       const double m = *std::max_element(logits.begin(), logits.end());
       double total = 0;
       for (double& v : logits) {
@@ -151,7 +202,7 @@ std::vector<std::vector<double>> BertClassifier::predict(const std::vector<std::
         total += v;
       }
       for (double& v : logits) v /= total;
-      out.push_back(std::move(logits));
+      out[order[begin + s]] = std::move(logits);
     }
   }
   return out;

@@ -186,7 +186,14 @@ TEST(BertModelLoad, WrongShape) {
 TEST(BertModelLoad, NotABertCheckpoint) {
   ModelCopy m;
   m.rewrite([](auto& t) { t.erase("bert.embeddings.word_embeddings.weight"); });
-  EXPECT_NE(load_error(m.path()).find("no BERT word embeddings"), std::string::npos);
+  EXPECT_NE(load_error(m.path()).find("no word embeddings: neither 'bert.embeddings"),
+            std::string::npos);
+}
+
+TEST(BertModelLoad, RobertaNeedsTheBpeLoader) {
+  const std::string msg =
+      load_error(std::string(ASSAY_TEST_DATA_DIR) + "/models/roberta_classifier");
+  EXPECT_NE(msg.find("byte-level BPE vocabulary"), std::string::npos) << msg;
 }
 
 TEST(BertModelLoad, IntegerWeights) {

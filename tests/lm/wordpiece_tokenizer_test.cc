@@ -33,6 +33,46 @@ TEST(WordpieceTokenizer, MatchesGoldens) {
   }
 }
 
+// tokenizer_config.json's do_lower_case: false (a cased model) keeps case and accents;
+// strip_accents: true strips them all the same.
+TEST(WordpieceTokenizer, CasedVocabulary) {
+  const std::string dir = std::string(ASSAY_TEST_DATA_DIR) + "/models/distilbert_classifier";
+  const TokenizerConfig cased = TokenizerConfig::load(dir + "/tokenizer_config.json", {});
+  EXPECT_FALSE(cased.lower_case);
+  const BertVocab vocab = BertVocab::load(dir + "/vocab.txt", cased);
+  const WordpieceTokenizer tok(vocab);
+  EXPECT_EQ(tok.tokenize("Hello Café [MASK]"),
+            (std::vector<std::string>{"Hello", "Café", "[MASK]"}));
+  TokenizerConfig strip = cased;
+  strip.strip_accents = true;
+  const BertVocab stripped_vocab = BertVocab::load(dir + "/vocab.txt", strip);
+  EXPECT_EQ(WordpieceTokenizer(stripped_vocab).tokenize("Hello Café"),
+            (std::vector<std::string>{"Hello", "C", "##a", "##f", "##e"}));
+  const BertVocab lowered = BertVocab::load(dir + "/vocab.txt");
+  EXPECT_EQ(WordpieceTokenizer(lowered).tokenize("Hello Café"),
+            (std::vector<std::string>{"hello", "cafe"}));
+}
+
+TEST(TokenizerConfig, SpecialTokensAsStringsOrObjectsAndBadTypes) {
+  assay::testing::TempDir d;
+  d.write("t.json", R"({"cls_token": {"content": "<s>", "lstrip": false}, "sep_token": "</s>",
+                         "do_lower_case": null})");
+  const TokenizerConfig c = TokenizerConfig::load(d.file("t.json"), {});
+  EXPECT_EQ(c.specials.cls, "<s>");
+  EXPECT_EQ(c.specials.sep, "</s>");
+  EXPECT_EQ(c.specials.pad, "[PAD]");
+  EXPECT_TRUE(c.lower_case);
+  EXPECT_TRUE(TokenizerConfig::load(d.file("absent.json"), {}).lower_case);
+  d.write("t.json", R"({"do_lower_case": "no"})");
+  try {
+    TokenizerConfig::load(d.file("t.json"), {});
+    FAIL();
+  } catch (const core::ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("'do_lower_case' must be true or false"),
+              std::string::npos);
+  }
+}
+
 TEST(WordpieceTokenizer, OverlongWordIsUnknownAndHundredIsNot) {
   const BertVocab vocab = BertVocab::load(kDir + "/vocab.txt");
   const WordpieceTokenizer tok(vocab);

@@ -86,3 +86,132 @@ TEST(BertClassifier, CheckpointWithoutAClassifierHead) {
 }
 
 }  // namespace
+
+// DistilBERT and RoBERTa folders made by tools/goldens/models_hf_encoders.py, with logits
+// and probabilities from torch.nn modules written from the published architectures.
+namespace {
+
+using assay::models::BertClassifier;
+using ::testing::HasSubstr;
+
+const std::string kModels = std::string(ASSAY_TEST_DATA_DIR) + "/models";
+
+nlohmann::json read_goldens(const std::string& dir) {
+  std::ifstream in(dir + "/goldens.json");
+  return nlohmann::json::parse(in);
+}
+
+// Probabilities singly and batched to 1e-5, and the logits through them: log(p_k / p_0)
+// is logit_k − logit_0, whatever the softmax's shift.
+void expect_matches_goldens(const std::string& dir) {
+  const auto golden = read_goldens(dir);
+  const auto texts = golden["texts"].get<std::vector<std::string>>();
+  BertClassifier one(dir, 1), batched(dir, 32);
+  EXPECT_EQ(one.labels(), golden["labels"].get<std::vector<std::string>>());
+  const auto single = one.predict(texts);
+  const auto together = batched.predict(texts);
+  ASSERT_EQ(single.size(), texts.size());
+  const std::size_t n = golden["labels"].size();
+  double spread = 0;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    ASSERT_EQ(single[i].size(), n);
+    for (std::size_t k = 0; k < n; ++k) {
+      EXPECT_NEAR(single[i][k], golden["single"][i][k].get<double>(), 1e-5) << texts[i];
+      EXPECT_NEAR(together[i][k], golden["batched"][i][k].get<double>(), 1e-5) << texts[i];
+      const double logit_gap = golden["single_logits"][i][k].get<double>() -
+                               golden["single_logits"][i][0].get<double>();
+      EXPECT_NEAR(std::log(single[i][k] / single[i][0]), logit_gap, 1e-5) << texts[i];
+      spread = std::max(spread, std::abs(logit_gap));
+    }
+  }
+  EXPECT_GT(spread, 0.5);  // the goldens are far from uniform: the checks can fail
+}
+
+TEST(HfEncoderClassifier, DistilBertMatchesPyTorch) {
+  expect_matches_goldens(kModels + "/distilbert_classifier");
+}
+
+TEST(HfEncoderClassifier, RobertaMatchesPyTorch) {
+  expect_matches_goldens(kModels + "/roberta_classifier");
+}
+
+TEST(HfEncoderClassifier, RobertaFromTokenizerJson) {
+  const std::string src = kModels + "/roberta_classifier";
+  assay::testing::TempDir dir;
+  for (const char* name : {"config.json", "tokenizer_config.json", "model.safetensors"}) {
+    std::filesystem::copy_file(src + "/" + name, dir.file(name));
+  }
+  std::filesystem::copy_file(kModels + "/roberta_tokenizer_json/tokenizer.json",
+                             dir.file("tokenizer.json"));
+  const auto golden = read_goldens(src);
+  const auto texts = golden["texts"].get<std::vector<std::string>>();
+  const auto probs = BertClassifier(dir.path().string()).predict(texts);
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    for (std::size_t k = 0; k < probs[i].size(); ++k) {
+      EXPECT_NEAR(probs[i][k], golden["single"][i][k].get<double>(), 1e-5) << texts[i];
+    }
+  }
+  // Another tokenizer file is another model.
+  EXPECT_NE(BertClassifier(dir.path().string()).identity(), BertClassifier(src).identity());
+}
+
+// tokenizer_config.json's do_lower_case: false keeps case and accents; lower-casing the
+// same folder changes the ids and therefore the scores.
+TEST(HfEncoderClassifier, CasedModelIsNotLowerCased) {
+  const std::string src = kModels + "/distilbert_classifier";
+  assay::testing::TempDir dir;
+  for (const char* name : {"config.json", "vocab.txt", "model.safetensors"}) {
+    std::filesystem::copy_file(src + "/" + name, dir.file(name));
+  }
+  dir.write("tokenizer_config.json", "{\"do_lower_case\": true}");
+  const std::vector<std::string> text = {"Hello World"};
+  const auto cased = BertClassifier(src).predict(text);
+  const auto lowered = BertClassifier(dir.path().string()).predict(text);
+  EXPECT_GT(std::abs(cased[0][0] - lowered[0][0]), 1e-3);
+  EXPECT_NEAR(cased[0][0], read_goldens(src)["single"][2][0].get<double>(), 1e-5);
+}
+
+std::string load_error(const std::string& dir) {
+  try {
+    BertClassifier model(dir);
+  } catch (const assay::core::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(HfEncoderClassifier, UnsupportedModelTypeNamedBeforeMissingFiles) {
+  assay::testing::TempDir dir;
+  dir.write("config.json", R"({"model_type": "xlnet", "vocab_size": 10})");
+  const std::string msg = load_error(dir.path().string());
+  EXPECT_THAT(msg, HasSubstr("model_type 'xlnet' is not supported"));
+  EXPECT_THAT(msg, HasSubstr("bert, distilbert, roberta"));
+}
+
+TEST(HfEncoderClassifier, MissingTokenizerFilesAreNamed) {
+  const std::string src = kModels + "/roberta_classifier";
+  assay::testing::TempDir dir;
+  for (const char* name : {"config.json", "vocab.json", "model.safetensors"}) {
+    std::filesystem::copy_file(src + "/" + name, dir.file(name));
+  }
+  std::string msg = load_error(dir.path().string());
+  EXPECT_THAT(msg, HasSubstr("missing merges.txt"));
+  EXPECT_THAT(msg, HasSubstr("tokenizer.json, or vocab.json and merges.txt"));
+  assay::testing::TempDir distil;
+  std::filesystem::copy_file(kModels + "/distilbert_classifier/config.json",
+                             distil.file("config.json"));
+  EXPECT_THAT(load_error(distil.path().string()), HasSubstr("missing vocab.txt"));
+}
+
+TEST(HfEncoderClassifier, WrongHeadIsNamed) {
+  // The DistilBERT config over the RoBERTa weights: the encoder tensors are absent.
+  const std::string src = kModels + "/roberta_classifier";
+  assay::testing::TempDir dir;
+  std::filesystem::copy_file(src + "/model.safetensors", dir.file("model.safetensors"));
+  for (const char* name : {"config.json", "vocab.txt"}) {
+    std::filesystem::copy_file(kModels + "/distilbert_classifier/" + name, dir.file(name));
+  }
+  EXPECT_THAT(load_error(dir.path().string()), HasSubstr("distilbert.embeddings.word_embeddings"));
+}
+
+}  // namespace

@@ -225,3 +225,26 @@ TEST(ModelCommands, CmdCrashingChildWithACacheLosesNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+// The probe that docs/models.md gives for checking a `bert:` folder before a long run.
+TEST(ModelCommands, BertProbeScoresARobertaFolderAndRefusesAnUnsupportedType) {
+  TempDir dir;
+  const std::string models = std::string(ASSAY_TEST_DATA_DIR) + "/models";
+  const auto input = dir.write("probe.txt", "a great film\na dull film\n");
+  auto r = run_assay(dir, "model predict --model bert:" + models +
+                              "/roberta_classifier --input " + input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = parse_lines(r.out);
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(rows[0]["scores"].size(), 3u);
+  TempDir other;
+  other.write("config.json", R"({"model_type": "deberta-v2", "vocab_size": 5})");
+  r = run_assay(dir, "model predict --model bert:" + other.path().string() + " --input " + input);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("model_type 'deberta-v2' is not supported"));
+  EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace

@@ -4,8 +4,8 @@
 # sphinx_lm_eval, scipy/scikit-learn) in a scratch copy of the repository and fails if any
 # committed golden under tests/data differs (numbers within 1e-6 absolute or relative, words
 # and ranks exactly; see compare_goldens.py): the C++ checks then agree with the live oracles,
-# not only with files written once. tiny_bert.py and models_bert_classifier.py (PyTorch, not
-# installed for tests) are left out.
+# not only with files written once. tiny_bert.py, models_bert_classifier.py and
+# models_hf_encoders.py (PyTorch, not installed for tests) are left out.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 # Several goldens are made from ../shared/data; without it the check is skipped (exit 77, which

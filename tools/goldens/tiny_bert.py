@@ -91,7 +91,9 @@ def whitespace_tokenize(text):
 NEVER_SPLIT = {"[UNK]", "[SEP]", "[PAD]", "[CLS]", "[MASK]"}
 
 
-def basic_tokenize(text):
+def basic_tokenize(text, lower=True):
+    """HF BasicTokenizer; lower=False is do_lower_case=False with strip_accents unset (no
+    lower-casing, no accent stripping)."""
     out = []
     for ch in text:
         cp = ord(ch)
@@ -109,9 +111,10 @@ def basic_tokenize(text):
     split_tokens = []
     for token in whitespace_tokenize(text):
         if token not in NEVER_SPLIT:
-            token = token.lower()
-            token = "".join(c for c in unicodedata.normalize("NFD", token)
-                            if unicodedata.category(c) != "Mn")
+            if lower:
+                token = token.lower()
+                token = "".join(c for c in unicodedata.normalize("NFD", token)
+                                if unicodedata.category(c) != "Mn")
             pieces, start_new = [], True
             for ch in token:
                 if _is_punctuation(ch):
@@ -150,8 +153,8 @@ def wordpiece(token, vocab_set):
     return out
 
 
-def tokenize(text, vocab_set):
-    return [p for w in basic_tokenize(text) for p in wordpiece(w, vocab_set)]
+def tokenize(text, vocab_set, lower=True):
+    return [p for w in basic_tokenize(text, lower) for p in wordpiece(w, vocab_set)]
 
 
 TOKENIZER_CASES = [
