@@ -176,14 +176,14 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
             NoiseResult n;
             n.algorithm = baseline.algorithm;
             n.trial = unit.slot % config.noise_trials;
-            n.seed = unit.seed;
+            n.seed = noise_seed(config.seed, n.algorithm, n.trial);  // unit.seed but mode-free
             const auto other = train_and_recommend(data, baseline.algorithm, n.seed, config.k, 1);
             n.oracle = mean_distances(baseline.top, other);
             store.append(n);
           } else {
             const RunKey& key = keys[unit.slot];
             store.append(execute_run(data, results.baselines[algorithm_index(key.algorithm)], key,
-                                     unit.seed, config.heuristic_options));
+                                     run_seed(config.seed, key), config.heuristic_options));
           }
         } catch (const recsys::RecommenderFailure& e) {
           FailedRun f;
