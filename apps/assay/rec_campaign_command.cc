@@ -118,6 +118,10 @@ int run(const RecCampaignOptions& o) {
     }
     std::vector<std::string> swept;
     for (const auto& s : specs) {
+      if (recsys::is_command_spec(s)) {
+        throw core::UsageError("--sweep varies a built-in algorithm's key; " + s +
+                               " is a program (give each of its configurations with --algorithm)");
+      }
       for (const auto& v : values) swept.push_back(s + ":" + key + "=" + v);
     }
     specs = swept;

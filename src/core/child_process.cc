@@ -82,7 +82,7 @@ void ignore_sigpipe() {
   (void)done;
 }
 
-ChildProcess spawn_child(const std::vector<std::string>& words) {
+ChildProcess spawn_child(const std::vector<std::string>& words, bool own_group) {
   if (words.empty() || words[0].empty()) throw UsageError("an empty command names no program");
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0)
@@ -107,8 +107,15 @@ ChildProcess spawn_child(const std::vector<std::string>& words) {
   std::vector<char*> argv;
   for (auto& w : copy) argv.push_back(w.data());
   argv.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (own_group) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
   pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  const int rc = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   ::close(in[0]);
   ::close(out[1]);
@@ -120,7 +127,7 @@ ChildProcess spawn_child(const std::vector<std::string>& words) {
     throw Error("cannot start '" + words[0] + "': " + std::strerror(rc) +
                 (rc == ENOENT ? " (not found in PATH)" : ""));
   }
-  return {pid, in[1], out[0], err[0]};
+  return {pid, in[1], out[0], err[0], own_group ? pid : -1};
 }
 
 void close_pipes(ChildProcess& child) {
@@ -141,8 +148,12 @@ int reap(ChildProcess& child) {
 
 int kill_and_reap(ChildProcess& child) {
   if (child.pid < 0) return 0;
-  ::kill(child.pid, SIGKILL);
+  ::kill(child.group > 0 ? -child.group : child.pid, SIGKILL);
   return reap(child);
+}
+
+void kill_group(const ChildProcess& child) {
+  if (child.group > 0) ::kill(-child.group, SIGKILL);  // ESRCH: nothing was left
 }
 
 std::string describe_wait_status(int status) {

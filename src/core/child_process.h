@@ -28,16 +28,23 @@ struct ChildProcess {
   int stdin_fd = -1;   // write end of the child's stdin
   int stdout_fd = -1;  // read end of its stdout
   int stderr_fd = -1;  // read end of its stderr
+  pid_t group = -1;    // its process group when it leads its own (own_group), else -1
 };
 
 // Starts `argv` (argv[0] is the program). Throws core::Error naming the program and the reason
-// ("not found in PATH", ...) when it cannot start.
-ChildProcess spawn_child(const std::vector<std::string>& argv);
+// ("not found in PATH", ...) when it cannot start. With `own_group` the child leads a new
+// process group, so kill_and_reap and kill_group also end the processes it started.
+ChildProcess spawn_child(const std::vector<std::string>& argv, bool own_group = false);
+
+// SIGKILLs what is left of the child's process group (own_group only; the child itself may be
+// reaped already). The group id stays valid while the group has a member.
+void kill_group(const ChildProcess& child);
 
 // Closes the parent's ends of the pipes that are still open (sets them to -1).
 void close_pipes(ChildProcess& child);
 
-// SIGKILLs the child (unless already reaped) and waits for it; returns its wait status.
+// SIGKILLs the child (unless already reaped; its whole group with own_group) and waits for it;
+// returns its wait status.
 int kill_and_reap(ChildProcess& child);
 
 // Waits for the child to exit; returns its wait status.

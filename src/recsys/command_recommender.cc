@@ -282,6 +282,7 @@ struct CommandRecommender::Child {
       }
       core::kill_and_reap(process);
     }
+    core::kill_group(process);
     core::close_pipes(process);
   }
 };
@@ -303,11 +304,19 @@ struct CommandRecommender::Impl {
 
   // Serves the child's stdout and stderr until: `want_line` and a whole stdout line is read
   // (returned in `line`), or both streams end (one-shot), or the deadline passes (false).
+  // With `exit_status` (one-shot), the program's exit also ends the wait (a process it left
+  // behind may hold the pipes open): what is already in the pipes is read, and p.pid is -1.
   bool serve(core::ChildProcess& p, std::string& pending, std::string& tail, bool want_line,
-             std::string& line, Clock::time_point deadline) const {
+             std::string& line, Clock::time_point deadline, int* exit_status = nullptr) const {
     bool out_open = p.stdout_fd >= 0, err_open = p.stderr_fd >= 0;
     char buffer[65536];
+    bool exited = false;
     for (;;) {
+      if (exit_status && !exited && ::waitpid(p.pid, exit_status, WNOHANG) == p.pid) {
+        p.pid = -1;
+        exited = true;
+        deadline = std::min(deadline, Clock::now() + std::chrono::milliseconds(100));
+      }
       if (want_line) {
         const auto newline = pending.find('\n');
         if (newline != std::string::npos) {
@@ -327,10 +336,11 @@ struct CommandRecommender::Impl {
       }
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-      if (left <= 0) return false;
+      if (left <= 0) return exited;
       pollfd fds[2] = {{out_open ? p.stdout_fd : -1, POLLIN, 0},
                        {err_open ? p.stderr_fd : -1, POLLIN, 0}};
-      const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left, 1000)));
+      const int ready = ::poll(
+          fds, 2, static_cast<int>(std::min<long long>(left, exit_status && !exited ? 20 : 1000)));
       if (ready < 0 && errno != EINTR)
         fail(std::string("poll failed: ") + std::strerror(errno), tail);
       if (ready <= 0) continue;
@@ -368,7 +378,7 @@ struct CommandRecommender::Impl {
                              std::to_string(seed), dir + "/top.out"});
     core::ChildProcess p;
     try {
-      p = core::spawn_child(argv);
+      p = core::spawn_child(argv, /*own_group=*/true);
     } catch (const core::Error& e) {
       fail(e.what(), "");
     }
@@ -379,8 +389,9 @@ struct CommandRecommender::Impl {
         Clock::now() + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(options.timeout_seconds));
     bool finished = false;
+    int status = 0;
     try {
-      finished = serve(p, pending, tail, false, line, deadline);
+      finished = serve(p, pending, tail, false, line, deadline, &status);
     } catch (...) {
       core::kill_and_reap(p);
       core::close_pipes(p);
@@ -393,10 +404,11 @@ struct CommandRecommender::Impl {
            tail);
     }
     // Both streams ended; the program may still be running (it closed them itself).
-    int status = 0;
-    for (;;) {
-      const pid_t r = ::waitpid(p.pid, &status, WNOHANG);
-      if (r == p.pid) break;
+    while (p.pid >= 0) {
+      if (::waitpid(p.pid, &status, WNOHANG) == p.pid) {
+        p.pid = -1;
+        break;
+      }
       if (Clock::now() >= deadline) {
         core::kill_and_reap(p);
         core::close_pipes(p);
@@ -405,7 +417,7 @@ struct CommandRecommender::Impl {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
-    p.pid = -1;
+    core::kill_group(p);  // whatever it left running
     core::close_pipes(p);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       fail("the program " + core::describe_wait_status(status), tail);
@@ -538,7 +550,7 @@ TopKLists CommandRecommender::recommend_all(const Ratings& train, std::size_t k,
     if (!child) {
       child = std::make_unique<Child>();
       try {
-        child->process = core::spawn_child(m.words);
+        child->process = core::spawn_child(m.words, /*own_group=*/true);
       } catch (const core::Error& e) {
         m.fail(e.what(), "");
       }

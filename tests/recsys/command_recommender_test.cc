@@ -3,11 +3,13 @@
 #include "recsys/command_recommender.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
@@ -168,6 +170,34 @@ TEST(CommandRecommender, TimeoutKillsTheProgram) {
   EXPECT_EQ(e.stderr_tail(), "started");
   EXPECT_LT(seconds, 10);
   EXPECT_TRUE(empty_dir(dir.file("work")));
+}
+
+TEST(CommandRecommender, ProcessesTheProgramLeavesBehindAreEndedAndDoNotHoldItUp) {
+  TempDir dir;
+  const auto data = small_data();
+  // Starts a background process that keeps stdout and stderr open, then finishes normally.
+  const std::string spec = script(
+      dir, "bg.sh",
+      "sleep 60 &\necho $! > " + dir.file("bg.pid") + "\nsh " + kExamples + "/popular.sh \"$@\"");
+  CommandRecommender adapter(spec, in_dir(dir, 30));
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(adapter.recommend_all(data, 5, 1), popular_lists(data, 5));
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+  const pid_t background = std::stoi(testing::read_file(dir.file("bg.pid")));
+  // Ended: gone, or a zombie waiting for a parent that is not ours to reap.
+  const auto gone = [&] {
+    const std::string stat = testing::read_file("/proc/" + std::to_string(background) + "/stat");
+    const auto paren = stat.rfind(')');
+    return stat.empty() ||
+           (paren != std::string::npos && paren + 2 < stat.size() && stat[paren + 2] == 'Z');
+  };
+  bool ended = false;
+  for (int i = 0; i < 200 && !ended; ++i) {
+    ended = gone();
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) ::kill(background, SIGKILL);
+  EXPECT_TRUE(ended) << "the background process outlived the training";
 }
 
 TEST(CommandRecommender, MalformedOutputIsAFailure) {
