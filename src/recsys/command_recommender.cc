@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -136,12 +137,12 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
   if (!fs::is_regular_file(path)) throw std::string("it wrote no output file");
   TopKLists lists(train.n_users());
   std::vector<bool> seen(train.n_users(), false);
-  std::vector<std::vector<bool>> listed;  // per user with a list: items listed (lazily sized)
   core::LineReader reader(path);
   reader.set_max_line_bytes(max_line_bytes);
   std::string_view line;
   std::uint64_t n = 0;
-  std::optional<UserId> tsv_user;  // the user of the previous TSV line
+  constexpr UserId kNone = std::numeric_limits<UserId>::max();
+  UserId tsv_user = kNone;  // the user of the previous TSV line
   auto where = [&] { return "output line " + std::to_string(n) + ": "; };
   auto malformed = [&](const std::string& what) -> std::string {
     return "malformed output: " + where() + what;
@@ -151,7 +152,6 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
     if (!u) throw malformed("unknown user '" + shorten(label) + "'");
     return *u;
   };
-  std::vector<ItemId> marks;
   auto add_item = [&](UserId u, const std::string& label) {
     const auto i = train.find_item(label);
     if (!i)
@@ -178,7 +178,7 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
       ++n;
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
       if (line.front() == '{') {
-        tsv_user.reset();
+        tsv_user = kNone;
         const auto j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
           throw malformed("not a JSON object: '" + shorten(line) + "'");
@@ -213,7 +213,7 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
             tab + 1, tab2 == std::string_view::npos ? std::string_view::npos : tab2 - tab - 1));
         if (item_label.empty()) throw malformed("an empty item id");
         const UserId u = find_user(user_label);
-        if (!tsv_user || *tsv_user != u) {  // a new user's block starts
+        if (tsv_user != u) {  // a new user's block starts
           if (seen[u]) {
             throw malformed("the lines of user '" + user_label +
                             "' are not together (a list is one block of lines, best first)");
