@@ -294,7 +294,6 @@ struct CommandRecommender::Impl {
   CommandRecommenderOptions options;
   std::string work_dir;
   bool private_dir = false;
-  std::atomic<std::uint64_t> n_trainings{0};
   std::mutex mutex;
   std::vector<std::unique_ptr<Child>> idle;  // persistent children between trainings
 
@@ -535,7 +534,10 @@ TopKLists CommandRecommender::recommend_all(const Ratings& train, std::size_t k,
       }
     }
   }
-  const TrainingDir dir(m.work_dir, m.n_trainings++);
+  // Numbered across every adapter of the process: two programs of one campaign share its work
+  // directory.
+  static std::atomic<std::uint64_t> n_trainings{0};
+  const TrainingDir dir(m.work_dir, n_trainings++);
   write_training_files(train, dir.path + "/train.tsv", dir.path + "/users.txt");
   std::string tail;
   if (m.persistent) {

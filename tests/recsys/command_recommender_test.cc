@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -88,6 +89,31 @@ TEST(CommandRecommender, ShellPopularityGivesTheListsComputedHere) {
   EXPECT_EQ(adapter.recommend_all(data, 5, 1), popular_lists(data, 5));
   EXPECT_EQ(adapter.recommend_all(data, 12, 2), popular_lists(data, 12));
   EXPECT_TRUE(empty_dir(dir.file("work"))) << "training files were left behind";
+}
+
+TEST(CommandRecommender, TwoProgramsInOneWorkDirectoryConcurrently) {
+  TempDir dir;
+  const auto data = small_data();
+  // The same program under two specs: two adapters, one work directory, trainings at once.
+  CommandRecommender a(kPopular, in_dir(dir));
+  CommandRecommender b(kPopular + " ", in_dir(dir));
+  const auto expected = popular_lists(data, 5);
+  std::vector<std::thread> threads;
+  std::atomic<int> wrong{0};
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 3; ++i) {
+        try {
+          if ((t % 2 ? a : b).recommend_all(data, 5, 1) != expected) ++wrong;
+        } catch (const RecommenderFailure& e) {
+          ++wrong;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wrong, 0);
+  EXPECT_TRUE(empty_dir(dir.file("work")));
 }
 
 TEST(CommandRecommender, ProtocolArgumentsAndTrainingFile) {
