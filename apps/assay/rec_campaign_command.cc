@@ -14,7 +14,9 @@
 #include "core/interrupt.h"
 #include "core/progress.h"
 #include "option_checks.h"
+#include "rec_options.h"
 #include "recsys/accuracy.h"
+#include "recsys/command_recommender.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
 #include "stability/campaign.h"
@@ -27,6 +29,7 @@ namespace {
 struct RecCampaignOptions {
   std::string data;
   std::vector<std::string> algorithms;
+  std::vector<std::string> whole_algorithms;  // --algorithm, commas included
   std::vector<std::string> heuristics;
   std::vector<std::size_t> sizes;
   std::vector<std::string> portfolio;
@@ -46,6 +49,7 @@ struct RecCampaignOptions {
   bool accuracy = false;
   std::size_t folds = 5;
   bool quiet = false;
+  RecProgramOptions program;
 };
 
 // A reused --out DIR: the modification sets an earlier campaign saved under DIR/mods that this
@@ -95,6 +99,7 @@ CLI::Validator shard_check() {
 int run(const RecCampaignOptions& o) {
   stability::CampaignConfig config;
   std::vector<std::string> specs = o.algorithms;
+  specs.insert(specs.end(), o.whole_algorithms.begin(), o.whole_algorithms.end());
   if (!o.sweep.empty()) {
     // --sweep KEY=V1,V2,...: every --algorithms spec once per value.
     const auto eq = o.sweep.find('=');
@@ -113,6 +118,10 @@ int run(const RecCampaignOptions& o) {
     }
     std::vector<std::string> swept;
     for (const auto& s : specs) {
+      if (recsys::is_command_spec(s)) {
+        throw core::UsageError("--sweep varies a built-in algorithm's key; " + s +
+                               " is a program (give each of its configurations with --algorithm)");
+      }
       for (const auto& v : values) swept.push_back(s + ":" + key + "=" + v);
     }
     specs = swept;
@@ -153,7 +162,14 @@ int run(const RecCampaignOptions& o) {
   stability::ReportOptions report;
   report.delta = o.delta;
   report.delta_oracle = stability::parse_oracle(o.delta_oracle);
-  for (const auto& a : config.algorithms) (void)recsys::make_recommender(a);
+  for (const auto& a : config.algorithms) {
+    if (recsys::is_command_spec(a)) {
+      check_rec_program(a);
+    } else {
+      (void)recsys::make_recommender(a);
+    }
+  }
+  apply_rec_program_options(o.program);
 
   const auto data_spec = recsys::parse_data_spec(o.data);
   const auto data = recsys::load_ratings(data_spec);
@@ -179,8 +195,10 @@ int run(const RecCampaignOptions& o) {
   }
   if (accuracy && results.complete) {
     for (auto& c : summary.configurations) {
+      if (recsys::is_command_spec(c.algorithm)) continue;  // a program gives no scores
       if (!o.quiet) {
-        std::fprintf(stderr, "rec campaign: %zu-fold accuracy of %s\n", o.folds, c.algorithm.c_str());
+        std::fprintf(stderr, "rec campaign: %zu-fold accuracy of %s\n", o.folds,
+                     c.algorithm.c_str());
       }
       const auto acc = recsys::cross_validated_accuracy(data, c.algorithm, o.folds, config.seed,
                                                         config.n_threads);
@@ -208,6 +226,13 @@ int run(const RecCampaignOptions& o) {
   }
   std::printf("rec campaign: %zu runs (%zu executed now, %zu from %s)%s\n", results.runs.size(),
               results.n_executed, results.n_resumed, o.store.c_str(), state);
+  if (!results.failures.empty()) {
+    std::printf(
+        "rec campaign: %zu runs failed (%zu now), counted per cell in the report; run "
+        "again to retry them. First: %s: %s\n",
+        results.failures.size(), results.n_failed, results.failures.front().unit_key().c_str(),
+        results.failures.front().reason.c_str());
+  }
   std::printf("rec campaign: %zu sets exceed %s %g, saved under %s/mods\n", sets.size(),
               o.delta_oracle.c_str(), o.delta, o.out.c_str());
   std::printf("rec campaign: report %s/report.html, summary %s/summary.json\n", o.out.c_str(),
@@ -222,11 +247,14 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       "The stability study: algorithms × heuristics × sizes × trials, resumable. A study, not a "
       "pass/fail test: exits 0 when it completes (the sets above δ are saved and counted in the "
       "report); `rec fuzz` is the command that exits 1 on instability");
-  cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
-      ->required();
-  cmd->add_option("--algorithms", o->algorithms,
-                  "Comma separated specs NAME[:key=value...] (default user-user,item-item,funk-svd,hybrid)")
+  cmd->add_option("--data", o->data, kRecDataHelp)->required();
+  cmd->add_option(
+         "--algorithms", o->algorithms,
+         std::string("Comma separated specs (default user-user,item-item,funk-svd,hybrid): ") +
+             kRecAlgorithmHelp + "; a cmd: spec cannot contain a comma, give it with --algorithm")
       ->delimiter(',');
+  cmd->add_option("--algorithm", o->whole_algorithms,
+                  "One more spec, taken whole (commas included): e.g. a cmd:PROGRAM [ARGS...]");
   cmd->add_option("--heuristics", o->heuristics,
                   "Comma separated (default all ten: AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND "
                   "APORTFOLIO)")
@@ -275,6 +303,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                 "Cross-validated RMSE/MAE per configuration (automatic for sweeps)");
   add_count(cmd, "--folds", o->folds, "Folds of the accuracy check", {.min = 0, .max = 1'000'000})
       ->capture_default_str();
+  add_rec_program_options(cmd, o->program);
   cmd->add_flag("--quiet", o->quiet, "No progress on stderr");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

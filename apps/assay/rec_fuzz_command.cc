@@ -17,6 +17,8 @@
 #include "core/summary_stats.h"
 #include "core/thread_pool.h"
 #include "option_checks.h"
+#include "rec_options.h"
+#include "recsys/command_recommender.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
 #include "stability/algorithm_baseline.h"
@@ -40,12 +42,33 @@ struct RecFuzzOptions {
   double delta = -1;
   std::string save_dir;
   std::string out;
+  RecProgramOptions program;
 };
 
-void write_lines(std::ostream& os, const RecFuzzOptions& o,
-                 const std::vector<stability::RunResult>& runs) {
+// A trial whose program failed: its reason (empty for a finished trial).
+struct FuzzTrial {
+  stability::RunResult run;
+  std::string failure, stderr_tail;
+};
+
+void write_lines(std::ostream& os, const RecFuzzOptions& o, const std::vector<FuzzTrial>& trials) {
   std::array<std::vector<double>, stability::kNumOracles> values;
-  for (const auto& r : runs) {
+  std::size_t n_failed = 0;
+  for (const auto& t : trials) {
+    const auto& r = t.run;
+    if (!t.failure.empty()) {
+      ++n_failed;
+      nlohmann::ordered_json j;
+      j["algorithm"] = o.algorithm;
+      j["heuristic"] = std::string(stability::to_string(r.key.heuristic));
+      j["size"] = r.key.size;
+      j["trial"] = r.key.trial;
+      j["seed"] = r.seed;
+      j["failed"] = t.failure;
+      j["stderr_tail"] = t.stderr_tail;
+      core::write_jsonl(os, j);
+      continue;
+    }
     nlohmann::ordered_json j;
     j["algorithm"] = o.algorithm;
     j["heuristic"] = std::string(stability::to_string(r.key.heuristic));
@@ -71,7 +94,8 @@ void write_lines(std::ostream& os, const RecFuzzOptions& o,
   summary["algorithm"] = o.algorithm;
   summary["heuristic"] = std::string(stability::to_string(stability::parse_heuristic(o.heuristic)));
   summary["size"] = o.size;
-  summary["trials"] = runs.size();
+  summary["trials"] = trials.size() - n_failed;
+  summary["failed_runs"] = n_failed;
   summary["mean"] = mean;
   summary["sd"] = sd;
   core::write_jsonl(os, summary);
@@ -81,6 +105,8 @@ int run(RecFuzzOptions o) {
   // The normalised spec names the configuration everywhere (seeds, output); unknown names,
   // keys and bad values fail before loading data.
   o.algorithm = recsys::normalize_recommender_spec(o.algorithm);
+  check_rec_program(o.algorithm);
+  apply_rec_program_options(o.program);
   if (o.trials == 0) throw core::UsageError("--trials must be >= 1");
   if (o.size == 0) throw core::UsageError("--size must be >= 1");
   if (o.k == 0) throw core::UsageError("--top-k must be >= 1");
@@ -91,28 +117,48 @@ int run(RecFuzzOptions o) {
     for (const auto& p : o.portfolio) hopts.portfolio.push_back(stability::parse_heuristic(p));
   }
   const auto data = recsys::load_ratings(o.data);
-  std::fprintf(stderr, "rec fuzz: %zu users, %zu items, %zu ratings; training %s\n",
-               data.n_users(), data.n_items(), data.n_ratings(), o.algorithm.c_str());
+  std::fprintf(stderr, "rec fuzz: %zu users, %zu items, %zu ratings; training %s\n", data.n_users(),
+               data.n_items(), data.n_ratings(), o.algorithm.c_str());
   const auto baseline = stability::train_baseline(
       data, o.algorithm, stability::model_seed(o.seed, o.algorithm), o.k, o.threads);
 
-  std::vector<stability::RunResult> runs(o.trials);
+  std::vector<FuzzTrial> trials(o.trials);
   core::parallel_for(o.threads, 0, o.trials, 1, [&](std::size_t t) {
     const stability::RunKey key{o.algorithm, heuristic, o.size, t};
-    runs[t] = stability::execute_run(data, baseline, key, stability::run_seed(o.seed, key), hopts);
+    auto& trial = trials[t];
+    trial.run.key = key;
+    trial.run.seed = stability::run_seed(o.seed, key);
+    try {
+      trial.run = stability::execute_run(data, baseline, key, trial.run.seed, hopts);
+    } catch (const recsys::RecommenderFailure& e) {  // a program's failure is this trial's result
+      trial.failure = e.reason();
+      trial.stderr_tail = e.stderr_tail();
+    }
   });
+  std::vector<stability::RunResult> runs;
+  for (const auto& t : trials) {
+    if (t.failure.empty()) runs.push_back(t.run);
+  }
 
   if (o.out.empty()) {
-    write_lines(std::cout, o, runs);
+    write_lines(std::cout, o, trials);
   } else {
     core::AtomicFileWriter writer(o.out);
-    write_lines(writer.stream(), o, runs);
+    write_lines(writer.stream(), o, trials);
     writer.commit();
+  }
+  if (runs.size() < trials.size()) {
+    std::fprintf(stderr,
+                 "rec fuzz: %zu of %zu trials failed (the program's reason is in their "
+                 "lines)\n",
+                 trials.size() - runs.size(), trials.size());
   }
   double gen = 0;
   for (const auto& r : runs) gen += r.generation_seconds;
-  std::fprintf(stderr, "rec fuzz: mean set generation %.3f ms over %zu trials\n",
-               1e3 * gen / static_cast<double>(runs.size()), runs.size());
+  if (!runs.empty()) {
+    std::fprintf(stderr, "rec fuzz: mean set generation %.3f ms over %zu trials\n",
+                 1e3 * gen / static_cast<double>(runs.size()), runs.size());
+  }
 
   if (o.delta < 0) return kOk;
   std::size_t n_exceeding = 0;
@@ -134,8 +180,8 @@ int run(RecFuzzOptions o) {
         (std::filesystem::path(o.save_dir) / stability::modification_set_file_name(r.key)).string(),
         set, data);
   }
-  std::fprintf(stderr, "rec fuzz: %zu of %zu trials exceed Top Out %g\n", n_exceeding,
-               runs.size(), o.delta);
+  std::fprintf(stderr, "rec fuzz: %zu of %zu trials exceed Top Out %g\n", n_exceeding, runs.size(),
+               o.delta);
   return n_exceeding > 0 ? kFailuresFound : kOk;
 }
 
@@ -145,11 +191,8 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
       "fuzz",
       "Apply T modification sets from one heuristic, retrain, measure the oracles; exits 1 when "
       "some trial's instability exceeds δ");
-  cmd->add_option("--data", o->data, "Ratings: movielens-100k:DIR, csv:FILE, synthetic:...")
-      ->required();
-  cmd->add_option("--algorithm", o->algorithm, "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value "
-                  "parameters (docs/recsys.md)")
-      ->required();
+  cmd->add_option("--data", o->data, kRecDataHelp)->required();
+  cmd->add_option("--algorithm", o->algorithm, kRecAlgorithmHelp)->required();
   cmd->add_option("--heuristic", o->heuristic,
                   "AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND APORTFOLIO")
       ->required();
@@ -167,9 +210,11 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--portfolio", o->portfolio, "APORTFOLIO's heuristics (comma separated)")
       ->delimiter(',');
-  add_finite(cmd, "--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this");
+  add_finite(cmd, "--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this (>= 0)",
+             {.min = 0});
   add_output_directory(cmd, "--save-dir", o->save_dir, "Save the sets exceeding --delta here");
   add_output_file(cmd, "--out", o->out, "Write the JSON lines to FILE (atomically)");
+  add_rec_program_options(cmd, o->program);
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -14,6 +14,8 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "option_checks.h"
+#include "rec_options.h"
+#include "recsys/command_recommender.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender.h"
 #include "recsys/recommender_spec.h"
@@ -29,26 +31,28 @@ struct RecRecommendOptions {
   std::size_t threads = 1;
   std::string out;
   bool quiet = false;
+  RecProgramOptions program;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void write_lists(std::ostream& os, const recsys::Recommender& model, const recsys::Ratings& data,
+// Every user's list; with the model's scores when there is a model (a program gives lists only).
+void write_lists(std::ostream& os, const recsys::Recommender* model, const recsys::Ratings& data,
                  const recsys::TopKLists& lists) {
   std::vector<float> scores;
   for (recsys::UserId u = 0; u < data.n_users(); ++u) {
     const auto& items = lists[u];
     scores.resize(items.size());
-    model.score(u, items, scores);
+    if (model) model->score(u, items, scores);
     nlohmann::ordered_json line;
     line["user"] = data.user_label(u);
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (std::size_t k = 0; k < items.size(); ++k) {
       nlohmann::ordered_json entry;
       entry["item"] = data.item_label(items[k]);
-      entry["score"] = scores[k];
+      if (model) entry["score"] = scores[k];
       list.push_back(std::move(entry));
     }
     line["items"] = std::move(list);
@@ -61,28 +65,38 @@ int run(const RecRecommendOptions& o) {
   if (o.threads == 0) throw core::UsageError("--threads must be >= 1");
   // Unknown names, keys and bad values fail before loading.
   const auto spec = recsys::parse_recommender_spec(o.algorithm);
-  auto model = recsys::make_recommender(spec);
+  const bool program = recsys::is_command_spec(o.algorithm);
+  check_rec_program(o.algorithm);
+  apply_rec_program_options(o.program);
+  std::unique_ptr<recsys::Recommender> model;
+  if (!program) model = recsys::make_recommender(spec);
   auto log = [&](const char* fmt, auto... args) {
     if (!o.quiet) std::fprintf(stderr, fmt, args...);
   };
   auto start = std::chrono::steady_clock::now();
   log("rec recommend: loading %s\n", o.data.c_str());
   const recsys::Ratings data = recsys::load_ratings(o.data);
-  log("rec recommend: %zu users, %zu items, %zu ratings (%.2f s)\n", data.n_users(),
-      data.n_items(), data.n_ratings(), seconds_since(start));
+  log("rec recommend: %zu users, %zu items, %zu ratings (%.2f s)\n", data.n_users(), data.n_items(),
+      data.n_ratings(), seconds_since(start));
   start = std::chrono::steady_clock::now();
   log("rec recommend: training %s\n", spec.full().c_str());
-  model->fit(data, {o.seed, o.threads});
-  log("rec recommend: trained in %.2f s; ranking top-%zu for %zu users\n", seconds_since(start),
-      o.k, data.n_users());
-  start = std::chrono::steady_clock::now();
-  const recsys::TopKLists lists = recsys::recommend_all(*model, data, o.k, o.threads);
-  log("rec recommend: ranked in %.2f s\n", seconds_since(start));
+  recsys::TopKLists lists;
+  if (program) {
+    lists = recsys::command_recommender(spec.identity()).recommend_all(data, o.k, o.seed);
+    log("rec recommend: trained and ranked in %.2f s\n", seconds_since(start));
+  } else {
+    model->fit(data, {o.seed, o.threads});
+    log("rec recommend: trained in %.2f s; ranking top-%zu for %zu users\n", seconds_since(start),
+        o.k, data.n_users());
+    start = std::chrono::steady_clock::now();
+    lists = recsys::recommend_all(*model, data, o.k, o.threads);
+    log("rec recommend: ranked in %.2f s\n", seconds_since(start));
+  }
   if (o.out.empty()) {
-    write_lists(std::cout, *model, data, lists);
+    write_lists(std::cout, model.get(), data, lists);
   } else {
     core::AtomicFileWriter writer(o.out);
-    write_lists(writer.stream(), *model, data, lists);
+    write_lists(writer.stream(), model.get(), data, lists);
     writer.commit();
     log("rec recommend: wrote %s\n", o.out.c_str());
   }
@@ -92,23 +106,20 @@ int run(const RecRecommendOptions& o) {
 void add_rec_recommend_command(CLI::App& rec, CommandResult& result) {
   auto opts = std::make_shared<RecRecommendOptions>();
   auto* cmd = rec.add_subcommand("recommend", "Train a recommender and write every user's top-k");
-  cmd->add_option("--data", opts->data,
-                  "Data spec: movielens-100k:DIR, movielens-1m:DIR, movielens-latest:DIR, "
-                  "csv:FILE[,user=COL,item=COL,rating=COL,low=L,high=H,step=S], "
-                  "synthetic[:users=N,items=M,ratings=R,seed=S]")
-      ->required();
-  cmd->add_option("--algorithm", opts->algorithm, "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value "
-                  "parameters (docs/recsys.md)")
-      ->required();
+  cmd->add_option("--data", opts->data, kRecDataHelp)->required();
+  cmd->add_option("--algorithm", opts->algorithm, kRecAlgorithmHelp)->required();
   add_count(cmd, "--top-k", opts->k, "Items per user", {.min = 1, .max = 1'000'000'000})
       ->capture_default_str();
   add_count(cmd, "--seed", opts->seed, "Training seed",
-            {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()})->capture_default_str();
+            {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()})
+      ->capture_default_str();
   add_count(cmd, "--threads", opts->threads, "Worker threads (results do not depend on it)",
             {.min = 1, .max = 4'096})
       ->capture_default_str();
-  add_output_file(cmd, "--out", opts->out, "Output JSON lines file (written atomically); stdout if absent");
+  add_output_file(cmd, "--out", opts->out,
+                  "Output JSON lines file (written atomically); stdout if absent");
   cmd->add_flag("--quiet", opts->quiet, "No progress on stderr");
+  add_rec_program_options(cmd, opts->program);
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "option_checks.h"
+#include "rec_options.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
 #include "stability/modification_set_file.h"
@@ -28,6 +29,7 @@ struct RecReplayOptions {
   std::optional<std::uint64_t> model_seed;
   std::size_t threads = 1;
   std::string out;
+  RecProgramOptions program;
 };
 
 void write_report(std::ostream& os, const recsys::Ratings& data,
@@ -67,18 +69,20 @@ int run(const RecReplayOptions& o) {
   const auto set = stability::read_modification_set(o.mods, data);
   const std::string algorithm =
       recsys::normalize_recommender_spec(o.algorithm.empty() ? set.key.algorithm : o.algorithm);
+  check_rec_program(algorithm);
+  apply_rec_program_options(o.program);
   if (set.data != o.data) {
     std::fprintf(stderr, "rec replay: note: %s was made on --data %s\n", o.mods.c_str(),
                  set.data.c_str());
   }
   std::fprintf(stderr, "rec replay: %zu modifications (%s, trial %zu); retraining %s\n",
-               set.modifications.size(), std::string(stability::to_string(set.key.heuristic)).c_str(),
-               set.key.trial, algorithm.c_str());
+               set.modifications.size(),
+               std::string(stability::to_string(set.key.heuristic)).c_str(), set.key.trial,
+               algorithm.c_str());
   stability::ReplayResult r;
   try {
     r = stability::replay_modification_set(data, set.modifications, algorithm,
-                                           o.model_seed.value_or(set.model_seed), set.k,
-                                           o.threads);
+                                           o.model_seed.value_or(set.model_seed), set.k, o.threads);
   } catch (core::Error& e) {
     e.add_context("applying " + o.mods);
     throw;
@@ -97,12 +101,17 @@ int run(const RecReplayOptions& o) {
 
 void add_rec_replay_command(CLI::App& rec, CommandResult& result) {
   auto o = std::make_shared<RecReplayOptions>();
-  auto* cmd = rec.add_subcommand("replay",
-                                 "Apply a saved modification set, retrain, show who lost what");
-  cmd->add_option("--data", o->data, "The ratings the set was made for")->required();
+  auto* cmd =
+      rec.add_subcommand("replay", "Apply a saved modification set, retrain, show who lost what");
+  cmd->add_option("--data", o->data,
+                  std::string("The ratings the set was made for. ") + kRecDataHelp)
+      ->required();
   cmd->add_option("--mods", o->mods, "A modification set saved by rec campaign or rec fuzz")
       ->required();
-  cmd->add_option("--algorithm", o->algorithm, "Algorithm spec to retrain (default: the set's)");
+  cmd->add_option(
+      "--algorithm", o->algorithm,
+      std::string("Algorithm spec to retrain (default: the set's): ") + kRecAlgorithmHelp);
+  add_rec_program_options(cmd, o->program);
   add_count(cmd, "--model-seed", o->model_seed, "Training seed (default: the set's)",
             {.min = 0, .max = std::numeric_limits<std::uint64_t>::max()});
   add_count(cmd, "--threads", o->threads, "Threads for ranking", {.min = 1, .max = 4'096})
@@ -113,7 +122,7 @@ void add_rec_replay_command(CLI::App& rec, CommandResult& result) {
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay",
-                       "replay", add_rec_replay_command)
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay", "replay",
+                       add_rec_replay_command)
 
 }  // namespace assay::cli

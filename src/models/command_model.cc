@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,48 +16,15 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "core/child_process.h"
 #include "core/error.h"
 #include "core/sha256.h"
 #include "models/model_error.h"
-
-extern char** environ;
 
 namespace assay::models {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void ignore_sigpipe() {
-  static const bool done = [] {
-    struct sigaction action {};
-    sigaction(SIGPIPE, nullptr, &action);
-    if (action.sa_handler == SIG_DFL) {
-      action.sa_handler = SIG_IGN;
-      sigaction(SIGPIPE, &action, nullptr);
-    }
-    return true;
-  }();
-  (void)done;
-}
-
-// The executable posix_spawnp would run for `program`, or empty when none is found.
-std::string resolve_program(const std::string& program) {
-  namespace fs = std::filesystem;
-  if (program.find('/') != std::string::npos) return program;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    const std::size_t colon = dirs.find(':', start);
-    const std::string dir =
-        dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
-    if (::access(candidate.c_str(), X_OK) == 0 && fs::is_regular_file(candidate)) return candidate;
-    if (colon == std::string::npos) break;
-    start = colon + 1;
-  }
-  return {};
-}
 
 std::string shorten(std::string_view line) {
   constexpr std::size_t kMax = 200;
@@ -164,10 +130,10 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
   if (words_.empty() || words_[0].empty()) {
     throw core::UsageError("model spec 'cmd:' names no program (expected cmd:PROGRAM [ARGS...])");
   }
-  ignore_sigpipe();
+  core::ignore_sigpipe();
   // Identity: the words, and the content of every word that is a file (program, script, model).
   identity_ = "cmd:" + nlohmann::json(words_).dump();
-  const std::string program = resolve_program(words_[0]);
+  const std::string program = core::resolve_program(words_[0]);
   if (program.empty() || ::access(program.c_str(), X_OK) != 0) {
     throw ModelError(name() + ": cannot start '" + words_[0] +
                      "': " + (program.empty() ? "not found in PATH" : "not an executable file"));
@@ -231,35 +197,16 @@ std::string CommandModel::name() const {
 }
 
 void CommandModel::start() {
-  int in[2], out[2], err[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
-    throw ModelError(name() + ": cannot create pipes: " + std::strerror(errno));
+  core::ChildProcess child;
+  try {
+    child = core::spawn_child(words_);
+  } catch (const core::Error& e) {
+    throw ModelError(name() + ": " + e.what());
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  std::vector<char*> argv;
-  for (auto& w : words_) argv.push_back(w.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  const int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(in[0]);
-  ::close(out[1]);
-  ::close(err[1]);
-  if (rc != 0) {
-    ::close(in[1]);
-    ::close(out[0]);
-    ::close(err[0]);
-    throw ModelError(name() + ": cannot start '" + words_[0] + "': " + std::strerror(rc) +
-                     (rc == ENOENT ? " (not found in PATH)" : ""));
-  }
-  pid_ = pid;
-  stdin_fd_ = in[1];
-  stdout_fd_ = out[0];
-  stderr_fd_ = err[0];
+  pid_ = child.pid;
+  stdin_fd_ = child.stdin_fd;
+  stdout_fd_ = child.stdout_fd;
+  stderr_fd_ = child.stderr_fd;
   set_nonblocking(stdin_fd_);
   set_nonblocking(stdout_fd_);
   pending_input_.clear();
@@ -333,13 +280,7 @@ void CommandModel::stop(bool kill_now) {
 }
 
 std::string CommandModel::describe_exit() {
-  if (WIFEXITED(exit_status_))
-    return "exited with status " + std::to_string(WEXITSTATUS(exit_status_));
-  if (WIFSIGNALED(exit_status_)) {
-    return std::string("was killed by signal ") + std::to_string(WTERMSIG(exit_status_)) + " (" +
-           ::strsignal(WTERMSIG(exit_status_)) + ")";
-  }
-  return "ended";
+  return core::describe_wait_status(exit_status_);
 }
 
 void CommandModel::read_labels_line() {

@@ -21,41 +21,6 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 
 }  // namespace
 
-std::vector<std::string> split_command_words(const std::string& command) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  for (std::size_t i = 0; i < command.size(); ++i) {
-    const char c = command[i];
-    if (c == ' ' || c == '\t' || c == '\n') {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-    } else if (c == '\'' || c == '"') {
-      in_word = true;
-      const std::size_t close = command.find(c, i + 1);
-      std::size_t j = i + 1;
-      for (; j < command.size() && command[j] != c; ++j) {
-        if (c == '"' && command[j] == '\\' && j + 1 < command.size() &&
-            (command[j + 1] == '"' || command[j + 1] == '\\')) {
-          ++j;
-        }
-        word.push_back(command[j]);
-      }
-      if (close == std::string::npos || j >= command.size()) {
-        throw core::UsageError("unclosed " + std::string(1, c) + " in the command '" + command +
-                               "'");
-      }
-      i = j;
-    } else {
-      in_word = true;
-      word.push_back(c);
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
-
 std::unique_ptr<Model> open_model(const std::string& spec, const ModelOptions& options) {
   std::unique_ptr<Model> model;
   if (starts_with(spec, "lr:")) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/child_process.h"
 #include "models/model.h"
 
 namespace assay::models {
@@ -61,8 +62,7 @@ struct ModelOptions {
 
 std::unique_ptr<Model> open_model(const std::string& spec, const ModelOptions& options = {});
 
-// Splits "PROGRAM ARGS..." into words: blanks separate, '…' and "…" quote (no escapes inside
-// single quotes; \" and \\ inside double quotes). Throws core::UsageError on an unclosed quote.
-std::vector<std::string> split_command_words(const std::string& command);
+// core::split_command_words (core/child_process.h), which splits "PROGRAM ARGS..." into words.
+using core::split_command_words;
 
 }  // namespace assay::models

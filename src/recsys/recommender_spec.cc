@@ -5,7 +5,9 @@
 #include <limits>
 #include <system_error>
 
+#include "core/child_process.h"
 #include "core/error.h"
+#include "recsys/command_recommender.h"
 #include "recsys/funk_svd.h"
 #include "recsys/hybrid.h"
 #include "recsys/item_item.h"
@@ -38,9 +40,9 @@ struct NameDef {
 };
 
 std::vector<KeyDef> neighbourhood_keys() {
-  return {{"neighbors", Kind::kCount, "20", "neighbours per score (integer >= 1)"},
-          {"min-sim", Kind::kNonNegative, "1e-06",
-           "similarities at or below this are dropped (>= 0)"}};
+  return {
+      {"neighbors", Kind::kCount, "20", "neighbours per score (integer >= 1)"},
+      {"min-sim", Kind::kNonNegative, "1e-06", "similarities at or below this are dropped (>= 0)"}};
 }
 
 std::vector<KeyDef> funk_keys(const char* damping, const char* clamp, const char* order) {
@@ -50,9 +52,14 @@ std::vector<KeyDef> funk_keys(const char* damping, const char* clamp, const char
           {"regularization", Kind::kNonNegative, "0.015", "SGD regularisation (>= 0)"},
           {"initial-value", Kind::kPositive, "0.1", "initial feature value (> 0)"},
           {"damping", Kind::kNonNegativeF64, damping, "bias baseline damping (>= 0)"},
-          {"clamp", Kind::kChoice, clamp,
-           "scale: clamp every estimate to the rating scale; none: never", {"scale", "none"}},
-          {"order", Kind::kChoice, order,
+          {"clamp",
+           Kind::kChoice,
+           clamp,
+           "scale: clamp every estimate to the rating scale; none: never",
+           {"scale", "none"}},
+          {"order",
+           Kind::kChoice,
+           order,
            "stable: SGD order a hash of (seed, user, item); shuffle: a fresh permutation of "
            "the ratings for every training set",
            {"stable", "shuffle"}}};
@@ -69,7 +76,9 @@ const std::vector<NameDef>& table() {
         {"epochs", Kind::kCount, "30", "training epochs (integer >= 1)"},
         {"max-sampled", Kind::kCount, "10", "WARP negatives drawn per positive (integer >= 1)"},
         {"learning-rate", Kind::kPositive, "0.05", "adagrad learning rate (> 0)"},
-        {"attributes", Kind::kChoice, "yes",
+        {"attributes",
+         Kind::kChoice,
+         "yes",
          "yes: item features = identity + genres; no: identity only",
          {"yes", "no"}}}},
   };
@@ -82,12 +91,13 @@ const NameDef& def_of(std::string_view name) {
   }
   std::string known;
   for (const auto& d : table()) known += (known.empty() ? "" : ", ") + d.name;
-  throw core::UsageError("unknown algorithm '" + std::string(name) + "'; expected one of " + known);
+  throw core::UsageError("unknown algorithm '" + std::string(name) + "'; expected one of " + known +
+                         ", or cmd:PROGRAM [ARGS...] (a program of your own, docs/stability.md)");
 }
 
 [[noreturn]] void bad_value(const std::string& name, const KeyDef& k, std::string_view value) {
-  throw core::UsageError("algorithm " + name + ": bad value '" + std::string(value) + "' for key '" +
-                         k.key + "' (" + k.help + ")");
+  throw core::UsageError("algorithm " + name + ": bad value '" + std::string(value) +
+                         "' for key '" + k.key + "' (" + k.help + ")");
 }
 
 template <class T>
@@ -153,9 +163,33 @@ double double_of(const RecommenderSpec& s, std::string_view key) {
   return v;
 }
 
+bool is_program(const std::string& name) {
+  return name == "cmd" || name == "cmd+persistent";
+}
+
+// The words as split_command_words reads them back.
+std::string join_words(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) {
+    if (!out.empty()) out += ' ';
+    if (!w.empty() && w.find_first_of(" \t\n'\"\\") == std::string::npos) {
+      out += w;
+      continue;
+    }
+    out += '"';
+    for (const char c : w) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string RecommenderSpec::identity() const {
+  if (is_program(name)) return name + ":" + join_words(command);
   std::string out = name;
   const NameDef& d = def_of(name);
   for (std::size_t k = 0; k < values.size(); ++k) {
@@ -167,6 +201,7 @@ std::string RecommenderSpec::identity() const {
 }
 
 std::string RecommenderSpec::full() const {
+  if (is_program(name)) return identity();
   std::string out = name;
   for (const auto& [key, value] : values) out += ":" + key + "=" + value;
   return out;
@@ -182,6 +217,15 @@ const std::string& RecommenderSpec::value(std::string_view key) const {
 RecommenderSpec parse_recommender_spec(std::string_view text) {
   const std::size_t colon = text.find(':');
   RecommenderSpec spec;
+  if (is_command_spec(text)) {
+    spec.name = std::string(text.substr(0, colon));
+    spec.command = core::split_command_words(std::string(text.substr(colon + 1)));
+    if (spec.command.empty() || spec.command[0].empty()) {
+      throw core::UsageError("algorithm '" + std::string(text) + "' names no program (expected " +
+                             spec.name + ":PROGRAM [ARGS...])");
+    }
+    return spec;
+  }
   spec.name = std::string(text.substr(0, colon));
   const NameDef& d = def_of(spec.name);
   std::vector<bool> set(d.keys.size(), false);
@@ -246,10 +290,15 @@ const std::vector<std::string>& recommender_spec_names() {
 }
 
 std::unique_ptr<Recommender> make_recommender(const RecommenderSpec& s) {
+  if (is_program(s.name)) {
+    throw core::UsageError("algorithm " + s.identity() +
+                           " is a program: it gives top-k lists, not scores");
+  }
   if (s.name == "user-user" || s.name == "item-item") {
     const std::size_t neighbors = count_of(s, "neighbors");
     const float min_sim = float_of(s, "min-sim");
-    if (s.name == "user-user") return std::make_unique<UserUser>(UserUserOptions{neighbors, min_sim});
+    if (s.name == "user-user")
+      return std::make_unique<UserUser>(UserUserOptions{neighbors, min_sim});
     ItemItemOptions o;
     o.n_neighbors = neighbors;
     o.min_similarity = min_sim;

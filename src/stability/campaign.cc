@@ -1,6 +1,8 @@
 #include "stability/campaign.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <atomic>
 #include <map>
 #include <set>
 #include <tuple>
@@ -11,6 +13,7 @@
 #include "core/unit_plan.h"
 #include "core/unit_runner.h"
 #include "core/unit_store.h"
+#include "recsys/command_recommender.h"
 #include "recsys/recommender_spec.h"
 
 namespace assay::stability {
@@ -69,7 +72,11 @@ std::map<std::string, std::string> full_identity(const recsys::Ratings& data,
   auto identity = identity_of(data, c);
   core::add_input_files(identity, c.input_files);
   for (const auto& a : c.algorithms) {
-    identity["algorithm:" + a] = recsys::parse_recommender_spec(a).full();
+    // A program is named by its words and the content of its files (an edited script is
+    // another recommender, whose runs must not mix with these).
+    identity["algorithm:" + a] = recsys::is_command_spec(a)
+                                     ? recsys::command_recommender(a).identity()
+                                     : recsys::parse_recommender_spec(a).full();
   }
   return identity;
 }
@@ -79,6 +86,10 @@ std::map<std::string, std::string> full_identity(const recsys::Ratings& data,
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
   const auto shard = core::parse_shard(text);
   return {shard.index, shard.count};
+}
+
+std::string work_dir(const CampaignStore& store) {
+  return store.path() + ".tmp";
 }
 
 std::vector<RunKey> campaign_keys(const CampaignConfig& c) {
@@ -98,6 +109,18 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
                              CampaignStore& store) {
   validate(config);
   const auto lock = store.lock();
+  {
+    // Under the lock: files left by a killed process of this store are removed, and the
+    // programs' training files of this campaign go here.
+    namespace fs = std::filesystem;
+    const std::string dir = work_dir(store);
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (ec) throw core::IoError("cannot remove " + dir + ": " + ec.message());
+    auto options = recsys::command_recommender_options();
+    options.work_dir = dir;
+    recsys::set_command_recommender_options(options);
+  }
   const auto identity = full_identity(data, config);
   store.check_identity(identity);
 
@@ -141,24 +164,44 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
         std::find(config.algorithms.begin(), config.algorithms.end(), algorithm) -
         config.algorithms.begin());
   };
+  std::atomic<std::size_t> n_failed{0};
   const auto report = core::run_units(
       plan, finished,
       [&](const core::PlannedUnit& unit) {
         const std::size_t u = plan.find(unit.key);
-        if (u < n_noise) {
-          const std::size_t a = unit.slot / config.noise_trials;
-          const auto& baseline = results.baselines[a];
-          NoiseResult n;
-          n.algorithm = baseline.algorithm;
-          n.trial = unit.slot % config.noise_trials;
-          n.seed = unit.seed;
-          const auto other = train_and_recommend(data, baseline.algorithm, n.seed, config.k, 1);
-          n.oracle = mean_distances(baseline.top, other);
-          store.append(n);
-        } else {
-          const RunKey& key = keys[unit.slot];
-          store.append(execute_run(data, results.baselines[algorithm_index(key.algorithm)], key,
-                                   unit.seed, config.heuristic_options));
+        try {
+          if (u < n_noise) {
+            const std::size_t a = unit.slot / config.noise_trials;
+            const auto& baseline = results.baselines[a];
+            NoiseResult n;
+            n.algorithm = baseline.algorithm;
+            n.trial = unit.slot % config.noise_trials;
+            n.seed = noise_seed(config.seed, n.algorithm, n.trial);  // unit.seed but mode-free
+            const auto other = train_and_recommend(data, baseline.algorithm, n.seed, config.k, 1);
+            n.oracle = mean_distances(baseline.top, other);
+            store.append(n);
+          } else {
+            const RunKey& key = keys[unit.slot];
+            store.append(execute_run(data, results.baselines[algorithm_index(key.algorithm)], key,
+                                     run_seed(config.seed, key), config.heuristic_options));
+          }
+        } catch (const recsys::RecommenderFailure& e) {
+          FailedRun f;
+          if (u < n_noise) {
+            f.algorithm = config.algorithms[unit.slot / config.noise_trials];
+            f.noise = true;
+            f.trial = unit.slot % config.noise_trials;
+          } else {
+            const RunKey& key = keys[unit.slot];
+            f.algorithm = key.algorithm;
+            f.heuristic = key.heuristic;
+            f.size = key.size;
+            f.trial = key.trial;
+          }
+          f.reason = e.reason();
+          f.stderr_tail = e.stderr_tail();
+          store.record_failure(f);
+          ++n_failed;
         }
       },
       options);
@@ -167,6 +210,7 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
     results.n_resumed += report.state[u] == core::UnitState::kFinished;
   }
   results.shard_complete = report.shard_complete();
+  results.n_failed = n_failed;
 
   // Reassembly: re-read the store so executed, resumed and merged runs come back through the
   // same path, in config order.
@@ -184,7 +228,12 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
       if (it != noise.end()) results.noise.push_back(it->second);
     }
   }
+  for (auto& f : store.failures()) {
+    if (plan.find(f.unit_key()) < plan.size()) results.failures.push_back(std::move(f));
+  }
   results.complete = results.runs.size() == keys.size() && results.noise.size() == n_noise;
+  std::error_code ec;
+  std::filesystem::remove(work_dir(store), ec);  // empty by now (each training removes its own)
   return results;
 }
 

@@ -54,6 +54,10 @@ struct CampaignResults {
   std::vector<AlgorithmBaseline> baselines;  // config.algorithms order
   std::vector<RunResult> runs;               // config order (algorithm, heuristic, size, trial)
   std::vector<NoiseResult> noise;            // config.algorithms order, then trial
+  // Runs and noise retrainings whose recommender (a program) failed and that no later attempt
+  // finished, in unit key order; they are retried by the next campaign on the store.
+  std::vector<FailedRun> failures;
+  std::size_t n_failed = 0;                  // failures by this call (runs and noise)
   std::size_t n_executed = 0;                // runs executed by this call (not noise)
   std::size_t n_resumed = 0;                 // runs found in the store (after merging)
   std::size_t n_merged = 0;                  // runs copied from merge_from stores
@@ -64,13 +68,20 @@ struct CampaignResults {
 // core::parse_shard (core/shard.h) as {shard, n_shards}.
 std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
 
+// Where the training files of a campaign's programs go: the store's path + ".tmp".
+std::string work_dir(const CampaignStore& store);
+
 // Every run of the configuration, in config order.
 std::vector<RunKey> campaign_keys(const CampaignConfig& config);
 
 // Validates the configuration (throws core::UsageError), takes the store's lock (a store in
 // use by another process is a core::UsageError), checks its identity, merges the merge_from
 // stores, trains the baselines, executes the missing runs of this shard and returns everything
-// the store holds for this configuration.
+// the store holds for this configuration. A run or noise retraining whose program fails
+// (recsys::RecommenderFailure) is recorded as a failure and the campaign goes on; a failing
+// baseline training throws it (nothing can be measured without the original lists). A
+// program's training files live in work_dir(store) (removed first, so files an earlier
+// process left when it was killed go too).
 CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& config,
                              CampaignStore& store);
 

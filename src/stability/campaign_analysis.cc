@@ -40,6 +40,31 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     for (std::size_t o = 0; o < kNumOracles; ++o) values[key][o].push_back(r.oracle[o]);
     set_sizes[key].push_back(static_cast<double>(r.n_modifications));
   }
+  std::map<CellKey, std::size_t> failed_runs;
+  std::map<std::string, std::size_t> failed_noise;
+  for (const auto& f : results.failures) {
+    if (f.noise) {
+      ++failed_noise[f.algorithm];
+    } else {
+      ++failed_runs[CellKey{f.algorithm, f.heuristic, f.size}];
+    }
+    auto it = std::find_if(s.failed.begin(), s.failed.end(), [&](const FailedCell& c) {
+      return c.algorithm == f.algorithm && c.noise == f.noise &&
+             (f.noise || (c.heuristic == f.heuristic && c.size == f.size));
+    });
+    if (it == s.failed.end()) {
+      FailedCell c;
+      c.algorithm = f.algorithm;
+      c.noise = f.noise;
+      c.heuristic = f.heuristic;
+      c.size = f.size;
+      c.reason = f.reason;
+      c.stderr_tail = f.stderr_tail;
+      s.failed.push_back(std::move(c));
+      it = s.failed.end() - 1;
+    }
+    ++it->failed;
+  }
   const auto has = [&](const std::string& a, Heuristic h) {
     return std::find(config.heuristics.begin(), config.heuristics.end(), h) !=
                config.heuristics.end() &&
@@ -66,6 +91,8 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
           c.mean = core::mean(x);
           c.sd = core::standard_deviation(x);
           c.mean_set_size = core::mean(set_sizes[key]);
+          const auto failed = failed_runs.find(key);
+          c.failed = failed == failed_runs.end() ? 0 : failed->second;
           c.ratio = kNaN;
           c.p = kNaN;
           c.baseline_mean = kNaN;
@@ -86,6 +113,7 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
   for (const auto& a : config.algorithms) {
     NoiseFloor f;
     f.algorithm = a;
+    f.failed = failed_noise.contains(a) ? failed_noise[a] : 0;
     std::array<std::vector<double>, kNumOracles> v;
     for (const auto& n : results.noise) {
       if (n.algorithm != a) continue;

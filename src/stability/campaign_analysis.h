@@ -28,11 +28,13 @@ struct CellStats {
   double p = 0;          // Welch's two-sided p against the baseline's trials; NaN if undefined
   bool baseline_zero = false;
   double mean_set_size = 0;  // mean number of modifications actually generated
+  std::size_t failed = 0;    // runs of the cell whose recommender (a program) failed
 };
 
 struct NoiseFloor {
   std::string algorithm;
   std::size_t trials = 0;
+  std::size_t failed = 0;  // retrainings whose recommender (a program) failed
   std::array<double, kNumOracles> mean{};
 };
 
@@ -57,11 +59,23 @@ struct ConfigurationProfile {
   std::size_t folds = 0;
 };
 
+// The failed runs of one cell (or the noise retrainings of one algorithm): how many, and the
+// reason and stderr tail of the first.
+struct FailedCell {
+  std::string algorithm;
+  bool noise = false;
+  Heuristic heuristic = Heuristic::kArand;
+  std::size_t size = 0;
+  std::size_t failed = 0;
+  std::string reason, stderr_tail;
+};
+
 struct CampaignSummary {
   std::vector<ConfigurationProfile> configurations;  // config.algorithms order
   std::vector<CellStats> cells;  // config order, oracles innermost
   std::vector<NoiseFloor> noise_floor;
   std::vector<TimingStats> timing;
+  std::vector<FailedCell> failed;  // FailedRun order (unit key)
   std::size_t n_runs = 0;
   bool complete = false;
 };

@@ -1,6 +1,7 @@
 #include "stability/campaign_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "core/error.h"
 #include "core/svg_chart.h"
 #include "core/table.h"
+#include "core/unit_plan.h"
 #include "recsys/recommender_spec.h"
 
 namespace assay::stability {
@@ -58,8 +60,30 @@ double top_out_mean(const CampaignSummary& summary, const std::string& algorithm
 }  // namespace
 
 std::string modification_set_file_name(const RunKey& key) {
-  return key.algorithm + "-" + std::string(to_string(key.heuristic)) + "-n" +
-         std::to_string(key.size) + "-t" + std::to_string(key.trial) + ".json";
+  // A program's spec holds blanks and slashes: they become '_', and a hash of the whole spec
+  // keeps two programs apart.
+  std::string name = key.algorithm;
+  bool replaced = false;
+  for (char& c : name) {
+    const bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' ||
+                       c == '=' || c == '-' || c == ':' || c == '+';
+    if (!plain) {
+      c = '_';
+      replaced = true;
+    }
+  }
+  if (name.size() > 60) {
+    name.resize(60);
+    replaced = true;
+  }
+  if (replaced) {
+    char hash[17];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(core::key_hash(key.algorithm)));
+    name.append("-").append(hash, 8);
+  }
+  return name + "-" + std::string(to_string(key.heuristic)) + "-n" + std::to_string(key.size) +
+         "-t" + std::to_string(key.trial) + ".json";
 }
 
 std::string summary_json(const CampaignConfig& config, const CampaignSummary& summary,
@@ -94,7 +118,8 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
   j["sizes"] = config.sizes;
   j["trials_per_cell"] = config.trials;
   auto portfolio = nlohmann::ordered_json::array();
-  for (const auto h : config.heuristic_options.portfolio) portfolio.push_back(std::string(to_string(h)));
+  for (const auto h : config.heuristic_options.portfolio)
+    portfolio.push_back(std::string(to_string(h)));
   j["portfolio"] = portfolio;
   j["runs"] = summary.n_runs;
   j["complete"] = summary.complete;
@@ -115,6 +140,7 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
     e["p"] = number_or_null(c.p);
     e["baseline_zero"] = c.baseline_zero;
     e["mean_set_size"] = number_or_null(c.mean_set_size);
+    e["failed_runs"] = c.failed;
     cells.push_back(e);
   }
   j["cells"] = cells;
@@ -123,6 +149,7 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
     nlohmann::ordered_json e;
     e["algorithm"] = f.algorithm;
     e["trials"] = f.trials;
+    e["failed_runs"] = f.failed;
     for (std::size_t o = 0; o < kNumOracles; ++o) {
       e[std::string(to_string(kAllOracles[o]))] = number_or_null(f.mean[o]);
     }
@@ -140,6 +167,19 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
     timing.push_back(e);
   }
   j["timing"] = timing;
+  auto failed = nlohmann::ordered_json::array();
+  for (const auto& f : summary.failed) {
+    nlohmann::ordered_json e;
+    e["algorithm"] = f.algorithm;
+    e["heuristic"] = f.noise ? nlohmann::ordered_json("noise")
+                             : nlohmann::ordered_json(std::string(to_string(f.heuristic)));
+    e["size"] = f.noise ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(f.size);
+    e["failed_runs"] = f.failed;
+    e["first_reason"] = f.reason;
+    e["first_stderr_tail"] = f.stderr_tail;
+    failed.push_back(e);
+  }
+  j["failed_runs"] = failed;
   nlohmann::ordered_json ex;
   ex["delta"] = options.delta;
   ex["oracle"] = std::string(to_string(options.delta_oracle));
@@ -261,10 +301,10 @@ core::Table table4_table(const CampaignConfig& config, const CampaignSummary& su
                      {"Welch p", core::Align::kRight}},
                     "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out).");
   for (const auto& r : table4_rows(config, summary)) {
-    table.add_row({r.algorithm, std::to_string(r.size), r.portfolio ? num(r.portfolio->mean) : "n/a",
-                   r.random ? num(r.random->mean) : "n/a",
-                   r.portfolio ? ratio_text(*r.portfolio) : "n/a",
-                   r.portfolio ? num(r.portfolio->p) : "n/a"});
+    table.add_row(
+        {r.algorithm, std::to_string(r.size), r.portfolio ? num(r.portfolio->mean) : "n/a",
+         r.random ? num(r.random->mean) : "n/a", r.portfolio ? ratio_text(*r.portfolio) : "n/a",
+         r.portfolio ? num(r.portfolio->p) : "n/a"});
   }
   return table;
 }
@@ -454,9 +494,9 @@ std::string cells_csv(const CampaignSummary& summary) {
       "algorithm,heuristic,size,oracle,trials,mean,sd,baseline,baseline_mean,ratio,p,"
       "baseline_zero,mean_set_size\n";
   for (const auto& c : summary.cells) {
-    out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," +
-           std::to_string(c.size) + "," + std::string(to_string(c.oracle)) + "," +
-           std::to_string(c.trials) + "," + num(c.mean, "") + "," + num(c.sd, "") + "," +
+    out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," + std::to_string(c.size) +
+           "," + std::string(to_string(c.oracle)) + "," + std::to_string(c.trials) + "," +
+           num(c.mean, "") + "," + num(c.sd, "") + "," +
            (c.baseline ? std::string(to_string(*c.baseline)) : "") + "," +
            num(c.baseline_mean, "") + "," + num(c.ratio, "") + "," + num(c.p, "") + "," +
            (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "\n";
@@ -487,10 +527,29 @@ core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& s
   return table;
 }
 
+// Failed runs per cell (a program that failed), with the first reason.
+core::Table failed_table(const CampaignSummary& summary) {
+  core::Table table({{"algorithm", core::Align::kLeft},
+                     {"cell", core::Align::kLeft},
+                     {"failed runs", core::Align::kRight},
+                     {"first reason", core::Align::kLeft},
+                     {"end of its stderr", core::Align::kLeft}},
+                    "Runs whose recommender failed; they are not in the statistics above and "
+                    "the next campaign on the store retries them.");
+  for (const auto& f : summary.failed) {
+    table.add_row({f.algorithm,
+                   f.noise ? std::string("noise floor")
+                           : std::string(to_string(f.heuristic)) + " n=" + std::to_string(f.size),
+                   std::to_string(f.failed), f.reason, f.stderr_tail});
+  }
+  return table;
+}
+
 core::Table noise_table(const CampaignSummary& summary) {
   std::vector<core::Table::Column> columns{{"algorithm", core::Align::kLeft},
                                            {"retrainings", core::Align::kRight}};
-  for (const auto o : kAllOracles) columns.push_back({std::string(to_string(o)), core::Align::kRight});
+  for (const auto o : kAllOracles)
+    columns.push_back({std::string(to_string(o)), core::Align::kRight});
   core::Table table(std::move(columns), "Noise floor: the same data retrained with another seed.");
   for (const auto& f : summary.noise_floor) {
     std::vector<std::string> row{f.algorithm, std::to_string(f.trials)};
@@ -601,8 +660,7 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
   return out;
 }
 
-std::vector<std::string> write_campaign_report(const std::string& dir,
-                                               const recsys::Ratings& data,
+std::vector<std::string> write_campaign_report(const std::string& dir, const recsys::Ratings& data,
                                                const CampaignConfig& config,
                                                const CampaignSummary& summary,
                                                const std::vector<SavedModificationSet>& sets,
@@ -611,7 +669,8 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "mods", ec);
   if (ec) {
-    throw core::IoError(core::SourceLocation(dir), "cannot create output directory: " + ec.message());
+    throw core::IoError(core::SourceLocation(dir),
+                        "cannot create output directory: " + ec.message());
   }
   std::vector<std::string> written;
   const auto put = [&](const std::string& name, const std::string& content) {
@@ -646,8 +705,8 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
     const std::string stem = "sweep-" + sw.name + "-" + sw.key;
     if (!charts.instability.empty()) put(stem + "-instability.svg", charts.instability);
     if (!charts.accuracy.empty()) put(stem + "-accuracy.svg", charts.accuracy);
-    sweep_html += std::string("<h3>") + core::xml_escape(sw.name + " over " + sw.key) +
-                  "</h3>\n" + charts.instability + charts.accuracy + "\n" + table.html();
+    sweep_html += std::string("<h3>") + core::xml_escape(sw.name + " over " + sw.key) + "</h3>\n" +
+                  charts.instability + charts.accuracy + "\n" + table.html();
   }
   if (!sweep_md.empty()) put("sweep.md", sweep_md);
 
@@ -668,8 +727,11 @@ std::vector<std::string> write_campaign_report(const std::string& dir,
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
       "<h2>Figure 2</h2>\n" + svg + "\n<h2>Top Out per cell</h2>\n" +
       top_out_table(config, summary).html() + "<h2>Noise floor</h2>\n" +
-      noise_table(summary).html() + "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" +
-      table4.html() + "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
+      noise_table(summary).html() +
+      (summary.failed.empty() ? std::string()
+                              : "<h2>Failed runs</h2>\n" + failed_table(summary).html()) +
+      "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" + table4.html() +
+      "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
       std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
       std::to_string(mod_files.size()) +
       " saved under mods/; replay one with <code>assay rec "

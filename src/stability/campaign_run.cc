@@ -24,17 +24,25 @@ std::uint64_t run_id(const RunKey& key) {
   return core::key_hash(run_unit_key(key));
 }
 
+std::string seed_name(const std::string& algorithm) {
+  constexpr std::string_view kPersistent = "cmd+persistent:";
+  if (!algorithm.starts_with(kPersistent)) return algorithm;
+  return "cmd:" + algorithm.substr(kPersistent.size());
+}
+
 std::uint64_t run_seed(std::uint64_t campaign_seed, const RunKey& key) {
-  return core::unit_seed(campaign_seed, run_unit_key(key));
+  RunKey named = key;
+  named.algorithm = seed_name(key.algorithm);
+  return core::unit_seed(campaign_seed, run_unit_key(named));
 }
 
 std::uint64_t model_seed(std::uint64_t campaign_seed, const std::string& algorithm) {
-  return core::unit_seed(campaign_seed, "model|" + algorithm);
+  return core::unit_seed(campaign_seed, "model|" + seed_name(algorithm));
 }
 
 std::uint64_t noise_seed(std::uint64_t campaign_seed, const std::string& algorithm,
                          std::size_t trial) {
-  return core::unit_seed(campaign_seed, noise_unit_key(algorithm, trial));
+  return core::unit_seed(campaign_seed, noise_unit_key(seed_name(algorithm), trial));
 }
 
 std::vector<recsys::Modification> run_modifications(const recsys::Ratings& data,

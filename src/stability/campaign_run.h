@@ -35,9 +35,15 @@ struct RunResult {
 
 // The campaign's units (core/unit_plan.h) are named "algorithm|HEURISTIC|size|trial" (a run)
 // and "noise|algorithm|trial" (a noise-floor retraining); seeds are core::unit_seed of the
-// campaign seed and these names, stable across runs, versions and orderings.
+// campaign seed and these names (with seed_name(algorithm)), stable across runs, versions and
+// orderings.
 std::string run_unit_key(const RunKey& key);
 std::string noise_unit_key(const std::string& algorithm, std::size_t trial);
+
+// The name seeds are derived from: the algorithm, except that a persistent program
+// (cmd+persistent:X) is seeded as its one-shot form (cmd:X), so the mode changes speed, never
+// the numbers.
+std::string seed_name(const std::string& algorithm);
 
 // core::key_hash(run_unit_key(key)).
 std::uint64_t run_id(const RunKey& key);

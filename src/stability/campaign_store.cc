@@ -17,11 +17,19 @@ CREATE TABLE IF NOT EXISTS noise (
   algorithm TEXT NOT NULL, trial INTEGER NOT NULL, seed INTEGER NOT NULL,
   top_out REAL, jaccard REAL, aod REAL, rbo REAL,
   PRIMARY KEY (algorithm, trial));
+CREATE TABLE IF NOT EXISTS failures (
+  unit TEXT PRIMARY KEY, algorithm TEXT NOT NULL, heuristic TEXT, size INTEGER,
+  trial INTEGER NOT NULL, reason TEXT NOT NULL, stderr_tail TEXT NOT NULL,
+  attempts INTEGER NOT NULL);
 )sql";
 
 // SQLite integers are signed 64-bit; seeds are stored bit for bit.
-std::int64_t to_sql(std::uint64_t v) { return static_cast<std::int64_t>(v); }
-std::uint64_t from_sql(std::int64_t v) { return static_cast<std::uint64_t>(v); }
+std::int64_t to_sql(std::uint64_t v) {
+  return static_cast<std::int64_t>(v);
+}
+std::uint64_t from_sql(std::int64_t v) {
+  return static_cast<std::uint64_t>(v);
+}
 
 // NaN is stored as NULL (SQLite turns NaN into NULL anyway) and read back as NaN.
 void bind_value(core::SqliteStatement& s, int index, double v) {
@@ -46,9 +54,19 @@ core::SqliteStore& with_schema(core::SqliteStore& db) {
 CampaignStore::CampaignStore(const std::string& path)
     : store_(path, "campaign"),
       db_(store_.db()),
-      insert_run_(with_schema(db_).prepare(
-          "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
-      insert_noise_(db_.prepare("INSERT INTO noise VALUES (?, ?, ?, ?, ?, ?, ?)")) {}
+      insert_run_(
+          with_schema(db_).prepare("INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")),
+      insert_noise_(db_.prepare("INSERT INTO noise VALUES (?, ?, ?, ?, ?, ?, ?)")),
+      insert_failure_(db_.prepare(
+          "INSERT INTO failures VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT(unit) DO UPDATE SET "
+          "reason = excluded.reason, stderr_tail = excluded.stderr_tail, "
+          "attempts = attempts + 1")),
+      delete_failure_(db_.prepare("DELETE FROM failures WHERE unit = ?")) {}
+
+std::string FailedRun::unit_key() const {
+  return noise ? noise_unit_key(algorithm, trial)
+               : run_unit_key(RunKey{algorithm, heuristic, size, trial});
+}
 
 void CampaignStore::check_identity(const std::map<std::string, std::string>& identity) {
   std::lock_guard lock(mutex_);
@@ -98,6 +116,8 @@ void CampaignStore::append(const RunResult& r) {
   s.bind(7, r.generation_seconds);
   for (std::size_t o = 0; o < kNumOracles; ++o) bind_value(s, static_cast<int>(8 + o), r.oracle[o]);
   s.run();  // autocommit: durable on return
+  delete_failure_.bind(1, std::string_view(run_unit_key(r.key)));
+  delete_failure_.run();
 }
 
 void CampaignStore::append(const NoiseResult& r) {
@@ -108,6 +128,54 @@ void CampaignStore::append(const NoiseResult& r) {
   s.bind(3, to_sql(r.seed));
   for (std::size_t o = 0; o < kNumOracles; ++o) bind_value(s, static_cast<int>(4 + o), r.oracle[o]);
   s.run();
+  delete_failure_.bind(1, std::string_view(noise_unit_key(r.algorithm, r.trial)));
+  delete_failure_.run();
+}
+
+void CampaignStore::record_failure(const FailedRun& f) {
+  std::lock_guard lock(mutex_);
+  auto& s = insert_failure_;
+  s.bind(1, std::string_view(f.unit_key()));
+  s.bind(2, std::string_view(f.algorithm));
+  if (f.noise) {
+    s.bind_null(3);
+    s.bind_null(4);
+  } else {
+    s.bind(3, to_string(f.heuristic));
+    s.bind(4, static_cast<std::int64_t>(f.size));
+  }
+  s.bind(5, static_cast<std::int64_t>(f.trial));
+  s.bind(6, std::string_view(f.reason));
+  s.bind(7, std::string_view(f.stderr_tail));
+  s.run();
+}
+
+std::vector<FailedRun> CampaignStore::failures() const {
+  std::lock_guard lock(mutex_);
+  auto q = db_.prepare(
+      "SELECT algorithm, heuristic, size, trial, reason, stderr_tail, attempts FROM failures "
+      "ORDER BY unit");
+  std::vector<FailedRun> out;
+  while (q.step()) {
+    FailedRun f;
+    f.algorithm = q.column_text(0);
+    f.noise = q.column_is_null(1);
+    if (!f.noise) {
+      try {
+        f.heuristic = parse_heuristic(q.column_text(1));
+      } catch (core::Error& e) {
+        e.set_location_if_missing(core::SourceLocation(db_.path()));
+        throw;
+      }
+      f.size = static_cast<std::size_t>(q.column_int64(2));
+    }
+    f.trial = static_cast<std::size_t>(q.column_int64(3));
+    f.reason = q.column_text(4);
+    f.stderr_tail = q.column_text(5);
+    f.attempts = static_cast<std::size_t>(q.column_int64(6));
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 std::vector<RunResult> CampaignStore::runs() const {
@@ -130,7 +198,8 @@ std::vector<RunResult> CampaignStore::runs() const {
     r.seed = from_sql(q.column_int64(4));
     r.n_modifications = static_cast<std::size_t>(q.column_int64(5));
     r.generation_seconds = q.column_double(6);
-    for (std::size_t o = 0; o < kNumOracles; ++o) r.oracle[o] = read_value(q, static_cast<int>(7 + o));
+    for (std::size_t o = 0; o < kNumOracles; ++o)
+      r.oracle[o] = read_value(q, static_cast<int>(7 + o));
     out.push_back(std::move(r));
   }
   return out;
@@ -147,7 +216,8 @@ std::vector<NoiseResult> CampaignStore::noise() const {
     r.algorithm = q.column_text(0);
     r.trial = static_cast<std::size_t>(q.column_int64(1));
     r.seed = from_sql(q.column_int64(2));
-    for (std::size_t o = 0; o < kNumOracles; ++o) r.oracle[o] = read_value(q, static_cast<int>(3 + o));
+    for (std::size_t o = 0; o < kNumOracles; ++o)
+      r.oracle[o] = read_value(q, static_cast<int>(3 + o));
     out.push_back(std::move(r));
   }
   return out;

@@ -28,6 +28,21 @@ struct NoiseResult {
   std::array<double, kNumOracles> oracle{};
 };
 
+// A run or noise retraining whose recommender failed (a program's non-zero exit, timeout,
+// malformed or incomplete lists, rated items: recsys::RecommenderFailure). It is not finished:
+// the next campaign on the store retries it, and a success removes the failure.
+struct FailedRun {
+  std::string algorithm;
+  bool noise = false;  // a noise-floor retraining (heuristic and size unused)
+  Heuristic heuristic = Heuristic::kArand;
+  std::size_t size = 0;
+  std::size_t trial = 0;
+  std::string reason;
+  std::string stderr_tail;
+  std::size_t attempts = 1;  // failed attempts so far
+  std::string unit_key() const;  // run_unit_key or noise_unit_key
+};
+
 class CampaignStore {
  public:
   // Opens or creates the store; throws core::IoError naming the file on failure.
@@ -50,8 +65,13 @@ class CampaignStore {
   // The unit keys (run_unit_key, noise_unit_key) of everything recorded.
   std::vector<std::string> finished_keys() const;
 
+  // Records a finished run (removing a failure recorded for it earlier).
   void append(const RunResult& run);
   void append(const NoiseResult& noise);
+  // Records a failed attempt (replacing the reason of an earlier one, counting attempts).
+  void record_failure(const FailedRun& failure);
+  // Every failure not since retried successfully, in unit key order.
+  std::vector<FailedRun> failures() const;
   // Everything recorded, in key order (algorithm, heuristic, size, trial).
   std::vector<RunResult> runs() const;
   std::vector<NoiseResult> noise() const;
@@ -62,6 +82,8 @@ class CampaignStore {
   core::SqliteStore& db_;
   core::SqliteStatement insert_run_;
   core::SqliteStatement insert_noise_;
+  core::SqliteStatement insert_failure_;
+  core::SqliteStatement delete_failure_;
 };
 
 }  // namespace assay::stability
