@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "aeon/score_record.h"
 #include "aeon/sentence_splitter.h"
 #include "aeon/test_case.h"
 #include "aeon/test_case_scorer.h"
@@ -24,10 +25,6 @@
 namespace assay::python {
 namespace py = pybind11;
 namespace {
-
-py::object number_or_none(double v) {
-  return std::isnan(v) ? py::object(py::none()) : py::object(py::float_(v));
-}
 
 py::list score(const std::vector<std::string>& originals, const std::vector<std::string>& generated,
                const std::string& ngram_model, const std::string& vectors,
@@ -96,20 +93,9 @@ py::list score(const std::vector<std::string>& originals, const std::vector<std:
   });
   // The records of `assay aeon score --format jsonl`.
   py::list records;
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const aeon::TestCaseScore& s = scores[i];
-    py::dict r;
-    r["original"] = cases[i].original;
-    r["generated"] = cases[i].generated;
-    r["SemEval"] = number_or_none(s.semeval);
-    r["SynEval"] = number_or_none(s.syneval);
-    r["SynEval_original"] = number_or_none(s.syneval_original);
-    r["SynEval_relative"] = number_or_none(s.syneval_relative());
-    r["patches"] = s.n_patches;
-    r["semeval_backend"] = semeval_backend;
-    r["syneval_backend"] = syneval_backend;
-    records.append(std::move(r));
-  }
+  for (std::size_t i = 0; i < cases.size(); ++i)
+    records.append(
+        to_python(aeon::score_record(cases[i], scores[i], semeval_backend, syneval_backend)));
   return records;
 }
 

@@ -13,16 +13,18 @@
 
 #include "bindings.h"
 #include "core/error.h"
-#include "core/summary_stats.h"
 #include "core/thread_pool.h"
 #include "interrupt.h"
+#include "json_value.h"
 #include "recsys/data_spec.h"
 #include "recsys/ratings.h"
 #include "recsys/ratings_builder.h"
 #include "recsys/recommender.h"
 #include "recsys/recommender_spec.h"
+#include "recsys/top_k_record.h"
 #include "stability/algorithm_baseline.h"
 #include "stability/campaign_run.h"
+#include "stability/fuzz_records.h"
 #include "stability/heuristic.h"
 #include "stability/oracles.h"
 
@@ -85,23 +87,8 @@ py::list recommend(const recsys::Ratings& data, const std::string& algorithm, st
   });
   // The lines of `assay rec recommend`: {"user", "items": [{"item", "score"}, ...]}.
   py::list out;
-  std::vector<float> scores;
-  for (recsys::UserId u = 0; u < data.n_users(); ++u) {
-    const auto& items = lists[u];
-    scores.resize(items.size());
-    model->score(u, items, scores);
-    py::list entries;
-    for (std::size_t j = 0; j < items.size(); ++j) {
-      py::dict e;
-      e["item"] = data.item_label(items[j]);
-      e["score"] = static_cast<double>(scores[j]);
-      entries.append(std::move(e));
-    }
-    py::dict line;
-    line["user"] = data.user_label(u);
-    line["items"] = std::move(entries);
-    out.append(std::move(line));
-  }
+  for (recsys::UserId u = 0; u < data.n_users(); ++u)
+    out.append(to_python(recsys::top_k_record(*model, data, u, lists[u])));
   return out;
 }
 
@@ -138,39 +125,11 @@ py::dict fuzz(const recsys::Ratings& data, const std::string& algorithm_spec,
   });
   // The lines of `assay rec fuzz`: one per trial, then the summary's means and deviations.
   py::list lines;
-  std::array<std::vector<double>, stability::kNumOracles> values;
-  for (const auto& r : runs) {
-    py::dict j;
-    j["algorithm"] = algorithm;
-    j["heuristic"] = std::string(stability::to_string(r.key.heuristic));
-    j["size"] = r.key.size;
-    j["trial"] = r.key.trial;
-    j["seed"] = r.seed;
-    j["n_modifications"] = r.n_modifications;
-    for (std::size_t o = 0; o < stability::kNumOracles; ++o) {
-      j[py::str(std::string(stability::to_string(stability::kAllOracles[o])))] = r.oracle[o];
-      values[o].push_back(r.oracle[o]);
-    }
-    lines.append(std::move(j));
-  }
-  py::dict mean, sd;
-  for (std::size_t o = 0; o < stability::kNumOracles; ++o) {
-    const py::str name(std::string(stability::to_string(stability::kAllOracles[o])));
-    mean[name] = core::mean(values[o]);
-    const double s = core::standard_deviation(values[o]);
-    sd[name] = s == s ? py::object(py::float_(s)) : py::object(py::none());
-  }
-  py::dict summary;
-  summary["summary"] = true;
-  summary["algorithm"] = algorithm;
-  summary["heuristic"] = std::string(stability::to_string(heuristic));
-  summary["size"] = size;
-  summary["trials"] = runs.size();
-  summary["mean"] = mean;
-  summary["sd"] = sd;
+  for (const auto& r : runs) lines.append(to_python(stability::fuzz_trial_record(algorithm, r)));
+  const auto summary = stability::fuzz_summary_record(algorithm, heuristic, size, runs);
   py::dict result;
   result["trials"] = lines;
-  result["summary"] = summary;
+  result["summary"] = to_python(summary);
   return result;
 }
 

@@ -22,6 +22,7 @@
 #include "stability/algorithm_baseline.h"
 #include "stability/campaign_report.h"
 #include "stability/campaign_run.h"
+#include "stability/fuzz_records.h"
 #include "stability/modification_set_file.h"
 
 namespace assay::cli {
@@ -44,37 +45,9 @@ struct RecFuzzOptions {
 
 void write_lines(std::ostream& os, const RecFuzzOptions& o,
                  const std::vector<stability::RunResult>& runs) {
-  std::array<std::vector<double>, stability::kNumOracles> values;
-  for (const auto& r : runs) {
-    nlohmann::ordered_json j;
-    j["algorithm"] = o.algorithm;
-    j["heuristic"] = std::string(stability::to_string(r.key.heuristic));
-    j["size"] = r.key.size;
-    j["trial"] = r.key.trial;
-    j["seed"] = r.seed;
-    j["n_modifications"] = r.n_modifications;
-    for (std::size_t k = 0; k < stability::kNumOracles; ++k) {
-      j[std::string(stability::to_string(stability::kAllOracles[k]))] = r.oracle[k];
-      values[k].push_back(r.oracle[k]);
-    }
-    core::write_jsonl(os, j);
-  }
-  nlohmann::ordered_json mean, sd;
-  for (std::size_t k = 0; k < stability::kNumOracles; ++k) {
-    const auto name = std::string(stability::to_string(stability::kAllOracles[k]));
-    mean[name] = core::mean(values[k]);
-    const double s = core::standard_deviation(values[k]);
-    sd[name] = s == s ? nlohmann::ordered_json(s) : nlohmann::ordered_json(nullptr);
-  }
-  nlohmann::ordered_json summary;
-  summary["summary"] = true;
-  summary["algorithm"] = o.algorithm;
-  summary["heuristic"] = std::string(stability::to_string(stability::parse_heuristic(o.heuristic)));
-  summary["size"] = o.size;
-  summary["trials"] = runs.size();
-  summary["mean"] = mean;
-  summary["sd"] = sd;
-  core::write_jsonl(os, summary);
+  for (const auto& r : runs) core::write_jsonl(os, stability::fuzz_trial_record(o.algorithm, r));
+  core::write_jsonl(os, stability::fuzz_summary_record(
+                            o.algorithm, stability::parse_heuristic(o.heuristic), o.size, runs));
 }
 
 int run(RecFuzzOptions o) {
