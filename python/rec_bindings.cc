@@ -6,6 +6,7 @@
 
 #include <array>
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -36,7 +37,7 @@ std::string label_of(const py::handle v) {
   // Whole floats (a pandas column of ids read as float) are written as integers.
   if (py::isinstance<py::float_>(v)) {
     const double d = v.cast<double>();
-    if (d == static_cast<double>(static_cast<long long>(d)))
+    if (std::isfinite(d) && std::fabs(d) < 1e15 && d == std::floor(d))
       return std::to_string(static_cast<long long>(d));
   }
   return py::str(v);

@@ -74,3 +74,10 @@ def test_fuzz_equals_the_command(ml100k, tmp_path):
     assert sorted(seen) == [1, 2, 3]
     with pytest.raises(assay.UsageError):
         assay.rec.fuzz(assay.rec.load(spec), ALGORITHM, "NOPE")
+
+
+def test_ids_given_as_floats_are_the_integers():
+    a = assay.rec.ratings([1.0, 2.0, 2.0], [10.0, 10.0, 11.0], [4, 5, 3])
+    b = assay.rec.ratings(["1", "2", "2"], ["10", "10", "11"], [4, 5, 3])
+    assert [a.user_label(u) for u in range(a.n_users)] == ["1", "2"]
+    assert [a.item_label(i) for i in range(a.n_items)] == [b.item_label(i) for i in range(b.n_items)]
