@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "aeon/score_record.h"
 #include "aeon/test_case.h"
 #include "aeon/test_case_scorer.h"
 #include "command.h"
@@ -36,10 +37,6 @@ struct AeonScoreOptions {
   int threads = 2;
 };
 
-nlohmann::ordered_json number_or_null(double v) {
-  return std::isnan(v) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(v);
-}
-
 void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseScorer& scorer,
                   const std::vector<aeon::TestCase>& cases) {
   const bool csv = o.format == "csv";
@@ -59,17 +56,8 @@ void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseSco
          << aeon::csv_field(scorer.syneval_backend()) << '\n';
       continue;
     }
-    nlohmann::ordered_json j;
-    j["original"] = c.original;
-    j["generated"] = c.generated;
-    j["SemEval"] = number_or_null(s.semeval);
-    j["SynEval"] = number_or_null(s.syneval);
-    j["SynEval_original"] = number_or_null(s.syneval_original);
-    j["SynEval_relative"] = number_or_null(s.syneval_relative());
-    j["patches"] = s.n_patches;
-    j["semeval_backend"] = scorer.semeval_backend();
-    j["syneval_backend"] = scorer.syneval_backend();
-    core::write_jsonl(os, j);
+    core::write_jsonl(
+        os, aeon::score_record(c, s, scorer.semeval_backend(), scorer.syneval_backend()));
   }
 }
 

@@ -22,6 +22,7 @@
 #include "fair_run_options.h"
 #include "fairness/fairness_chunk_store.h"
 #include "fairness/fairness_input.h"
+#include "fairness/fairness_summary_json.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/perturbator.h"
 #include "models/answer_cache.h"
@@ -37,19 +38,6 @@ struct FairTestOptions : FairRunOptions {
   std::string shard;
   std::vector<std::string> merge;
 };
-
-nlohmann::ordered_json shift_stats(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  double sum = 0;
-  for (double x : v) sum += x;
-  auto q = [&](double p) {
-    return v[static_cast<std::size_t>(p * static_cast<double>(v.size() - 1))];
-  };
-  return {{"n", v.size()},    {"mean", sum / static_cast<double>(v.size())},
-          {"min", v.front()}, {"p05", q(0.05)},
-          {"median", q(0.5)}, {"p95", q(0.95)},
-          {"max", v.back()}};
-}
 
 CLI::Validator shard_check() {
   return CLI::Validator(
@@ -124,38 +112,8 @@ int run(const FairTestOptions& o) {
   for (const auto& line : run.violations) violations.stream() << line << '\n';
   violations.commit();
 
-  nlohmann::ordered_json s;
-  s["model"] = model->identity();
-  s["attribute"] = perturbator.attribute().name;
-  s["inputs"] = summary.n_inputs;
-  s["mutable"] = summary.n_mutable;
-  s["perturbations"] = summary.n_perturbations;
-  s["perturbations_by_kind"] = summary.perturbations_by_kind;
-  s["violations"] = summary.n_violations;
-  s["violations_by_kind"] = summary.violations_by_kind;
-  s["inputs_with_violations"] = summary.n_inputs_violated;
-  std::vector<std::pair<std::string, std::size_t>> flips(summary.flips.begin(),
-                                                         summary.flips.end());
-  std::stable_sort(flips.begin(), flips.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
-  auto top = nlohmann::ordered_json::array();
-  for (std::size_t i = 0; i < flips.size() && i < 20; ++i)
-    top.push_back({{"substitution", flips[i].first}, {"violations", flips[i].second}});
-  s["top_flips"] = top;
-  nlohmann::ordered_json shifts;
-  for (const auto& [group, v] : summary.score_shifts) shifts[group] = shift_stats(v);
-  s["score_shift_by_group"] = shifts;
-  nlohmann::ordered_json per_input = nlohmann::ordered_json::object();
-  for (const auto& [n, count] : summary.perturbations_per_input)
-    per_input[std::to_string(n)] = count;
-  s["perturbations_per_input"] = per_input;  // Fig. 4 of `fair report`
-  if (summary.filtered) {
-    const auto& f = *summary.filtered;
-    s["gate"] = {{"scored", f.scored},
-                 {"kept", f.scored - f.dropped},
-                 {"dropped", f.dropped},
-                 {"flagged", f.flagged}};
-  }
+  auto s = fairness::fairness_summary_json(summary, model->identity(),
+                                           perturbator.attribute().name);
   if (cached) {
     s["answers_from_cache"] = cached->n_hits();
     s["answers_asked"] = cached->n_queries();

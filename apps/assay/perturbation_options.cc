@@ -72,26 +72,4 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
       ->capture_default_str();
 }
 
-PerturbatorSettings perturbator_settings(const PerturbationOptions& o) {
-  fairness::PerturbatorOptions po;
-  po.choice = fairness::parse_counterpart_choice(o.choice);
-  po.fluency_ratio = o.fluency_ratio;
-  po.max_per_input = o.max_per_input;
-  po.min_cosine = o.min_cosine;
-  po.vectors_restrict = o.vectors_restrict;
-  po.all_occurrences = o.all_occurrences;
-  po.narrow_persons = !o.broad_persons;
-  po.active_noun_modifiers = o.noun_modifiers;
-  po.strict = !o.no_strict;
-  po.analogy = !o.no_analogy;
-  po.active = !o.no_active;
-  po.coreference = !o.no_coreference;
-  po.seed = o.seed;
-  auto resources = o.resources;
-  if (resources.gender_lexicon == "none") resources.gender_lexicon.clear();
-  if (resources.first_names == "none") resources.first_names.clear();
-  return {fairness::load_attribute(o.attribute, fairness::default_attribute_dir()), po,
-          std::move(resources)};
-}
-
 }  // namespace assay::cli

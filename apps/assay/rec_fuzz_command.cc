@@ -24,6 +24,7 @@
 #include "stability/algorithm_baseline.h"
 #include "stability/campaign_report.h"
 #include "stability/campaign_run.h"
+#include "stability/fuzz_records.h"
 #include "stability/modification_set_file.h"
 
 namespace assay::cli {
@@ -52,53 +53,21 @@ struct FuzzTrial {
 };
 
 void write_lines(std::ostream& os, const RecFuzzOptions& o, const std::vector<FuzzTrial>& trials) {
-  std::array<std::vector<double>, stability::kNumOracles> values;
+  std::vector<stability::RunResult> finished;
   std::size_t n_failed = 0;
   for (const auto& t : trials) {
-    const auto& r = t.run;
-    if (!t.failure.empty()) {
-      ++n_failed;
-      nlohmann::ordered_json j;
-      j["algorithm"] = o.algorithm;
-      j["heuristic"] = std::string(stability::to_string(r.key.heuristic));
-      j["size"] = r.key.size;
-      j["trial"] = r.key.trial;
-      j["seed"] = r.seed;
-      j["failed"] = t.failure;
-      j["stderr_tail"] = t.stderr_tail;
-      core::write_jsonl(os, j);
+    if (t.failure.empty()) {
+      core::write_jsonl(os, stability::fuzz_trial_record(o.algorithm, t.run));
+      finished.push_back(t.run);
       continue;
     }
-    nlohmann::ordered_json j;
-    j["algorithm"] = o.algorithm;
-    j["heuristic"] = std::string(stability::to_string(r.key.heuristic));
-    j["size"] = r.key.size;
-    j["trial"] = r.key.trial;
-    j["seed"] = r.seed;
-    j["n_modifications"] = r.n_modifications;
-    for (std::size_t k = 0; k < stability::kNumOracles; ++k) {
-      j[std::string(stability::to_string(stability::kAllOracles[k]))] = r.oracle[k];
-      values[k].push_back(r.oracle[k]);
-    }
-    core::write_jsonl(os, j);
+    ++n_failed;
+    core::write_jsonl(os, stability::fuzz_failure_record(o.algorithm, t.run, t.failure,
+                                                         t.stderr_tail));
   }
-  nlohmann::ordered_json mean, sd;
-  for (std::size_t k = 0; k < stability::kNumOracles; ++k) {
-    const auto name = std::string(stability::to_string(stability::kAllOracles[k]));
-    mean[name] = core::mean(values[k]);
-    const double s = core::standard_deviation(values[k]);
-    sd[name] = s == s ? nlohmann::ordered_json(s) : nlohmann::ordered_json(nullptr);
-  }
-  nlohmann::ordered_json summary;
-  summary["summary"] = true;
-  summary["algorithm"] = o.algorithm;
-  summary["heuristic"] = std::string(stability::to_string(stability::parse_heuristic(o.heuristic)));
-  summary["size"] = o.size;
-  summary["trials"] = trials.size() - n_failed;
-  summary["failed_runs"] = n_failed;
-  summary["mean"] = mean;
-  summary["sd"] = sd;
-  core::write_jsonl(os, summary);
+  core::write_jsonl(os, stability::fuzz_summary_record(o.algorithm,
+                                                       stability::parse_heuristic(o.heuristic),
+                                                       o.size, finished, n_failed));
 }
 
 int run(RecFuzzOptions o) {

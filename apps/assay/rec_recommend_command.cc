@@ -19,6 +19,7 @@
 #include "recsys/data_spec.h"
 #include "recsys/recommender.h"
 #include "recsys/recommender_spec.h"
+#include "recsys/top_k_record.h"
 
 namespace assay::cli {
 namespace {
@@ -41,23 +42,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 // Every user's list; with the model's scores when there is a model (a program gives lists only).
 void write_lists(std::ostream& os, const recsys::Recommender* model, const recsys::Ratings& data,
                  const recsys::TopKLists& lists) {
-  std::vector<float> scores;
-  for (recsys::UserId u = 0; u < data.n_users(); ++u) {
-    const auto& items = lists[u];
-    scores.resize(items.size());
-    if (model) model->score(u, items, scores);
-    nlohmann::ordered_json line;
-    line["user"] = data.user_label(u);
-    nlohmann::ordered_json list = nlohmann::ordered_json::array();
-    for (std::size_t k = 0; k < items.size(); ++k) {
-      nlohmann::ordered_json entry;
-      entry["item"] = data.item_label(items[k]);
-      if (model) entry["score"] = scores[k];
-      list.push_back(std::move(entry));
-    }
-    line["items"] = std::move(list);
-    core::write_jsonl(os, line);
-  }
+  for (recsys::UserId u = 0; u < data.n_users(); ++u)
+    core::write_jsonl(os, recsys::top_k_record(model, data, u, lists[u]));
 }
 
 int run(const RecRecommendOptions& o) {

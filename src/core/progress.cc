@@ -36,6 +36,7 @@ std::string Progress::format_duration(double seconds) {
 
 void Progress::add(std::uint64_t n) {
   const std::uint64_t now_done = done_.fetch_add(n) + n;
+  if (options_.on_add) options_.on_add(now_done, total_);
   if (options_.quiet) return;
   if (now_done % 64 != 0 && now_done != total_) return;
   std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);

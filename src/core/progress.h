@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -19,6 +20,10 @@ struct ProgressOptions {
   std::FILE* stream = stderr;
   // -1: detect with isatty; 0: plain lines; 1: bar.
   int terminal = -1;
+  // Called by every add() with the count done so far and the total, on the thread that added,
+  // quiet or not (a library's caller following the run, e.g. the Python module's progress
+  // callback); what it throws leaves add().
+  std::function<void(std::uint64_t done, std::uint64_t total)> on_add;
 };
 
 class Progress {

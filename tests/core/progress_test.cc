@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace assay::core {
 namespace {
@@ -52,6 +56,21 @@ TEST(Progress, BarOnATerminalAndSilentWhenQuiet) {
     p.add(5);
   });
   EXPECT_TRUE(quiet.empty());
+}
+
+TEST(Progress, CallsOnAddWithEveryCountQuietOrNotAndPassesOnWhatItThrows) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> seen;
+  ProgressOptions o;
+  o.quiet = true;
+  o.on_add = [&seen](std::uint64_t done, std::uint64_t total) {
+    seen.emplace_back(done, total);
+    if (done == 3) throw std::runtime_error("stop at 3");
+  };
+  Progress p("x", 4, o);
+  p.add();
+  p.add();
+  EXPECT_THROW(p.add(), std::runtime_error);
+  EXPECT_EQ(seen, (std::vector<std::pair<std::uint64_t, std::uint64_t>>{{1, 4}, {2, 4}, {3, 4}}));
 }
 
 TEST(Progress, FormatsDurations) {

@@ -1,0 +1,204 @@
+// assay.fair: MT-NLP's perturbator and metamorphic fairness test, as `assay fair perturb` and
+// `assay fair test` run them (the same library calls, records and summary).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "bindings.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "core/thread_pool.h"
+#include "fairness/fairness_input.h"
+#include "fairness/fairness_summary_json.h"
+#include "fairness/fairness_test_runner.h"
+#include "fairness/perturbation_json.h"
+#include "fairness/perturbator.h"
+#include "fairness/perturbator_config.h"
+#include "interrupt.h"
+#include "json_value.h"
+#include "models/answer_cache.h"
+#include "models/cached_model.h"
+#include "perturbation_kwargs.h"
+#include "python_model.h"
+
+namespace assay::python {
+namespace py = pybind11;
+namespace {
+
+// Input i is line i + 1, as the same texts one per line in a file (records match the
+// command's); errors name it texts[i].
+std::vector<fairness::InputRecord> input_records(const std::vector<std::string>& texts) {
+  std::vector<fairness::InputRecord> inputs(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    inputs[i].line = i + 1;
+    inputs[i].text = texts[i];
+  }
+  return inputs;
+}
+
+struct LoadedPerturbator {
+  explicit LoadedPerturbator(const fairness::PerturbatorConfig& config) {
+    auto settings = fairness::perturbator_settings(config);
+    resources = std::make_unique<fairness::PerturbatorResources>(
+        fairness::PerturbatorResources::load(settings.resources));
+    perturbator = std::make_unique<fairness::Perturbator>(*resources, std::move(settings.attribute),
+                                                          settings.perturbator);
+  }
+  std::unique_ptr<fairness::PerturbatorResources> resources;
+  std::unique_ptr<fairness::Perturbator> perturbator;
+};
+
+py::list perturb(const std::vector<std::string>& texts, const std::string& attribute, bool dropped,
+                 std::size_t threads, py::object progress, const py::kwargs& kw) {
+  const auto config = perturbator_config(attribute, kw);
+  CallHooks hooks(std::move(progress));
+  const auto lines = run_released(hooks, [&] {
+    const LoadedPerturbator loaded(config);
+    const fairness::Perturbator& perturbator = *loaded.perturbator;
+    const auto inputs = input_records(texts);
+    std::vector<nlohmann::ordered_json> out(inputs.size());
+    // As the command: person nouns' analogy searches a chunk at a time, then each input.
+    constexpr std::size_t kChunk = 2048;
+    for (std::size_t at = 0; at < inputs.size(); at += kChunk) {
+      const std::size_t end = std::min(inputs.size(), at + kChunk);
+      std::vector<std::string_view> chunk;
+      for (std::size_t k = at; k < end; ++k) chunk.push_back(inputs[k].text);
+      hooks.check();
+      perturbator.prepare(chunk);
+      core::parallel_for(threads, at, end, 1, [&](std::size_t k) {
+        hooks.check();
+        fairness::PerturbationSet set;
+        try {
+          set = perturbator.perturb(inputs[k].text);
+        } catch (core::Error& e) {
+          e.set_location_if_missing(core::SourceLocation("texts[" + std::to_string(k) + "]"));
+          throw;
+        }
+        out[k] = fairness::perturbation_set_to_json(inputs[k], set, dropped);
+      });
+      hooks.report(end, inputs.size());
+    }
+    return out;
+  });
+  py::list records;
+  for (const auto& j : lines) records.append(to_python(j));
+  return records;
+}
+
+struct TestOutcome {
+  std::vector<std::string> violations;
+  nlohmann::ordered_json summary;
+};
+
+py::dict test(py::object model, const std::vector<std::string>& texts, const std::string& attribute,
+              py::object labels, py::object model_id, const std::optional<std::string>& cache_arg,
+              std::optional<std::uint64_t> budget, std::size_t batch, std::size_t chunk,
+              std::size_t threads, const std::optional<std::string>& out_arg, py::object progress,
+              const py::kwargs& kw) {
+  const auto config = perturbator_config(attribute, kw);
+  const std::string cache = cache_arg.value_or(""), out = out_arg.value_or("");
+  if (!py::hasattr(model, "__call__"))
+    throw core::UsageError("model: expected a callable from a list of texts to scores");
+  if (batch == 0) throw core::UsageError("batch: expected at least 1");
+  if (chunk == 0) throw core::UsageError("chunk: expected at least 1");
+  if (budget && cache.empty()) throw core::UsageError("budget needs cache=FILE");
+  if (!cache.empty() && model_id.is_none())
+    throw core::UsageError(
+        "cache needs model_id=NAME: the name the answers are cached under (change it when the "
+        "model changes)");
+  CallHooks hooks(std::move(progress));
+  std::unique_ptr<models::Model> m = std::make_unique<PythonModel>(
+      model, model_labels(model, labels), model_identity(model, model_id), batch, hooks);
+  models::CachedModel* cached = nullptr;
+  if (!cache.empty()) {
+    auto c = std::make_unique<models::CachedModel>(std::move(m),
+                                                   std::make_shared<models::AnswerCache>(cache),
+                                                   models::CachedModelOptions{budget, batch});
+    cached = c.get();
+    m = std::move(c);
+  }
+  auto outcome = run_released(hooks, [&] {
+    const LoadedPerturbator loaded(config);
+    const auto inputs = input_records(texts);
+    fairness::FairnessTestOptions to;
+    to.chunk_inputs = chunk;
+    to.threads = threads;
+    to.progress.quiet = true;
+    to.progress.on_add = [&hooks](std::uint64_t done, std::uint64_t total) {
+      hooks.report(done, total);
+    };
+    auto run = fairness::run_fairness_test(*loaded.perturbator, *m, inputs, to, "python", nullptr);
+    TestOutcome o;
+    o.summary = fairness::fairness_summary_json(run.summary, m->identity(),
+                                                loaded.perturbator->attribute().name);
+    if (cached) {
+      o.summary["answers_from_cache"] = cached->n_hits();
+      o.summary["answers_asked"] = cached->n_queries();
+    }
+    o.violations = std::move(run.violations);
+    if (!out.empty()) {  // the command's two files, each written atomically
+      std::filesystem::create_directories(out);
+      core::AtomicFileWriter file(out + "/violations.jsonl");
+      for (const auto& line : o.violations) file.stream() << line << '\n';
+      file.commit();
+      core::write_file_atomically(out + "/summary.json", o.summary.dump(2) + "\n");
+    }
+    return o;
+  });
+  py::list violations;
+  for (const auto& line : outcome.violations)
+    violations.append(to_python(nlohmann::ordered_json::parse(line)));
+  py::dict result;
+  result["violations"] = violations;
+  result["summary"] = to_python(outcome.summary);
+  return result;
+}
+
+}  // namespace
+
+void add_fair(py::module_& parent) {
+  auto m = parent.def_submodule(
+      "fair", "Fairness of NLP models (MT-NLP): perturb texts, test a model (docs/python.md)");
+  m.def("perturb", &perturb, py::arg("texts"), py::arg("attribute") = "gender", py::kw_only(),
+        py::arg("dropped") = true, py::arg("threads") = 0, py::arg("progress") = py::none(),
+        (std::string("perturb(texts, attribute='gender', *, dropped=True, threads=0, "
+                     "progress=None, **options) -> list[dict]\n\n"
+                     "One record per text, as `assay fair perturb` writes its JSON lines: the "
+                     "perturbations (text and record of each) and, with dropped=True, the "
+                     "dropped candidates with reasons. attribute: gender, religion, "
+                     "sexual-orientation, race, nationality, age or an attribute file. "
+                     "threads: 0 = every core (the records do not depend on it). progress: "
+                     "None or progress(done, total). options: ") +
+         kPerturbationKeywords)
+            .c_str());
+  m.def("test", &test, py::arg("model"), py::arg("texts"), py::kw_only(),
+        py::arg("attribute") = "gender", py::arg("labels") = py::none(),
+        py::arg("model_id") = py::none(), py::arg("cache") = py::none(),
+        py::arg("budget") = py::none(), py::arg("batch") = 64, py::arg("chunk") = 64,
+        py::arg("threads") = 0, py::arg("out") = "", py::arg("progress") = py::none(),
+        (std::string(
+             "test(model, texts, *, attribute='gender', labels=None, model_id=None, cache=None, "
+             "budget=None, batch=64, chunk=64, threads=0, out=None, progress=None, **options) "
+             "-> dict\n\n"
+             "MT-NLP's Algorithm 1 as `assay fair test`: every text perturbed, the model asked "
+             "for each original and its perturbations, and every perturbation whose label "
+             "(argmax) differs reported. model: any callable from a list of texts to a 2-D "
+             "array of scores (e.g. pipeline.predict_proba), asked `batch` texts at a time. "
+             "labels: its labels in score order (default: the estimator's classes_). cache: "
+             "the answer cache's SQLite file (needs model_id, the name answers are kept "
+             "under); budget: texts the model may be asked. out: a directory for "
+             "violations.jsonl and summary.json, as the command writes them. Returns "
+             "{'violations': [...], 'summary': {...}}. options: ") +
+         kPerturbationKeywords)
+            .c_str());
+}
+
+}  // namespace assay::python

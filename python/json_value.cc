@@ -1,0 +1,44 @@
+#include "json_value.h"
+
+namespace assay::python {
+namespace py = pybind11;
+namespace {
+
+template <class Json>
+py::object convert(const Json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      py::dict d;
+      for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = convert(it.value());
+      return d;
+    }
+    case nlohmann::json::value_t::array: {
+      py::list l;
+      for (const auto& v : j) l.append(convert(v));
+      return l;
+    }
+    case nlohmann::json::value_t::string:
+      return py::str(j.template get_ref<const std::string&>());
+    case nlohmann::json::value_t::boolean:
+      return py::bool_(j.template get<bool>());
+    case nlohmann::json::value_t::number_integer:
+      return py::int_(j.template get<std::int64_t>());
+    case nlohmann::json::value_t::number_unsigned:
+      return py::int_(j.template get<std::uint64_t>());
+    case nlohmann::json::value_t::number_float:
+      return py::float_(j.template get<double>());
+    default:
+      return py::none();
+  }
+}
+
+}  // namespace
+
+py::object to_python(const nlohmann::ordered_json& j) {
+  return convert(j);
+}
+py::object to_python(const nlohmann::json& j) {
+  return convert(j);
+}
+
+}  // namespace assay::python

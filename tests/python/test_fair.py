@@ -1,0 +1,166 @@
+"""assay.fair: perturb and test give the command line's records and summary on real data."""
+import json
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import assay
+from conftest import head_lines, read_jsonl, run_cli, shared
+
+
+@pytest.fixture(scope="module")
+def rt_inputs(tmp_path_factory):
+    texts = head_lines(shared("rt-polarity-v1.0", "rt-polarity.pos"), 60)
+    path = tmp_path_factory.mktemp("rt") / "inputs.txt"
+    path.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+    return texts, path
+
+
+def test_perturb_equals_the_command(rt_inputs, tmp_path):
+    texts, path = rt_inputs
+    cli = tmp_path / "cli.jsonl"
+    run_cli("fair", "perturb", "--input", path, "--out", cli, "--quiet")
+    seen = []
+    records = assay.fair.perturb(texts, progress=lambda done, total: seen.append((done, total)))
+    assert records == read_jsonl(cli)
+    assert seen and seen[-1] == (len(texts), len(texts))
+    assert sum(len(r["perturbations"]) for r in records) > 0
+
+
+def test_perturb_options_are_the_command_options(rt_inputs, tmp_path):
+    texts, path = rt_inputs
+    cli = tmp_path / "cli.jsonl"
+    run_cli("fair", "perturb", "--input", path, "--out", cli, "--quiet", "--no-dropped",
+            "--no-coreference", "--max-per-input", "1", "--first-names", "none", "--threads", "1")
+    records = assay.fair.perturb(texts, dropped=False, coreference=False, max_per_input=1,
+                                 first_names=None, threads=1)
+    assert records == read_jsonl(cli)
+
+
+def test_perturb_religion():
+    records = assay.fair.perturb(["The Muslim teacher met a Jewish doctor."], "religion")
+    assert records[0]["perturbations"], records
+
+
+def test_bad_input_raises_the_library_errors(tmp_path):
+    with pytest.raises(assay.UsageError):
+        assay.fair.perturb(["a text"], attribute="no-such-attribute")
+    with pytest.raises(TypeError, match="no_such_option"):
+        assay.fair.perturb(["a text"], no_such_option=1)
+    with pytest.raises(TypeError, match="seed"):
+        assay.fair.perturb(["a text"], seed="not a number")
+    with pytest.raises(assay.UsageError, match="vectors"):
+        assay.fair.perturb(["a text"], min_cosine=0.5)
+    with pytest.raises(assay.UsageError):
+        assay.fair.perturb(["a text"], choice="nonsense")
+    bad = tmp_path / "bad.attribute"
+    bad.write_text("this is not an attribute file\n", encoding="utf-8")
+    with pytest.raises(assay.Error) as e:
+        assay.fair.perturb(["a text"], attribute=str(bad))
+    # The same message as the command line's, naming the file.
+    assert str(bad) in str(e.value)
+    done = __import__("subprocess").run(
+        [os.environ.get("ASSAY_BINARY", "assay"), "fair", "perturb", "--attribute", str(bad),
+         "--input", "/dev/null", "--quiet"], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert str(e.value) in done.stderr
+
+
+@pytest.fixture(scope="module")
+def lr_model(tmp_path_factory):
+    train = shared("sst2-glue", "dev.tsv")
+    path = tmp_path_factory.mktemp("lr") / "sst2.lr"
+    run_cli("model", "train-lr", "--train", train, "--text-column", "sentence", "--out", path)
+    return path
+
+
+def test_fair_test_equals_the_command(rt_inputs, lr_model, tmp_path):
+    texts, path = rt_inputs
+    out = tmp_path / "cli"
+    run_cli("fair", "test", "--model", f"lr:{lr_model}", "--input", path, "--out", out,
+            "--quiet", ok=(0, 1))
+    model = assay.models.open(f"lr:{lr_model}")
+    calls = []
+
+    def predict(batch):
+        calls.append(len(batch))
+        return model.predict(batch)
+
+    result = assay.fair.test(predict, texts, labels=model.labels, model_id="sst2-lr", batch=16,
+                             out=str(tmp_path / "py"))
+    assert result["violations"] == read_jsonl(out / "violations.jsonl")
+    summary = json.loads((out / "summary.json").read_text())
+    assert result["summary"]["model"] == "python:sst2-lr"
+    del summary["model"], result["summary"]["model"]
+    assert result["summary"] == summary
+    assert result["summary"]["perturbations"] > 0
+    assert max(calls) <= 16  # batched
+    # The files written with out= are the command's.
+    assert read_jsonl(tmp_path / "py" / "violations.jsonl") == result["violations"]
+
+
+def test_fair_test_cache(rt_inputs, tmp_path):
+    texts, _ = rt_inputs
+    asked = []
+
+    def model(batch):
+        asked.extend(batch)
+        return [[1.0, 0.0] if "he " in t else [0.0, 1.0] for t in batch]
+
+    cache = str(tmp_path / "answers.sqlite")
+    first = assay.fair.test(model, texts[:20], labels=["a", "b"], model_id="toy", cache=cache)
+    n = len(asked)
+    assert n > 0 and first["summary"]["answers_asked"] == n
+    second = assay.fair.test(model, texts[:20], labels=["a", "b"], model_id="toy", cache=cache)
+    assert len(asked) == n  # every answer from the cache
+    assert second["summary"]["answers_from_cache"] > 0
+    assert second["violations"] == first["violations"]
+    with pytest.raises(assay.UsageError, match="model_id"):
+        assay.fair.test(model, texts[:2], labels=["a", "b"], cache=cache)
+
+
+def test_fair_test_bad_models(rt_inputs):
+    texts = rt_inputs[0][:10]
+    with pytest.raises(assay.ModelError, match="rows"):
+        assay.fair.test(lambda b: [[0.5, 0.5]], texts, labels=["a", "b"])
+    with pytest.raises(assay.ModelError, match="one per label"):
+        assay.fair.test(lambda b: [[1.0]] * len(b), texts, labels=["a", "b"])
+    with pytest.raises(assay.ModelError, match="not finite"):
+        assay.fair.test(lambda b: [[float("nan"), 1.0]] * len(b), texts, labels=["a", "b"])
+    with pytest.raises(assay.UsageError, match="labels"):
+        assay.fair.test(lambda b: [[1.0, 0.0]] * len(b), texts)
+
+    def failing(batch):
+        raise ZeroDivisionError("the model's own error")
+
+    with pytest.raises(ZeroDivisionError, match="own error"):
+        assay.fair.test(failing, texts, labels=["a", "b"])
+
+
+def test_keyboard_interrupt_stops_a_long_call(rt_inputs):
+    texts = rt_inputs[0] * 20
+
+    def slow(batch):
+        time.sleep(0.05)
+        return [[1.0, 0.0]] * len(batch)
+
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            assay.fair.test(slow, texts, labels=["a", "b"], batch=4, threads=1)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 60
+
+
+def test_progress_callback_can_stop_a_call(rt_inputs):
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        assay.fair.perturb(rt_inputs[0], progress=stop)
