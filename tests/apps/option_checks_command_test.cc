@@ -37,7 +37,7 @@ std::vector<Case> cases(const TempDir& dir) {
        {"-1", "0", "99999999999"}},
       {"rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU",
        "--delta",
-       {"nan", "inf", "abc"}},
+       {"nan", "inf", "abc", "-1"}},
       {"rec campaign --data csv:" + x + " --store " + x + " --out " + x,
        "--noise-trials",
        {"-1", "nan"}},
@@ -130,7 +130,7 @@ TEST(OptionChecksCommand, GoodValuesPassTheCheck) {
   const std::string x = dir.file("missing");
   for (const std::string& args :
        {"rec recommend --data csv:" + x + " --algorithm user-user --threads 4096 --top-k 1",
-        "rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU --delta -1 --size 1",
+        "rec fuzz --data csv:" + x + " --algorithm user-user --heuristic AMU --delta 0 --size 1",
         "vectors analogy --vectors " + x + " --a a --b b --c c --top-k 3 --restrict 0",
         "fair perturb --input " + x + " --vectors " + x +
             " --min-cosine -0.5 --max-per-input 0 --fluency-ratio 0",
