@@ -7,13 +7,23 @@
 
 namespace assay::stability {
 
-nlohmann::ordered_json fuzz_trial_record(const std::string& algorithm, const RunResult& run) {
+namespace {
+
+// What names a trial: its algorithm, heuristic, size, number and seed.
+nlohmann::ordered_json trial_key(const std::string& algorithm, const RunResult& run) {
   nlohmann::ordered_json j;
   j["algorithm"] = algorithm;
   j["heuristic"] = std::string(to_string(run.key.heuristic));
   j["size"] = run.key.size;
   j["trial"] = run.key.trial;
   j["seed"] = run.seed;
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json fuzz_trial_record(const std::string& algorithm, const RunResult& run) {
+  auto j = trial_key(algorithm, run);
   j["n_modifications"] = run.n_modifications;
   for (std::size_t k = 0; k < kNumOracles; ++k)
     j[std::string(to_string(kAllOracles[k]))] = run.oracle[k];
@@ -23,12 +33,7 @@ nlohmann::ordered_json fuzz_trial_record(const std::string& algorithm, const Run
 nlohmann::ordered_json fuzz_failure_record(const std::string& algorithm, const RunResult& run,
                                            const std::string& failure,
                                            const std::string& stderr_tail) {
-  nlohmann::ordered_json j;
-  j["algorithm"] = algorithm;
-  j["heuristic"] = std::string(to_string(run.key.heuristic));
-  j["size"] = run.key.size;
-  j["trial"] = run.key.trial;
-  j["seed"] = run.seed;
+  auto j = trial_key(algorithm, run);
   j["failed"] = failure;
   j["stderr_tail"] = stderr_tail;
   return j;
