@@ -9,7 +9,9 @@ using knowledge::Gender;
 
 std::optional<GenderedPronoun> classify_pronoun(std::string_view lower, std::size_t token,
                                                 bool before_nominal) {
-  auto make = [&](Gender g, PronounForm f) { return GenderedPronoun{token, g, f, std::nullopt}; };
+  auto make = [&](Gender g, PronounForm f) {
+    return GenderedPronoun{token, g, f, std::nullopt, std::nullopt};
+  };
   if (lower == "he") return make(Gender::kMale, PronounForm::kSubject);
   if (lower == "him") return make(Gender::kMale, PronounForm::kObject);
   if (lower == "his") {
@@ -84,9 +86,10 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
           window.push_back(&m);
       }
     }
-    if (window.empty()) {  // cataphora, in the pronoun's own sentence
+    if (window.empty() && p.clause_end) {  // cataphora, after its clause in its own sentence
       for (const auto& m : mentions) {
-        if (m.token > p.token && sentence_of[m.token] == s && compatible(m)) window.push_back(&m);
+        if (m.token > *p.clause_end && sentence_of[m.token] == s && compatible(m))
+          window.push_back(&m);
       }
     }
     const bool gendered = std::any_of(window.begin(), window.end(), [&](const PersonMention* m) {
@@ -98,6 +101,17 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
     }
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
+    // An earlier pronoun of its gender in its sentence refers to someone unnamed: this one
+    // may too ("barry convinces us he's a dangerous guy who could have killed a president
+    // because it made him feel powerful").
+    if (!found.empty()) {
+      for (std::size_t j = 0; j < k; ++j) {
+        if (out[j].empty() && pronouns[j].gender == p.gender && sentence_of[pronouns[j].token] == s) {
+          found.push_back(kUnnamed);
+          break;
+        }
+      }
+    }
     out[k] = std::move(found);
   }
   return out;

@@ -10,8 +10,11 @@
 // before, else in the rest of the kLookBack sentences before (all of them there: two women
 // make "her" ambiguous); where there is none, the
 // neutral ones of the nearest sentence that has any (its own sentence before it, else the
-// sentences before, up to kLookBack); failing those, the mentions after it in its own sentence
-// (cataphora: "Before she left, the bride ..."). So a gendered mention wins over neutral ones
+// sentences before, up to kLookBack); failing those, when it opens its sentence or stands in a
+// clause that opens its sentence with a subordinating word, the mentions after the comma that
+// ends that clause (cataphora: "Before she left, the bride ...", "She was late, the bride
+// admitted"; not "barry convinces us he's a dangerous , unhinged guy who could have killed a
+// president"). So a gendered mention wins over neutral ones
 // ("The nurse called the girl and gave her a toy": her = the girl). "X of his/hers" never
 // refers to X. A noun that describes the pronoun or a name ("she was a woman", "John, an
 // astronaut") is not a mention of its own. Mentions are grouped into entities
@@ -47,6 +50,9 @@ struct GenderedPronoun {
   knowledge::Gender gender = knowledge::Gender::kNone;
   PronounForm form = PronounForm::kSubject;
   std::optional<std::size_t> not_token;  // a mention it cannot refer to ("friend" of "his")
+  // The comma that ends the opening subordinate clause the pronoun stands in ("When he
+  // arrived , the doctor"): only mentions after it may be its antecedent by cataphora.
+  std::optional<std::size_t> clause_end;
 };
 
 struct PersonMention {
@@ -65,8 +71,12 @@ std::optional<GenderedPronoun> classify_pronoun(std::string_view lower, std::siz
 // The pronoun of gender `to` in the form of `p` ("her" object → "him"), lower case.
 std::string_view swap_pronoun(const GenderedPronoun& p, knowledge::Gender to);
 
-// For each pronoun (in `pronouns` order), the candidate entities under the rule above, sorted:
-// one entity = resolved, several = ambiguous, none = unnamed. `sentence_of[t]` is token t's
+// Stands among a pronoun's candidates for someone the text does not name: an earlier pronoun
+// of its gender in its sentence has no antecedent, so this one may refer to that person too.
+inline constexpr std::size_t kUnnamed = static_cast<std::size_t>(-1);
+
+// For each pronoun (in `pronouns` order), the candidate entities under the rule above, sorted
+// (kUnnamed last): one entity = resolved, several = ambiguous, none = unnamed. `sentence_of[t]` is token t's
 // sentence; mentions and pronouns are in token order.
 std::vector<std::vector<std::size_t>> resolve_pronouns(const std::vector<PersonMention>& mentions,
                                                        const std::vector<GenderedPronoun>& pronouns,

@@ -1,5 +1,7 @@
 #include "fairness/first_names.h"
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "text/unicode_props.h"
@@ -87,8 +89,21 @@ std::string FirstNames::default_path() {
 }
 
 knowledge::Gender FirstNames::gender_of(std::string_view name) const {
-  const auto it = gender_.find(text::to_lower(name));
-  return it == gender_.end() ? knowledge::Gender::kNone : it->second;
+  const std::string lower = text::to_lower(name);
+  if (const auto it = gender_.find(lower); it != gender_.end()) return it->second;
+  // A double name ("Anne-Sophie", "Jean-Luc"): two or more listed names of one gender.
+  if (lower.find('-') == std::string::npos) return knowledge::Gender::kNone;
+  knowledge::Gender gender = knowledge::Gender::kNone;
+  std::size_t from = 0;
+  while (from <= lower.size()) {
+    const std::size_t to = std::min(lower.find('-', from), lower.size());
+    const auto it = gender_.find(lower.substr(from, to - from));
+    if (it == gender_.end() || (gender != knowledge::Gender::kNone && it->second != gender))
+      return knowledge::Gender::kNone;
+    gender = it->second;
+    from = to + 1;
+  }
+  return gender;
 }
 
 std::string FirstNames::replacement(std::string_view name, knowledge::Gender gender,

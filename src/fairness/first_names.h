@@ -33,7 +33,8 @@ class FirstNames {
   static FirstNames load(const std::string& path);
   static std::string default_path();
 
-  // The gender of a name in any case ("mary", "Mary", "MARY"); kNone when not listed.
+  // The gender of a name in any case ("mary", "Mary", "MARY"), or of a double name whose
+  // parts are all listed with one gender ("Anne-Sophie"); kNone otherwise.
   knowledge::Gender gender_of(std::string_view name) const;
   // The replacement of `name` (whose gender is `gender`): a pool name of the other gender,
   // capitalised as the pool writes it, picked by hash(name, seed); names in `avoid` (lower

@@ -111,6 +111,18 @@ std::vector<std::pair<std::size_t, bool>> Perturbator::noun_tokens(
       const auto after = tables.tag_name(tagged.tags[i + 1]);
       if ((before == "nn" || before == "nnp") && (after == "det" || after == "prps")) continue;
     }
+    // A tally, not a nobleman, unless a name or "of" follows or it is capitalised: "delivers
+    // on all counts" (but "the Count", "count dracula", "the count of monte cristo").
+    if (const std::string lower_word = text::to_lower(surface);
+        (lower_word == "count" || lower_word == "counts") && !upper_first(surface)) {
+      const bool nobleman =
+          i + 1 < tokens.size() &&
+          (text::to_lower(tokens[i + 1].text) == "of" ||
+           (tables.tag_name(tagged.tags[i + 1]) == "nnp" && upper_first(tokens[i + 1].text)) ||
+           (r_.first_names && r_.first_names->gender_of(tokens[i + 1].text) !=
+                                  knowledge::Gender::kNone));
+      if (!nobleman) continue;
+    }
     // A quantity, not a person: "a host of problems".
     if (i + 1 < tokens.size() && text::to_lower(surface) == "host" &&
         text::to_lower(tokens[i + 1].text) == "of")
@@ -234,11 +246,14 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
       // reads as a name too (judged sample: 38 right, 33 wrong without this rule).
       static const std::set<std::string> kMonths = {"january", "february", "april", "may",
                                                     "june",    "july",     "august"};
+      // A first name right after another is a middle name ("william randolph hearst"): the
+      // first one, not this, is the person's name.
       name = !kMonths.count(lower) && reads_as_name(lower) && i + 1 < tokens.size() &&
              !upper_first(tokens[i + 1].surface(text)) &&
              is_noun_word(tokens[i + 1].surface(text)) &&
              reads_as_name(text::to_lower(tokens[i + 1].surface(text))) &&
-             !any_first_name(tokens[i + 1].surface(text));
+             !any_first_name(tokens[i + 1].surface(text)) &&
+             (i == 0 || sentence_start[i] || !any_first_name(tokens[i - 1].surface(text)));
     }
     // A surname, not a first name, after a title or another proper noun ("Mr. Smith",
     // "Lady Grantham", "Dr. Kelly", "John Wayne").

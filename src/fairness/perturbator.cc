@@ -360,6 +360,11 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
   };
   auto active_ok = [&](std::size_t k) {
     const std::size_t i = occ_token[k];
+    // "a children's TV series": the article goes with the series, the plural possessive
+    // names a kind of series, not children.
+    if (occ_plural[k] && i > 0 && is_article(i - 1) && i + 1 < tokens.size() &&
+        (words[i + 1] == "'s" || words[i + 1] == "'"))
+      return false;
     return (i == 0 || !impl_->blocks_active[tagged.tags[i - 1]] || possessive_determiner(i - 1)) &&
            !occ_modifier[k];
   };
@@ -591,6 +596,21 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
                              best.new_word,
                              "two words in contrast would both read '" + same + "'"});
       return;
+    }
+    // The counterpart already names other people of the sentence, who keep their word
+    // ("while puerile men dominate the story , the women shine": women and women).
+    for (const auto& c : best.changes) {
+      if (c.words.empty()) continue;
+      const std::size_t si = sentence_of[c.end - 1];
+      for (const std::size_t u : occ_token) {
+        const bool changed = std::any_of(best.changes.begin(), best.changes.end(),
+                                         [&](const LmChange& d) { return u >= d.from && u < d.end; });
+        if (sentence_of[u] != si || changed || words[u] != c.words.back()) continue;
+        out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name,
+                               occ_word(occs[0]), best.new_word,
+                               "'" + words[u] + "' already names others in its sentence"});
+        return;
+      }
     }
     emit(MutationKind::kAnalogy, g, occ_word(occs[0]), best, best_fluency, list[pick].evidence);
   };
@@ -872,6 +892,25 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
     auto is_noun_tag = [&](std::size_t j) {
       return impl_->nominal[tagged.tags[j]] && !impl_->adjective_like[tagged.tags[j]];
     };
+    // The comma that closes the clause opening token i's sentence, when i stands in it and
+    // the clause is subordinate ("When he arrived , the doctor ..."; after an opening "and" /
+    // "but" too) or i opens it ("She was late , the bride admitted").
+    auto opening_clause_end = [&](std::size_t i) -> std::optional<std::size_t> {
+      static const std::set<std::string_view> kSubordinators = {
+          "when",   "while", "after", "before", "if",    "although", "though", "because",
+          "since",  "as",    "once",  "until",  "unless", "whenever", "whether"};
+      std::size_t first = i;
+      while (first > 0 && sentence_of[first - 1] == sentence_of[i]) --first;
+      if (first < i && (words[first] == "and" || words[first] == "but")) ++first;
+      if (first > i || (first < i && !kSubordinators.count(words[first]))) return std::nullopt;
+      for (std::size_t u = first + 1; u < i; ++u) {
+        if (words[u] == ",") return std::nullopt;  // the clause ended before the pronoun
+      }
+      for (std::size_t u = i + 1; u < tokens.size() && sentence_of[u] == sentence_of[i]; ++u) {
+        if (words[u] == ",") return u;
+      }
+      return std::nullopt;
+    };
     for (std::size_t i = 0; i < tokens.size(); ++i) {
       // "her"/"his" determine what follows when a noun follows, or an adjective or number
       // before a noun or another adjective ("her own car", "her first film"), not "visits
@@ -888,6 +927,7 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
       if (!p) continue;
       if (p->form == PronounForm::kIndependent && i >= 2 && words[i - 1] == "of")
         p->not_token = i - 2;  // "a friend of his" is not the friend
+      p->clause_end = opening_clause_end(i);
       pronouns.push_back(*p);
     }
     const auto refs = resolve_pronouns(mentions, pronouns, sentence_of);
@@ -952,7 +992,9 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
           if (to != knowledge::Gender::kNone && pronouns[k].gender == to) continue;
           std::string others;
           for (const auto c : refs[k]) {
-            others += (others.empty() ? "'" : " or '") + persons[c].written + "'";
+            others += (others.empty() ? "" : " or ") +
+                      (c == kUnnamed ? std::string("someone unnamed")
+                                     : "'" + persons[c].written + "'");
           }
           return "ambiguous co-reference: '" +
                  std::string(tokens[pronouns[k].token].surface(text)) + "' may refer to " + others;

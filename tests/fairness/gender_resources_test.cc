@@ -128,9 +128,19 @@ TEST(Coreference, NearestSentenceGenderedFirstAmbiguousAndCataphora) {
   // Not the plural girls, nor the king or prince: the neutral doctor two sentences back.
   EXPECT_EQ(refs[3], (std::vector<std::size_t>{1}));
   EXPECT_EQ(refs[4], (std::vector<std::size_t>{0}));     // after the uncle in its sentence
-  // Cataphora: nothing before, the mention after it in its own sentence.
-  const auto cat = resolve_pronouns({{4, 0, Gender::kFemale, false}}, {she(1)}, sentence_of);
+  // Cataphora: nothing before, the mention after the comma that ends its opening clause in
+  // its own sentence; none without such a clause.
+  auto opening = she(1);
+  opening.clause_end = 3;
+  const auto cat = resolve_pronouns({{4, 0, Gender::kFemale, false}}, {opening}, sentence_of);
   EXPECT_EQ(cat[0], (std::vector<std::size_t>{0}));
+  EXPECT_TRUE(resolve_pronouns({{4, 0, Gender::kFemale, false}}, {she(1)}, sentence_of)[0].empty());
+  opening.clause_end = 5;  // the mention is inside the clause
+  EXPECT_TRUE(resolve_pronouns({{4, 0, Gender::kFemale, false}}, {opening}, sentence_of)[0].empty());
+  // An earlier "he" of the sentence names nobody: a later "he" may be that person too.
+  const auto unnamed = resolve_pronouns({{4, 0, Gender::kNone, false}}, {he(2), he(6)}, sentence_of);
+  EXPECT_TRUE(unnamed[0].empty());
+  EXPECT_EQ(unnamed[1], (std::vector<std::size_t>{0, kUnnamed}));
   // "a friend of his": not the friend.
   auto his = *classify_pronoun("his", 5, false);
   EXPECT_EQ(his.form, PronounForm::kIndependent);
