@@ -77,8 +77,14 @@ std::size_t PersonContext::phrase_start(std::size_t i) const {
     auto modifier = [&](std::size_t k) {
       return starts_with(tag(k), "jj") || (starts_with(tag(k), "nn") && lower_first(surface(k)));
     };
-    const bool joins_adjectives = (t == "cc" || t == "ppc") && j >= 2 && j < i &&
-                                  !sentence_start_[j - 1] && modifier(j - 2) && modifier(j);
+    // A comma joins adjectives only ("an ignorant, spiteful woman", the tagger reading an
+    // adjective it does not know as a noun; not the list of titles "river's edge , dead man",
+    // whose "edge" it knows).
+    const bool joins_adjectives =
+        (t == "cc" || t == "ppc") && j >= 2 && j < i && !sentence_start_[j - 1] &&
+        modifier(j - 2) && modifier(j) &&
+        (surface(j - 1) != "," || starts_with(tag(j - 2), "jj") ||
+         !tables_.find_word(text::to_lower(surface(j - 2))));
     if (!inside_noun_phrase(t) && !joins_adjectives) break;
     --j;
   }
@@ -162,6 +168,22 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   // "something of an impostor itself": the noun says what a thing is.
   for (std::size_t k = i + 1; k <= i + 2 && same_sentence(k); ++k) {
     if (text::to_lower(surface(k)) == "itself") return "a thing: followed by 'itself'";
+  }
+  // A bare plural after "in" with a number before it or a verb after it is a title: "in nine
+  // queens .", "poetry in girls can't swim" (people after "in" take no verb of their own).
+  std::size_t numbered = j;  // over numbers, which the phrase does not take in
+  while (numbered > 0 && !sentence_start_[numbered] && tag(numbered - 1) == "cd") --numbered;
+  const bool bare = !determined || numbered < j;  // a number is its only determiner
+  if (plural && bare && numbered > 0 && !sentence_start_[numbered] &&
+      text::to_lower(surface(numbered - 1)) == "in") {
+    bool counted = numbered < j;
+    for (std::size_t k = j; k < i; ++k) counted |= tag(k) == "cd";
+    const bool verb_after = same_sentence(i + 1) &&
+                            (tag(i + 1) == "vbz" || tag(i + 1) == "vbd" || tag(i + 1) == "vbp" ||
+                             tag(i + 1) == "md");
+    if (counted || verb_after)
+      return counted ? "a title: 'in' and a number before a bare plural"
+                     : "a title: a bare plural after 'in' with a verb of its own";
   }
   if (plural && same_sentence(i + 1)) {
     const auto next = text::to_lower(surface(i + 1));
