@@ -219,6 +219,25 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
       unit.remove_prefix(1);
     if (among(kAgeUnits, unit)) return "not a group here: an age in " + std::string(unit);
   }
+  // A colour among colours: "the powder blues and sun-splashed whites of tunis", "reds ,
+  // whites and blues" (not "blacks and whites", two groups).
+  {
+    static constexpr std::array<std::string_view, 26> kColours = {
+        "blue",  "blues",  "red",   "reds",   "green",  "greens",  "brown",   "browns",  "grey",
+        "greys", "gray",   "grays", "yellow", "yellows", "pink",   "pinks",   "purple",  "purples",
+        "orange", "oranges", "gold", "golds",  "silver", "silvers", "pastels", "neons"};
+    auto colour_at = [&](std::size_t t) { return in_sentence(t) && among(kColours, bare(t)); };
+    auto joiner = [&](std::size_t t) {
+      return in_sentence(t) && (words[t] == "and" || words[t] == "or" || words[t] == ",");
+    };
+    // The colour may have its own modifiers: look back over up to three words for it.
+    bool joined_colour = joiner(end) && (colour_at(end + 1) || colour_at(end + 2));
+    for (std::size_t k = first; k > 0 && k + 4 > first && !joined_colour; --k) {
+      if (joiner(k - 1) && k >= 2 && colour_at(k - 2)) joined_colour = true;
+      if (!in_sentence(k - 1)) break;
+    }
+    if (joined_colour) return "not a group here: a colour among colours";
+  }
   // Over adjectives, also joined ones ("a young gay man", "gay and lesbian children", "black
   // and white photography"), to the noun the word may modify.
   std::size_t j = end;

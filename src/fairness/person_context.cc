@@ -139,6 +139,21 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
     if (kSameKind.count(text::to_lower(word)))
       return "belongs to a thing: its " + text::to_lower(word);
   }
+  // Words a review gives a work as often as a person ("malle's dud", "don't settle for this
+  // imposter", "a winner for kids") name a person only before "who".
+  {
+    static const std::set<std::string_view> kVerdicts = {
+        "dud",     "duds",    "impostor", "impostors", "imposter", "imposters", "winner",
+        "winners", "loser",   "losers",   "charmer",   "charmers",  "stinker",   "stinkers",
+        "keeper",  "sleeper", "knockout", "crowd-pleaser", "crowd-pleasers"};
+    std::size_t k = i + 1;
+    if (same_sentence(k) && surface(k) == ",") ++k;
+    const bool who = same_sentence(k) && (text::to_lower(surface(k)) == "who" ||
+                                          text::to_lower(surface(k)) == "whose");
+    if (kVerdicts.count(text::to_lower(word)) && !who)
+      return "a verdict a review gives a work as often as a person: '" + text::to_lower(word) +
+             "' without 'who'";
+  }
   // "a stumblebum of a movie": the noun qualifies the thing after "of a".
   if (same_sentence(i + 2) && j > 0 && text::to_lower(surface(i + 1)) == "of") {
     const auto a = text::to_lower(surface(i + 2));

@@ -268,6 +268,18 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
         name = false;
       }
     }
+    // After "a" / "an" a first name names a thing or a type ("an Oscar nom", "a Barbie doll"),
+    // except a role someone plays ("as a Vivian Crane", below).
+    if (name && i > 0 && !sentence_start[i]) {
+      const std::string b = text::to_lower(tokens[i - 1].surface(text));
+      const bool as_role =
+          i > 1 && !sentence_start[i - 1] && text::to_lower(tokens[i - 2].surface(text)) == "as";
+      if ((b == "a" || b == "an") && !as_role) {
+        dropped.push_back({MutationKind::kName, "", std::string(surface), "",
+                           "not a name here: after '" + b + "' (an award, a product, a type)"});
+        continue;
+      }
+    }
     if (!name) continue;
     const std::string why = context.name_blocked(i, [&](std::string_view w) {
       return any_first_name(w) || lexicon_word(text::to_lower(without_dot(w)));

@@ -360,9 +360,9 @@ PerturbationSet Perturbator::perturb(std::string_view text, std::size_t max_pert
   };
   auto active_ok = [&](std::size_t k) {
     const std::size_t i = occ_token[k];
-    // "a children's TV series": the article goes with the series, the plural possessive
-    // names a kind of series, not children.
-    if (occ_plural[k] && i > 0 && is_article(i - 1) && i + 1 < tokens.size() &&
+    // "a children's TV series", "a reader's digest": the article goes with the thing after
+    // the possessive, which names a kind of thing, not a person.
+    if (i > 0 && is_article(i - 1) && i + 1 < tokens.size() &&
         (words[i + 1] == "'s" || words[i + 1] == "'"))
       return false;
     return (i == 0 || !impl_->blocks_active[tagged.tags[i - 1]] || possessive_determiner(i - 1)) &&

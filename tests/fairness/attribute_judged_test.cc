@@ -27,9 +27,9 @@ class AttributeJudged : public ::testing::TestWithParam<std::string> {};
 double sampled_floor(const std::string& attribute) {
   if (attribute == "sexual-orientation") return 0.95;  // the goal
   if (attribute == "age") return 0.91;
-  if (attribute == "race") return 0.92;
+  if (attribute == "race") return 0.94;
   if (attribute == "nationality") return 0.93;
-  return 0.88;  // religion
+  return 0.94;  // religion
 }
 
 TEST_P(AttributeJudged, HandwrittenSentences) {

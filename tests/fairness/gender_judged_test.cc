@@ -92,7 +92,7 @@ TEST(GenderJudged, SampledFromCorpora) {
   // The goal is 0.95, as on the hand-written set; real reviews are not there yet (film
   // titles, long-range co-reference and non-person senses; docs/fairness.md), so this is a
   // floor under the measured precision that no change may lower.
-  EXPECT_GE(precision, 0.91) << s.report;
+  EXPECT_GE(precision, 0.92) << s.report;
 
   const auto n = testing::score_sampled(
       Perturbator(testing::mutable_graph_only_resources(), gender_attribute(), noun_only_options()),
