@@ -100,6 +100,8 @@ struct CounterpartCandidate {
   double score = 0;
 };
 
+class PerturbationBuilder;
+
 class Perturbator {
  public:
   // `resources` must outlive the perturbator. Throws core::UsageError when the attribute's
@@ -141,6 +143,7 @@ class Perturbator {
   const PerturbatorOptions& options() const { return options_; }
 
  private:
+  friend class PerturbationBuilder;  // perturb()'s steps (perturbation_builder.h)
   struct NounInfo;
   struct Impl;
   bool is_perturbable_person(const std::string& lemma) const;

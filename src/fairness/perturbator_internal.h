@@ -1,7 +1,7 @@
 // The perturbator's internals shared by its source files (perturbator.cc: the constructor and
-// perturb(); person_detection.cc: where a person noun or a first name names a person;
-// counterpart_sources.cc: counterparts, gender and neutrality of a person noun). Not part of
-// the library's interface.
+// perturb(), which runs the steps of perturbation_builder.h; person_detection.cc: where a
+// person noun or a first name names a person; counterpart_sources.cc: counterparts, gender and
+// neutrality of a person noun). Not part of the library's interface.
 #pragma once
 
 #include <algorithm>
