@@ -65,7 +65,7 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
       for (const auto& m : mentions) {
         const std::size_t ms = sentence_of[m.token];
         if (m.token < p.token && ms + to_back >= s && ms + from_back <= s && compatible(m) &&
-            m.gender == p.gender)
+            (m.gender == p.gender || m.any_gender))
           own.push_back(m.entity);
       }
     };

@@ -14,15 +14,15 @@
 // clause that opens its sentence with a subordinating word, the mentions after the comma that
 // ends that clause (cataphora: "Before she left, the bride ...", "She was late, the bride
 // admitted"; not "barry convinces us he's a dangerous , unhinged guy who could have killed a
-// president"). So a gendered mention wins over neutral ones
-// ("The nurse called the girl and gave her a toy": her = the girl). "X of his/hers" never
-// refers to X. A noun that describes the pronoun or a name ("she was a woman", "John, an
-// astronaut") is not a mention of its own. Mentions are grouped into entities
-// (every mention of the same noun, or of the same name, is one person). One candidate entity: the
-// pronoun is resolved to it. Several: it is ambiguous ("The king told the prince that he was
-// wrong"), and a perturbation of any of them is not made. None: it refers to someone the text
-// does not name, and no perturbation changes it. Plural mentions take ungendered pronouns
-// (they, their) and are never candidates.
+// president"). So a gendered mention wins over neutral ones ("The nurse called the girl and
+// gave her a toy": her = the girl). "X of his/hers" never refers to X. An animal ("the dog")
+// is a candidate of either gender. A noun that describes the pronoun or a name ("she was a
+// woman", "John, an astronaut") is not a mention of its own. Mentions are grouped into
+// entities (every mention of the same noun, or of the same name, is one person). One candidate
+// entity: the pronoun is resolved to it. Several: it is ambiguous ("The king told the prince
+// that he was wrong"), and a perturbation of any of them is not made. None: it refers to
+// someone the text does not name, and no perturbation changes it. Plural mentions take
+// ungendered pronouns (they, their) and are never candidates.
 #pragma once
 
 #include <cstddef>
@@ -60,6 +60,9 @@ struct PersonMention {
   std::size_t entity = 0;                               // mentions of one person share it
   knowledge::Gender gender = knowledge::Gender::kNone;  // kNone: neutral, either gender
   bool plural = false;
+  // An animal: "he" or "she" as its owner pleases, so it counts among the mentions of either
+  // gender (a pronoun's own-gender candidates), not only among the neutral ones.
+  bool any_gender = false;
 };
 
 // The gendered pronoun `lower` (a lower-case token) is, if any. `before_nominal`: "her" /

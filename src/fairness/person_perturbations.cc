@@ -118,6 +118,26 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
       persons.back().written = std::string(tokens[t].surface(text));
       mentions.push_back({t, persons.size() - 1, knowledge::Gender::kNone, false});
     }
+    // An animal after a determiner ("the dog", "his horse") is "he" or "she" as its owner
+    // pleases: a mention of either gender, as strong as a person's, that never changes ("The
+    // Dog finds a teenager named Travis who takes him home": "him" may be the dog).
+    std::map<std::string, std::size_t> animal_of;
+    for (std::size_t t = 1; t < tokens.size(); ++t) {
+      if (mentioned.count(t) || taken.count(t) || tagged.tags[t] != impl_->nn ||
+          sentence_of[t - 1] != sentence_of[t] || !is_noun_word(tokens[t].surface(text)))
+        continue;
+      const auto& det = words[t - 1];
+      if (det != "the" && det != "a" && det != "an" && det != "his" && det != "her" &&
+          det != "my" && det != "our" && det != "their" && det != "your")
+        continue;
+      if (!impl_->animals || !impl_->animals->is_person(words[t])) continue;  // an animal
+      const auto [it, fresh] = animal_of.emplace(words[t], persons.size());
+      if (fresh) {
+        persons.emplace_back();
+        persons.back().written = std::string(tokens[t].surface(text));
+      }
+      mentions.push_back({t, it->second, knowledge::Gender::kNone, false, true});
+    }
     if (mentions.size() != before) {
       std::sort(mentions.begin(), mentions.end(),
                 [](const PersonMention& a, const PersonMention& b) { return a.token < b.token; });

@@ -105,6 +105,16 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
       impl_->anchor_rows.push_back(row);
     }
   }
+  if (attribute_.uses_gender_finder) {
+    // An animal: the most frequent sense reaches WordNet's animal (ConceptNet's "animal").
+    auto o = knowledge::default_person_options(*r_.graph);
+    const bool conceptnet = r_.graph->backend_name() == "conceptnet";
+    o.indicators = {conceptnet ? "animal" : "animal.n.01"};
+    o.non_human.clear();
+    o.sense_choice = knowledge::SenseChoice::kFirst;
+    o.top_n = 1;
+    impl_->animals = std::make_unique<knowledge::PersonClassifier>(*r_.graph, std::move(o));
+  }
   if (!attribute_.uses_gender_finder) {
     impl_->group_words = std::make_unique<GroupWords>(attribute_, *r_.inflector, tables);
     for (std::size_t row = 0; row < attribute_.associated.size(); ++row) {

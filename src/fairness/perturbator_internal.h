@@ -19,6 +19,7 @@
 
 #include "fairness/group_words.h"
 #include "fairness/perturbator.h"
+#include "knowledge/person_classifier.h"
 #include "text/unicode_props.h"
 #include "vectors/similarity_search.h"
 
@@ -187,6 +188,8 @@ struct Perturbator::Impl {
   // The associated words of a file attribute and their plurals → (row, plural).
   std::unordered_map<std::string, std::pair<std::size_t, bool>> associated_forms;
   std::unordered_set<knowledge::NodeId> group_nodes;
+  // Gender: nouns whose most frequent sense is an animal ("the dog"), for co-reference.
+  std::unique_ptr<knowledge::PersonClassifier> animals;
 };
 
 }  // namespace assay::fairness
