@@ -50,20 +50,11 @@ struct AeonScoreOptions {
 // Everything besides the pairs and the scorer's backends that decides a chunk's lines.
 std::string score_settings(const AeonScoreOptions& o) {
   std::string s = std::string("assay ") + kAssayVersion;
-  s += "
-model-dir " + o.model_dir + "
-embedding-dir " + o.embedding_dir;
-  s += "
-ngram-model " + o.ngram_model + "
-ngram-normaliser " + o.ngram_normaliser;
-  s += "
-vectors " + o.vectors + " " + o.vectors_format + "
-wordnet " + o.wordnet_dir;
-  s += "
-variant " + o.variant + "
-pooling " + o.pooling;
-  s += std::string("
-keep-markers ") + (o.keep_markers ? "yes" : "no");
+  s += "\nmodel-dir " + o.model_dir + "\nembedding-dir " + o.embedding_dir;
+  s += "\nngram-model " + o.ngram_model + "\nngram-normaliser " + o.ngram_normaliser;
+  s += "\nvectors " + o.vectors + " " + o.vectors_format + "\nwordnet " + o.wordnet_dir;
+  s += "\nvariant " + o.variant + "\npooling " + o.pooling;
+  s += std::string("\nkeep-markers ") + (o.keep_markers ? "yes" : "no");
   return s;
 }
 

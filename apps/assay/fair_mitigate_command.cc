@@ -207,7 +207,6 @@ int run(const FairMitigateOptions& o) {
   auto fr = open_fair_run(o);
   // The training file is checked before the model is asked anything.
   const TrainingData training = adversarial ? read_training_data(o, *fr.model) : TrainingData{};
-  std::filesystem::create_directories(o.out);
 
   fairness::FairnessTestOptions to;
   to.chunk_inputs = o.chunk;
@@ -231,6 +230,7 @@ int run(const FairMitigateOptions& o) {
                      shard, o.chunk, store.get(), "--cache", o.out, o.quiet);
   // A shard's chunks are in its cache; the outputs come from the run that merges them all.
   if (!answers.complete) return kOk;
+  std::filesystem::create_directories(o.out);
   std::size_t n_perturbations = 0, n_labelled = 0;
   std::vector<AnsweredSet> sets;
   for (auto& input : answers.inputs) {

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -100,10 +99,11 @@ std::string without_seconds(const std::string& csv) {
 
 // "N run now, M from" of a chunked run's report on stderr.
 std::pair<int, int> run_now_and_resumed(const std::string& err) {
-  std::smatch m;
-  const std::regex re("([0-9]+) run now, ([0-9]+) from");
-  if (!std::regex_search(err, m, re)) return {-1, -1};
-  return {std::stoi(m[1]), std::stoi(m[2])};
+  const auto at = err.find(" run now, ");
+  if (at == std::string::npos) return {-1, -1};
+  auto start = err.find_last_not_of("0123456789", at - 1) + 1;
+  const int now = std::stoi(err.substr(start, at - start));
+  return {now, std::stoi(err.substr(at + 10))};
 }
 
 std::string pair_files(const TempDir& dir, std::string* generated) {
