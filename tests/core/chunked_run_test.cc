@@ -30,7 +30,10 @@ struct Squares {
 
   std::string content(const ChunkBounds& c) const {
     std::string s;
-    for (std::size_t i = c.begin; i < c.end; ++i) s += "," + std::to_string(inputs[i]);
+    for (std::size_t i = c.begin; i < c.end; ++i) {
+      s += ',';
+      s += std::to_string(inputs[i]);
+    }
     return s;
   }
   std::string execute(const ChunkBounds& c) {
@@ -90,7 +93,7 @@ TEST(ChunkedRun, ShardsIntoTheirOwnStoresMergeToTheWholeRunWithoutRerunning) {
   std::vector<std::string> paths;
   for (std::size_t i = 0; i < 3; ++i) {
     Squares part(23);
-    paths.push_back(dir.file("s" + std::to_string(i) + ".sqlite"));
+    paths.push_back(dir.file(std::to_string(i) + ".sqlite"));
     ChunkStore store(paths.back(), "squares", "squares v1");
     o.shard = {i, 3};
     const auto run = part.run(o, &store);
