@@ -1,23 +1,29 @@
 // `assay aeon score`: SemEval and SynEval of test cases (pairs from two line files, JSON lines,
 // or an annotation CSV) with local Hugging Face checkpoints, or offline (CMU trigram, word
-// vectors / WordNet) when no checkpoint is given; JSON lines or CSV out.
+// vectors / WordNet) when no checkpoint is given; JSON lines or CSV out. With --store the
+// pairs are scored in chunks kept in that SQLite file (aeon/score_run.h): a rerun resumes at
+// the first missing chunk, --shard scores a share into its own store, and --merge gathers the
+// shards' chunks before the output is written.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 
-#include "aeon/score_record.h"
+#include "aeon/score_run.h"
 #include "aeon/test_case.h"
 #include "aeon/test_case_scorer.h"
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/file_lock.h"
 #include "core/jsonl.h"
 #include "lm/bert_model.h"
 #include "lm/model_spec.h"
 #include "lm/sphinx_model.h"
 #include "option_checks.h"
+#include "shard_options.h"
+#include "version.h"
 
 namespace assay::cli {
 namespace {
@@ -35,30 +41,21 @@ struct AeonScoreOptions {
   std::string syneval_column = "absolute";
   std::string ngram_normaliser = "backoff";
   int threads = 2;
+  std::string store;
+  std::size_t chunk = 256;
+  ShardOptions sharding;
+  bool quiet = false;
 };
 
-void write_scores(std::ostream& os, const AeonScoreOptions& o, aeon::TestCaseScorer& scorer,
-                  const std::vector<aeon::TestCase>& cases) {
-  const bool csv = o.format == "csv";
-  if (csv)
-    os << "original,generated,SemEval,SynEval,SynEval_original,SynEval_relative,semeval_backend,"
-          "syneval_backend\n";
-  char buf[64];
-  const std::vector<aeon::TestCaseScore> scores = scorer.score_all(cases, o.threads);
-  for (std::size_t i = 0; i < cases.size(); ++i) {
-    const aeon::TestCase& c = cases[i];
-    const aeon::TestCaseScore& s = scores[i];
-    if (csv) {
-      std::snprintf(buf, sizeof buf, "%.6f,%.6f,%.6f,%.6f", s.semeval, s.syneval,
-                    s.syneval_original, s.syneval_relative());
-      os << aeon::csv_field(c.original) << ',' << aeon::csv_field(c.generated) << ',' << buf << ','
-         << aeon::csv_field(scorer.semeval_backend()) << ','
-         << aeon::csv_field(scorer.syneval_backend()) << '\n';
-      continue;
-    }
-    core::write_jsonl(
-        os, aeon::score_record(c, s, scorer.semeval_backend(), scorer.syneval_backend()));
-  }
+// Everything besides the pairs and the scorer's backends that decides a chunk's lines.
+std::string score_settings(const AeonScoreOptions& o) {
+  std::string s = std::string("assay ") + kAssayVersion;
+  s += "\nmodel-dir " + o.model_dir + "\nembedding-dir " + o.embedding_dir;
+  s += "\nngram-model " + o.ngram_model + "\nngram-normaliser " + o.ngram_normaliser;
+  s += "\nvectors " + o.vectors + " " + o.vectors_format + "\nwordnet " + o.wordnet_dir;
+  s += "\nvariant " + o.variant + "\npooling " + o.pooling;
+  s += std::string("\nkeep-markers ") + (o.keep_markers ? "yes" : "no");
+  return s;
 }
 
 int run(const AeonScoreOptions& o) {
@@ -84,6 +81,12 @@ int run(const AeonScoreOptions& o) {
   else if (o.ngram_normaliser != "backoff")
     throw core::UsageError("--ngram-normaliser must be backoff or enumerate, got '" + o.ngram_normaliser + "'");
   if (o.threads < 1) throw core::UsageError("--threads must be at least 1");
+  require_store(o.sharding, o.store, "--store");
+  if (!o.store.empty() && !o.annotations.empty()) {
+    throw core::UsageError("--store, --shard and --merge score pairs (--pairs or "
+                           "--original/--generated), not --annotations");
+  }
+  const core::Shard shard = shard_of(o.sharding);
   if (!o.vectors.empty() && (!o.model_dir.empty() || !o.embedding_dir.empty())) {
     throw core::UsageError(
         "--vectors selects the offline SemEval; it cannot be combined with "
@@ -117,11 +120,43 @@ int run(const AeonScoreOptions& o) {
     cases = aeon::read_line_pairs(o.original, o.generated, !o.keep_markers);
   aeon::TestCaseScorer scorer(so);
 
-  auto emit = [&](std::ostream& os) {
-    if (!o.annotations.empty())
+  if (!o.annotations.empty()) {
+    auto emit = [&](std::ostream& os) {
       aeon::score_annotation_csv(o.annotations, os, scorer, syneval_column, o.threads);
-    else
-      write_scores(os, o, scorer, cases);
+    };
+    if (o.out.empty()) {
+      emit(std::cout);
+    } else {
+      core::AtomicFileWriter writer(o.out);
+      emit(writer.stream());
+      writer.commit();
+    }
+    return kOk;
+  }
+  std::unique_ptr<core::ChunkStore> store;
+  core::FileLock lock;
+  if (!o.store.empty()) {
+    store = aeon::open_score_store(o.store);
+    lock = store->lock();
+    merge_shards(o.sharding, *store, o.quiet);
+  }
+  aeon::ScoreRunOptions ro;
+  ro.chunk_inputs = o.chunk;
+  ro.threads = o.threads;
+  ro.shard = shard;
+  ro.progress.quiet = o.quiet || !store;  // without a store, as quiet as before
+  const auto format = o.format == "csv" ? aeon::ScoreFormat::kCsv : aeon::ScoreFormat::kJsonl;
+  const auto run =
+      aeon::score_test_cases(scorer, cases, format, ro, score_settings(o), store.get());
+  if (store) {
+    report_chunked_run({run.n_owned, run.n_executed, run.n_resumed, run.complete}, shard, o.chunk,
+                       store.get(), "--store", o.out.empty() ? "the scores" : o.out,
+                       o.quiet);
+  }
+  if (!run.complete) return kOk;  // a shard: its chunks are in its store
+  auto emit = [&](std::ostream& os) {
+    if (format == aeon::ScoreFormat::kCsv) os << aeon::score_csv_header();
+    for (const auto& lines : run.results) os << lines;
   };
   if (o.out.empty()) {
     emit(std::cout);
@@ -180,6 +215,14 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
                   "or relative Nat(generated) - Nat(original)")
       ->capture_default_str();
   add_output_file(cmd, "--out", opts->out, "Write to FILE (atomically) instead of stdout");
+  add_database_file(cmd, "--store", opts->store,
+                    "SQLite file of finished chunks of pairs: a rerun resumes there (one process "
+                    "at a time); with --shard, this shard's");
+  add_count(cmd, "--chunk", opts->chunk, "Pairs per chunk (with --store)",
+            {.min = 1, .max = 1'000'000'000})
+      ->capture_default_str();
+  add_shard_options(cmd, opts->sharding, "--store");
+  cmd->add_flag("--quiet", opts->quiet, "No progress on stderr");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

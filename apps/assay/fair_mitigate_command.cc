@@ -14,7 +14,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/file_lock.h"
 #include "core/progress.h"
 #include "core/thread_pool.h"
 #include "fair_run_options.h"
@@ -30,6 +30,7 @@
 #include "models/lr_model.h"
 #include "models/text_input.h"
 #include "option_checks.h"
+#include "shard_options.h"
 
 namespace assay::cli {
 namespace {
@@ -42,6 +43,7 @@ struct FairMitigateOptions : FairRunOptions {
   std::string adversarial_text_column = "text", adversarial_label_column = "label";
   double adversarial_c = 1.0;
   std::string adversarial_model_out;
+  ShardOptions sharding;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -199,39 +201,47 @@ int run(const FairMitigateOptions& o) {
     throw core::UsageError(
         "--adversarial-train reads a TSV or CSV file by its header: --adversarial-text-column "
         "and --adversarial-label-column must name its columns");
+  const core::Shard shard = shard_of(o.sharding);
+  require_store(o.sharding, o.model.cache, "--cache");
   const auto start = Clock::now();
   auto fr = open_fair_run(o);
   // The training file is checked before the model is asked anything.
   const TrainingData training = adversarial ? read_training_data(o, *fr.model) : TrainingData{};
-  std::filesystem::create_directories(o.out);
 
-  std::size_t n_perturbations = 0, n_labelled = 0;
-  std::vector<AnsweredSet> sets;
   fairness::FairnessTestOptions to;
   to.chunk_inputs = o.chunk;
   to.threads = o.threads;
+  to.shard = shard;
   to.progress.quiet = o.quiet;
   to.label = "fair mitigate";
   if (fr.gate) to.filter = fr.gate->filter();
+  // Finished chunks live in the answer cache's file, beside the answers (and `fair test`'s).
+  std::unique_ptr<core::ChunkStore> store;
+  core::FileLock lock;
+  if (!o.model.cache.empty()) {
+    store = fairness::open_fair_mitigate_store(o.model.cache);
+    lock = store->lock();
+    merge_shards(o.sharding, *store, o.quiet);
+  }
   const auto asking = Clock::now();
-  std::size_t delivered = 0;  // inputs come in order
-  fairness::answer_inputs(
-      *fr.perturbator, *fr.model, fr.inputs, to,
-      [&](const fairness::InputRecord& input, const fairness::PerturbationSet& set,
-          std::span<const std::vector<double>> scores) {
-        const std::size_t i = delivered++;
-        if (!set.is_mutable()) return;
-        AnsweredSet a;
-        a.scores.assign(scores.begin(), scores.end());
-        a.gold = fr.gold[i];  // the input's label, checked against the model's when it was read
-        n_labelled += a.gold.has_value();
-        if (adversarial) {
-          a.texts.push_back(input.text);
-          for (const auto& p : set.perturbations) a.texts.push_back(p.text);
-        }
-        n_perturbations += set.perturbations.size();
-        sets.push_back(std::move(a));
-      });
+  auto answers = fairness::answer_inputs(*fr.perturbator, *fr.model, fr.inputs, to,
+                                         fair_run_settings(o, fr), store.get());
+  report_chunked_run({answers.n_owned, answers.n_executed, answers.n_resumed, answers.complete},
+                     shard, o.chunk, store.get(), "--cache", o.out, o.quiet);
+  // A shard's chunks are in its cache; the outputs come from the run that merges them all.
+  if (!answers.complete) return kOk;
+  std::filesystem::create_directories(o.out);
+  std::size_t n_perturbations = 0, n_labelled = 0;
+  std::vector<AnsweredSet> sets;
+  for (auto& input : answers.inputs) {
+    AnsweredSet a;
+    a.scores = std::move(input.scores);
+    a.gold = fr.gold[input.index];  // the input's label, checked against the model's when read
+    n_labelled += a.gold.has_value();
+    n_perturbations += input.texts.size() - 1;
+    if (adversarial) a.texts = std::move(input.texts);
+    sets.push_back(std::move(a));
+  }
   const double seconds_asking = seconds_since(asking);
 
   // Before: the model's own outputs (ε = ∞ of either weighting, computed without smoothing).
@@ -349,7 +359,7 @@ int run(const FairMitigateOptions& o) {
                    static_cast<unsigned long long>(fr.cached->n_queries()));
     }
   }
-  if (fr.gate) fr.gate->report(fr.gate->counts(), o.quiet);
+  if (fr.gate) fr.gate->report(answers.filtered ? *answers.filtered : fr.gate->counts(), o.quiet);
   return kOk;
 }
 
@@ -378,6 +388,7 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--adversarial-model-out", o->adversarial_model_out,
                   "Save the retrained LR (an lr: model file)");
+  add_shard_options(cmd, o->sharding, "--cache");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -18,9 +18,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/file_lock.h"
-#include "core/shard.h"
 #include "fair_run_options.h"
-#include "fairness/fairness_chunk_store.h"
 #include "fairness/fairness_input.h"
 #include "fairness/fairness_summary_json.h"
 #include "fairness/fairness_test_runner.h"
@@ -29,35 +27,19 @@
 #include "models/cached_model.h"
 #include "models/model_spec.h"
 #include "option_checks.h"
+#include "shard_options.h"
 
 namespace assay::cli {
 namespace {
 
 struct FairTestOptions : FairRunOptions {
   std::string out;
-  std::string shard;
-  std::vector<std::string> merge;
+  ShardOptions sharding;
 };
 
-CLI::Validator shard_check() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        try {
-          (void)core::parse_shard(s);
-        } catch (const core::Error& e) {
-          return e.what();
-        }
-        return {};
-      },
-      "I/N|auto");
-}
-
 int run(const FairTestOptions& o) {
-  const core::Shard shard = o.shard.empty() ? core::Shard{} : core::parse_shard(o.shard);
-  if ((!shard.whole() || !o.merge.empty()) && o.model.cache.empty()) {
-    throw core::UsageError(std::string(shard.whole() ? "--merge" : "--shard") +
-                           " needs --cache FILE (where finished chunks are kept)");
-  }
+  const core::Shard shard = shard_of(o.sharding);
+  require_store(o.sharding, o.model.cache, "--cache");
   auto fr = open_fair_run(o);
   const auto& inputs = fr.inputs;
   auto& model = fr.model;
@@ -65,13 +47,12 @@ int run(const FairTestOptions& o) {
   const fairness::Perturbator& perturbator = *fr.perturbator;
 
   // Finished chunks live in the answer cache's file, beside the answers.
-  std::unique_ptr<fairness::FairnessChunkStore> store;
+  std::unique_ptr<core::ChunkStore> store;
   core::FileLock lock;
-  std::size_t n_merged = 0;
   if (!o.model.cache.empty()) {
-    store = std::make_unique<fairness::FairnessChunkStore>(o.model.cache);
+    store = fairness::open_fair_test_store(o.model.cache);
     lock = store->lock();
-    for (const auto& other : o.merge) n_merged += store->merge(other);
+    merge_shards(o.sharding, *store, o.quiet);
   }
   fairness::FairnessTestOptions to;
   to.chunk_inputs = o.chunk;
@@ -81,31 +62,16 @@ int run(const FairTestOptions& o) {
   if (fr.gate) to.filter = fr.gate->filter();
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
                                                fair_run_settings(o, fr), store.get());
-  if (!o.quiet) {
-    if (!o.merge.empty())
-      std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", n_merged, o.merge.size(),
-                   o.model.cache.c_str());
-    std::fprintf(stderr, "%s%zu chunks of %zu inputs: %zu run now, %zu from %s\n",
-                 shard.whole() ? "" : ("shard " + shard.to_string() + ": ").c_str(), run.n_owned,
-                 o.chunk, run.n_executed, run.n_resumed,
-                 store ? store->path().c_str() : "no store");
-  }
+  report_chunked_run({run.n_owned, run.n_executed, run.n_resumed, run.complete}, shard, o.chunk,
+                     store.get(), "--cache", o.out, o.quiet);
   // What the gate did, over every chunk (resumed ones were gated when they ran).
   if (fr.gate) {
     fr.gate->report(run.complete && run.summary.filtered ? *run.summary.filtered
                                                          : fr.gate->counts(),
                     o.quiet);
   }
-  if (!run.complete) {
-    // A shard's chunks are in its cache; the outputs come from the run that merges them all.
-    if (!o.quiet) {
-      std::fprintf(stderr,
-                   "this shard is done: rerun without --shard, with --merge and every shard's "
-                   "cache, to write %s\n",
-                   o.out.c_str());
-    }
-    return kOk;
-  }
+  // A shard's chunks are in its cache; the outputs come from the run that merges them all.
+  if (!run.complete) return kOk;
   const auto& summary = run.summary;
   std::filesystem::create_directories(o.out);
   core::AtomicFileWriter violations(o.out + "/violations.jsonl");
@@ -143,13 +109,7 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
   add_fair_run_options(cmd, *o);
   add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")
       ->required();
-  cmd->add_option("--shard", o->shard,
-                  "Run only shard I of N of the chunks (I/N, or auto: the MPI/Slurm rank), into "
-                  "this --cache; a later run with --merge writes the outputs")
-      ->check(shard_check());
-  cmd->add_option("--merge", o->merge,
-                  "Comma separated caches of other shards whose chunks to merge into --cache first")
-      ->delimiter(',');
+  add_shard_options(cmd, o->sharding, "--cache");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -1,6 +1,9 @@
 // `assay model predict`: asks a model under test about every input text and writes one JSON
 // line per input: {"text", "scores", "label"} (label = the label of the largest score), and
 // "gold" (the input's label, as the model names it) with --label-column or tsv-no-header input.
+// With --cache the batches are chunks kept in the cache's file (models/prediction_run.h): a
+// rerun resumes at the first missing batch, --shard asks a share into its own cache, and
+// --merge gathers the shards' chunks before the lines are written.
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -11,14 +14,15 @@
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
-#include "core/jsonl.h"
-#include "core/progress.h"
+#include "core/file_lock.h"
 #include "input_options.h"
 #include "model_options.h"
 #include "models/cached_model.h"
-#include "models/model_error.h"
+#include "models/prediction_run.h"
 #include "models/text_input.h"
 #include "option_checks.h"
+#include "shard_options.h"
+#include "version.h"
 
 namespace assay::cli {
 namespace {
@@ -28,66 +32,14 @@ struct ModelPredictOptions {
   InputFileOptions inputs;
   std::string out;
   bool quiet = false;
+  ShardOptions sharding;
 };
-
-// Runs the model over the records and writes the JSON lines; returns how many labelled records
-// the model labelled as their gold label says.
-std::size_t predict_all(const ModelPredictOptions& o,
-                        const std::vector<models::TextRecord>& records,
-                        const std::vector<std::optional<std::size_t>>& gold, models::Model& model,
-                        std::ostream& os) {
-  core::ProgressOptions progress_options;
-  progress_options.quiet = o.quiet;
-  core::Progress progress("predict", records.size(), progress_options);
-  const auto& labels = model.labels();
-  const std::size_t batch = o.model.batch;
-  std::size_t n_correct = 0;
-  for (std::size_t begin = 0; begin < records.size(); begin += batch) {
-    const std::size_t end = std::min(records.size(), begin + batch);
-    std::vector<std::string> texts;
-    texts.reserve(end - begin);
-    for (std::size_t i = begin; i < end; ++i) texts.push_back(records[i].text);
-    std::vector<std::vector<double>> scores;
-    try {
-      scores = model.predict(texts);
-    } catch (models::BudgetExhausted& e) {
-      const std::size_t remaining = e.n_unanswered() + (records.size() - end);
-      throw core::Error(std::string(e.what()) + ": " + std::to_string(remaining) + " of " +
-                        std::to_string(records.size()) + " inputs remain unanswered; the " +
-                        std::to_string(records.size() - remaining) + " answered are kept in " +
-                        o.model.cache +
-                        "; rerun the same command with a larger --budget (or none) to continue "
-                        "without asking them again");
-    } catch (models::ModelError& e) {
-      if (e.batch_index() && *e.batch_index() < texts.size()) {
-        e.set_location_if_missing(records[begin + *e.batch_index()].location);
-      } else {
-        e.add_context("while predicting " + records[begin].location.to_string() + " to line " +
-                      std::to_string(records[end - 1].location.line));
-      }
-      throw;
-    }
-    for (std::size_t k = 0; k < texts.size(); ++k) {
-      nlohmann::ordered_json j;
-      j["text"] = texts[k];
-      j["scores"] = scores[k];
-      const std::size_t label = models::argmax(scores[k]);
-      j["label"] = labels.at(label);
-      if (const auto& g = gold[begin + k]) {
-        j["gold"] = labels.at(*g);
-        n_correct += *g == label;
-      }
-      core::write_jsonl(os, j);
-    }
-    progress.add(texts.size());
-  }
-  progress.finish();
-  return n_correct;
-}
 
 int run(const ModelPredictOptions& o) {
   (void)text_input_options(o.inputs);  // bad options fail before anything is read
   check_model_open_options(o.model);
+  require_store(o.sharding, o.model.cache, "--cache");
+  const core::Shard shard = shard_of(o.sharding);
   const auto records = read_input(o.inputs, &models::read_text_records);
   models::CachedModel* cached = nullptr;
   std::unique_ptr<models::Model> model = open_model_under_test(o.model, &cached);
@@ -96,13 +48,35 @@ int run(const ModelPredictOptions& o) {
                                  [](const models::TextRecord& r) { return r.location; });
   const auto n_labelled = static_cast<std::size_t>(
       std::count_if(gold.begin(), gold.end(), [](const auto& g) { return g.has_value(); }));
-  std::size_t n_correct = 0;
+  // Finished chunks live in the answer cache's file, beside the answers.
+  std::unique_ptr<core::ChunkStore> store;
+  core::FileLock lock;
+  if (!o.model.cache.empty()) {
+    store = models::open_prediction_store(o.model.cache);
+    lock = store->lock();
+    merge_shards(o.sharding, *store, o.quiet);
+  }
+  models::PredictionRunOptions po;
+  po.batch = o.model.batch;
+  po.shard = shard;
+  po.progress.quiet = o.quiet;
+  po.cache = o.model.cache;
+  const auto run = models::predict_records(*model, records, gold, po,
+                                           std::string("assay ") + kAssayVersion, store.get());
+  if (store) {
+    report_chunked_run({run.chunks.n_owned, run.chunks.n_executed, run.chunks.n_resumed,
+                        run.chunks.complete},
+                       shard, o.model.batch, store.get(), "--cache",
+                       o.out.empty() ? "the predictions" : o.out, o.quiet);
+  }
+  if (!run.chunks.complete) return kOk;  // a shard: its chunks are in its cache
+  const std::size_t n_correct = run.n_correct;
   if (o.out.empty()) {
-    n_correct = predict_all(o, records, gold, *model, std::cout);
+    std::cout << run.lines;
     std::cout.flush();
   } else {
     core::AtomicFileWriter writer(o.out);
-    n_correct = predict_all(o, records, gold, *model, writer.stream());
+    writer.stream() << run.lines;
     writer.commit();
   }
   if (cached && !o.quiet) {
@@ -125,6 +99,7 @@ void add_model_predict_command(CLI::App& group, CommandResult& result) {
   add_model_open_options(cmd, opts->model);
   add_input_options(cmd, opts->inputs);
   add_output_file(cmd, "--out", opts->out, "Write the JSON lines to FILE (atomically)");
+  add_shard_options(cmd, opts->sharding, "--cache");
   cmd->add_flag("--quiet", opts->quiet, "No progress or summary on stderr");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }

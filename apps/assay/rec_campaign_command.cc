@@ -6,7 +6,6 @@
 #include <memory>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "command.h"
@@ -15,6 +14,7 @@
 #include "core/progress.h"
 #include "option_checks.h"
 #include "rec_options.h"
+#include "shard_options.h"
 #include "recsys/accuracy.h"
 #include "recsys/command_recommender.h"
 #include "recsys/data_spec.h"
@@ -43,8 +43,7 @@ struct RecCampaignOptions {
   std::string store;
   std::string out;
   std::size_t stop_after = 0;
-  std::string shard;
-  std::vector<std::string> merge;
+  ShardOptions sharding;
   std::string sweep;
   bool accuracy = false;
   std::size_t folds = 5;
@@ -81,19 +80,6 @@ CLI::Validator sweep_check() {
         return ok ? std::string() : "expects KEY=V1,V2,... with no empty value, got '" + s + "'";
       },
       "KEY=V1,V2,...");
-}
-
-CLI::Validator shard_check() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        try {
-          (void)stability::parse_shard(s);
-        } catch (const core::Error& e) {
-          return e.what();
-        }
-        return {};
-      },
-      "I/N|auto");
 }
 
 int run(const RecCampaignOptions& o) {
@@ -156,8 +142,8 @@ int run(const RecCampaignOptions& o) {
   config.noise_trials = o.noise_trials;
   config.data_description = o.data;
   config.stop_after = o.stop_after;
-  if (!o.shard.empty()) std::tie(config.shard, config.n_shards) = stability::parse_shard(o.shard);
-  config.merge_from = o.merge;
+  config.shard = shard_of(o.sharding);
+  config.merge_from = o.sharding.merge;
   config.progress.quiet = o.quiet;
   stability::ReportOptions report;
   report.delta = o.delta;
@@ -213,16 +199,16 @@ int run(const RecCampaignOptions& o) {
   core::set_resume_hint("");
   const auto written = stability::write_campaign_report(o.out, data, config, summary, sets, report);
   remove_stale_sets(o.out, written);
-  if (!o.merge.empty()) {
+  if (!o.sharding.merge.empty()) {
     std::printf("rec campaign: merged %zu runs from %zu stores into %s\n", results.n_merged,
-                o.merge.size(), o.store.c_str());
+                o.sharding.merge.size(), o.store.c_str());
   }
   const char* state = results.complete ? ""
-                      : config.n_shards > 1 && results.shard_complete
+                      : !config.shard.whole() && results.shard_complete
                           ? "; this shard is done: merge every shard's store with --merge"
                           : "; INCOMPLETE, run again to resume";
-  if (config.n_shards > 1) {
-    std::printf("rec campaign: shard %zu of %zu\n", config.shard, config.n_shards);
+  if (!config.shard.whole()) {
+    std::printf("rec campaign: shard %zu of %zu\n", config.shard.index, config.shard.count);
   }
   std::printf("rec campaign: %zu runs (%zu executed now, %zu from %s)%s\n", results.runs.size(),
               results.n_executed, results.n_resumed, o.store.c_str(), state);
@@ -290,12 +276,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",
             {.min = 0, .max = 1'000'000'000'000});
-  cmd->add_option("--shard", o->shard,
-                  "Run only shard I of N (I/N, or auto: the MPI/Slurm rank), into this --store")
-      ->check(shard_check());
-  cmd->add_option("--merge", o->merge,
-                  "Comma separated stores of other shards to merge into --store first")
-      ->delimiter(',');
+  add_shard_options(cmd, o->sharding, "--store");
   cmd->add_option("--sweep", o->sweep,
                   "KEY=V1,V2,...: run every --algorithms spec once per value of KEY")
       ->check(sweep_check());

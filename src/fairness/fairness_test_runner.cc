@@ -11,9 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "core/unit_plan.h"
-#include "core/unit_runner.h"
-#include "core/unit_store.h"
+#include "core/chunked_run.h"
 #include "fairness/perturbation_json.h"
 #include "fairness/substitution.h"
 
@@ -75,55 +73,6 @@ AnsweredChunk answer_chunk(const Perturbator& perturbator, models::Model& model,
     at += n;
   }
   return out;
-}
-
-struct ChunkBounds {
-  std::size_t begin = 0, end = 0;
-};
-
-std::vector<ChunkBounds> chunks_of(std::size_t n, std::size_t chunk_inputs) {
-  const std::size_t chunk = std::max<std::size_t>(1, chunk_inputs);
-  std::vector<ChunkBounds> out;
-  for (std::size_t begin = 0; begin < n; begin += chunk)
-    out.push_back({begin, std::min(n, begin + chunk)});
-  return out;
-}
-
-// Runs `execute(chunk index)` for the owned, unfinished units of `plan` on the core runner.
-// An error does not stop the units in flight; no unit starts after it, and the error of the
-// first failing unit in plan order is rethrown (units are claimed in plan order, so every
-// unit before a failing one has run), after `before_rethrow(failing unit)`.
-core::UnitRunReport run_chunks(const core::UnitPlan& plan,
-                               const std::unordered_set<std::string>& finished,
-                               const FairnessTestOptions& options, const core::Shard& shard,
-                               const std::function<void(std::size_t)>& execute,
-                               const std::function<void(std::size_t)>& before_rethrow) {
-  std::vector<std::exception_ptr> errors(plan.size());
-  std::atomic<bool> stop{false};
-  core::UnitRunOptions ro;
-  ro.shard = shard;
-  ro.n_threads = options.threads;
-  ro.stop_requested = &stop;
-  ro.label = options.label;
-  ro.progress = options.progress;
-  const auto report = core::run_units(
-      plan, finished,
-      [&](const core::PlannedUnit& unit) {
-        const std::size_t u = unit.slot;
-        try {
-          execute(u);
-        } catch (...) {
-          errors[u] = std::current_exception();
-          stop.store(true);
-        }
-      },
-      ro);
-  for (std::size_t u = 0; u < plan.size(); ++u) {
-    if (!errors[u]) continue;
-    before_rethrow(u);
-    std::rethrow_exception(errors[u]);
-  }
-  return report;
 }
 
 ordered_json scores_json(const std::vector<double>& s) {
@@ -252,6 +201,81 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
   run.summary.add(s);
 }
 
+// What a chunk's key holds besides the settings and the model: its inputs' lines and texts.
+std::string chunk_content(const std::vector<InputRecord>& inputs, const core::ChunkBounds& c) {
+  std::string content;
+  for (std::size_t i = c.begin; i < c.end; ++i) {
+    content += '\0';
+    content += std::to_string(inputs[i].line);
+    content += '\0';
+    content += inputs[i].text;
+  }
+  return content;
+}
+
+core::ChunkedRunOptions chunked_options(const FairnessTestOptions& options) {
+  core::ChunkedRunOptions co;
+  co.chunk_inputs = options.chunk_inputs;
+  co.threads = options.threads;
+  co.shard = options.shard;
+  co.progress = options.progress;
+  co.label = options.label;
+  return co;
+}
+
+// One chunk's answers for `fair mitigate`, as the JSON text the store keeps: per mutable input
+// [its place among the inputs, its texts, their scores].
+std::string answers_result(const std::vector<InputRecord>& inputs, const core::ChunkBounds& c,
+                           const AnsweredChunk& answered, bool filtered) {
+  ordered_json r;
+  auto rows = ordered_json::array();
+  for (std::size_t k = 0; k < answered.sets.size(); ++k) {
+    const auto& set = answered.sets[k];
+    if (!set.is_mutable()) continue;
+    auto texts = ordered_json::array();
+    texts.push_back(inputs[c.begin + k].text);
+    for (const auto& p : set.perturbations) texts.push_back(p.text);
+    auto scores = ordered_json::array();
+    for (const auto& s : answered.scores[k]) {
+      auto a = ordered_json::array();
+      for (double v : s) a.push_back(number_json(v));
+      scores.push_back(a);
+    }
+    rows.push_back({c.begin + k, texts, scores});
+  }
+  r["inputs"] = rows;
+  if (filtered) {
+    r["filtered"] = {answered.filtered.scored, answered.filtered.dropped,
+                     answered.filtered.flagged};
+  }
+  return r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Reads a chunk's answers back into `out` (appending: chunks are read in input order).
+void add_answers_result(const std::string& text, const std::string& where,
+                        FairnessAnswers& out) {
+  try {
+    const auto r = nlohmann::json::parse(text);
+    for (const auto& row : r.at("inputs")) {
+      AnsweredInput a;
+      a.index = row.at(0).get<std::size_t>();
+      a.texts = row.at(1).get<std::vector<std::string>>();
+      for (const auto& s : row.at(2)) {
+        auto& v = a.scores.emplace_back();
+        for (const auto& x : s) v.push_back(number_from_json(x));
+      }
+      out.inputs.push_back(std::move(a));
+    }
+    if (const auto f = r.find("filtered"); f != r.end() && out.filtered) {
+      out.filtered->add(FilterCounts{f->at(0).get<std::size_t>(), f->at(1).get<std::size_t>(),
+                                     f->at(2).get<std::size_t>()});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw core::ParseError(core::SourceLocation(where),
+                           std::string("unreadable fair mitigate chunk: ") + e.what());
+  }
+}
+
 }  // namespace
 
 void FairnessTestSummary::add(const FairnessTestSummary& later) {
@@ -274,98 +298,66 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
   }
 }
 
-void answer_inputs(const Perturbator& perturbator, models::Model& model,
-                   const std::vector<InputRecord>& inputs, const FairnessTestOptions& options,
-                   const std::function<void(const InputRecord&, const PerturbationSet&,
-                                            std::span<const std::vector<double>>)>& on_answered) {
-  const auto chunks = chunks_of(inputs.size(), options.chunk_inputs);
-  core::UnitPlan plan(0);
-  for (std::size_t c = 0; c < chunks.size(); ++c)
-    plan.add("inputs " + std::to_string(chunks[c].begin) + ".." + std::to_string(chunks[c].end));
-  std::vector<std::optional<AnsweredChunk>> answered(chunks.size());
+std::unique_ptr<core::ChunkStore> open_fair_test_store(const std::string& path) {
+  return std::make_unique<core::ChunkStore>(path, "fair_test", "assay fair test chunks, v1");
+}
+
+std::unique_ptr<core::ChunkStore> open_fair_mitigate_store(const std::string& path) {
+  return std::make_unique<core::ChunkStore>(path, "fair_mitigate",
+                                            "assay fair mitigate chunks, v1");
+}
+
+FairnessAnswers answer_inputs(const Perturbator& perturbator, models::Model& model,
+                              const std::vector<InputRecord>& inputs,
+                              const FairnessTestOptions& options, const std::string& settings,
+                              core::ChunkStore* store) {
   std::mutex model_mutex;
-  std::size_t delivered = 0;
-  // Delivers the answered chunks before `end` in order (and frees them), up to the first one
-  // not answered (skipped after an error).
-  auto deliver = [&](std::size_t end) {
-    for (; delivered < end && answered[delivered]; ++delivered) {
-      const auto& a = *answered[delivered];
-      for (std::size_t k = 0; k < a.sets.size(); ++k) {
-        const auto& s = a.scores[k];
-        on_answered(inputs[chunks[delivered].begin + k], a.sets[k],
-                    std::span<const std::vector<double>>(s.data(), s.size()));
-      }
-      answered[delivered].reset();
-    }
-  };
-  run_chunks(
-      plan, {}, options, core::Shard{},
-      [&](std::size_t c) {
-        answered[c] = answer_chunk(perturbator, model, model_mutex, inputs, chunks[c].begin,
-                                   chunks[c].end, options);
+  const bool filtered = static_cast<bool>(options.filter);
+  const auto run = core::run_chunked(
+      inputs.size(), chunked_options(options), settings + '\0' + model.identity(),
+      [&](const core::ChunkBounds& c) { return chunk_content(inputs, c); },
+      [&](const core::ChunkBounds& c) {
+        return answers_result(
+            inputs, c, answer_chunk(perturbator, model, model_mutex, inputs, c.begin, c.end, options),
+            filtered);
       },
-      deliver);
-  deliver(chunks.size());
+      store);
+  FairnessAnswers out;
+  out.complete = run.complete;
+  out.n_chunks = run.n_chunks;
+  out.n_owned = run.n_owned;
+  out.n_resumed = run.n_resumed;
+  out.n_executed = run.n_executed;
+  if (filtered && run.complete) out.filtered.emplace();
+  const std::string where = store ? store->path() : std::string("fair mitigate");
+  for (const auto& text : run.results) add_answers_result(text, where, out);
+  return out;
 }
 
 FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model& model,
                                   const std::vector<InputRecord>& inputs,
                                   const FairnessTestOptions& options, const std::string& settings,
-                                  FairnessChunkStore* store) {
-  if (store == nullptr && !options.shard.whole())
-    throw core::UsageError("a shard of fair test needs a store for its chunks (--cache FILE)");
-  const auto chunks = chunks_of(inputs.size(), options.chunk_inputs);
-  const std::string model_identity = model.identity();
-  core::UnitPlan plan(0);
-  for (std::size_t c = 0; c < chunks.size(); ++c) {
-    std::string content = settings;
-    content += '\0';
-    content += model_identity;
-    for (std::size_t i = chunks[c].begin; i < chunks[c].end; ++i) {
-      content += '\0';
-      content += std::to_string(inputs[i].line);
-      content += '\0';
-      content += inputs[i].text;
-    }
-    plan.add("inputs " + std::to_string(chunks[c].begin) + ".." + std::to_string(chunks[c].end) +
-             " " + core::content_hash(content));
-  }
-  const auto finished = store ? store->finished_keys() : std::unordered_set<std::string>{};
-  std::vector<std::optional<std::string>> kept(chunks.size());  // without a store
+                                  core::ChunkStore* store) {
   const auto& labels = model.labels();
   std::mutex model_mutex;
-  FairnessTestRun run;
-  const auto report = run_chunks(
-      plan, finished, options, options.shard,
-      [&](std::size_t c) {
-        auto result = chunk_result(inputs, chunks[c].begin,
-                                   answer_chunk(perturbator, model, model_mutex, inputs,
-                                                chunks[c].begin, chunks[c].end, options),
-                                   labels, static_cast<bool>(options.filter));
-        if (store) {
-          store->put(plan[c].key, result);
-        } else {
-          kept[c] = std::move(result);
-        }
+  const auto chunked = core::run_chunked(
+      inputs.size(), chunked_options(options), settings + '\0' + model.identity(),
+      [&](const core::ChunkBounds& c) { return chunk_content(inputs, c); },
+      [&](const core::ChunkBounds& c) {
+        return chunk_result(
+            inputs, c.begin,
+            answer_chunk(perturbator, model, model_mutex, inputs, c.begin, c.end, options), labels,
+            static_cast<bool>(options.filter));
       },
-      [](std::size_t) {});
-  run.n_chunks = chunks.size();
-  run.n_owned = report.n_owned;
-  run.n_resumed = report.n_finished;
-  run.n_executed = report.n_executed;
-  // Read back in input order: fresh, resumed and merged chunks take one path.
+      store);
+  FairnessTestRun run;
+  run.n_chunks = chunked.n_chunks;
+  run.n_owned = chunked.n_owned;
+  run.n_resumed = chunked.n_resumed;
+  run.n_executed = chunked.n_executed;
+  if (!chunked.complete) return run;
   const std::string where = store ? store->path() : std::string("fair test");
-  std::vector<std::string> texts(chunks.size());
-  for (std::size_t c = 0; c < chunks.size(); ++c) {
-    if (kept[c]) {
-      texts[c] = std::move(*kept[c]);
-      continue;
-    }
-    auto text = store ? store->get(plan[c].key) : std::nullopt;
-    if (!text) return run;  // another shard's chunk, not merged yet
-    texts[c] = std::move(*text);
-  }
-  for (const auto& text : texts) add_chunk_result(text, where, run);
+  for (const auto& text : chunked.results) add_chunk_result(text, where, run);
   run.complete = true;
   return run;
 }

@@ -3,25 +3,27 @@
 // in models::CachedModel so a rerun or a resumed run queries nothing twice); a perturbation
 // whose label (argmax) differs from the original's is a fairness violation.
 //
-// The chunks of inputs are the work units of the core runner (core/unit_runner.h): they are
-// perturbed and asked on --threads threads, a shard runs only its share, and `fair test`
-// records each finished chunk (its summary counts and violations) in a FairnessChunkStore, so
-// an interrupted run resumes at the first missing chunk and shards merge into the result of
-// one run. Outputs are assembled from the finished chunks in input order, so they are the same
-// bytes whatever the thread count, the sharding, or how often the run was resumed.
+// The chunks of inputs are run by the core's chunked runner (core/chunked_run.h): they are
+// perturbed and asked on --threads threads, a shard runs only its share, and each finished
+// chunk (for `fair test` its summary counts and violations, for `fair mitigate` its answers) is
+// recorded in a core::ChunkStore, so an interrupted run resumes at the first missing chunk and
+// shards merge into the result of one run. Outputs are assembled from the finished chunks in
+// input order, so they are the same bytes whatever the thread count, the sharding, or how
+// often the run was resumed.
 #pragma once
 
 #include <cstddef>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "core/chunk_store.h"
 #include "core/progress.h"
 #include "core/shard.h"
-#include "fairness/fairness_chunk_store.h"
 #include "fairness/fairness_input.h"
 #include "fairness/perturbator.h"
 #include "models/model.h"
@@ -51,7 +53,7 @@ struct FairnessTestOptions {
   // Chunks perturbed at once (0 = every core). The model is asked by one chunk at a time;
   // answers, callbacks and outputs are the same for every thread count.
   std::size_t threads = 1;
-  core::Shard shard;  // run_fairness_test: only this shard's chunks (by chunk number)
+  core::Shard shard;  // only this shard's chunks (by chunk number)
   core::ProgressOptions progress;
   std::string label = "fair test";  // progress label (counts chunks)
   // Called on each input's perturbations before the model is asked (an AEON gate drops some);
@@ -59,17 +61,34 @@ struct FairnessTestOptions {
   PerturbationFilter filter;
 };
 
-// The asking half of Algorithm 1, shared by `fair test` and `fair mitigate`: perturbs every
-// input and asks the model for each mutable one's original and perturbations (one predict()
-// per chunk). `on_answered` sees every input in order with its perturbations and the scores
-// of the original (scores[0]) and of each perturbation (scores[1 + p]); an input that is not
-// mutable is not asked and gets no scores. Perturbator errors name the input line; the first
-// failing chunk in input order decides the error, after the chunks before it were delivered
-// (and, with a CachedModel, their answers stored). Keeps nothing: options.shard is ignored.
-void answer_inputs(const Perturbator& perturbator, models::Model& model,
-                   const std::vector<InputRecord>& inputs, const FairnessTestOptions& options,
-                   const std::function<void(const InputRecord&, const PerturbationSet&,
-                                            std::span<const std::vector<double>>)>& on_answered);
+// The stores of `fair test`'s and `fair mitigate`'s chunks in FILE (the answer cache's file:
+// each command has its own tables there). Throw as core::ChunkStore.
+std::unique_ptr<core::ChunkStore> open_fair_test_store(const std::string& path);
+std::unique_ptr<core::ChunkStore> open_fair_mitigate_store(const std::string& path);
+
+// One mutable input perturbed and asked, as `fair mitigate` uses it.
+struct AnsweredInput {
+  std::size_t index = 0;                    // its position among the inputs
+  std::vector<std::string> texts;           // the input's text, then each perturbation's
+  std::vector<std::vector<double>> scores;  // the model's scores of each of `texts`
+};
+
+struct FairnessAnswers {
+  std::vector<AnsweredInput> inputs;  // the mutable inputs, in input order (when complete)
+  std::optional<FilterCounts> filtered;  // with a filter: what it did, over every chunk
+  bool complete = false;
+  std::size_t n_chunks = 0, n_owned = 0, n_resumed = 0, n_executed = 0;  // as FairnessTestRun
+};
+
+// The asking half of Algorithm 1 for `fair mitigate`: perturbs every input and asks the model
+// for each mutable one's original and perturbations (one predict() per chunk), recording each
+// chunk's answers in `store` (nullptr: kept in memory; options.shard must then be whole), and
+// returns every mutable input's texts and scores in input order once every chunk is finished.
+// Keys and errors as run_fairness_test.
+FairnessAnswers answer_inputs(const Perturbator& perturbator, models::Model& model,
+                              const std::vector<InputRecord>& inputs,
+                              const FairnessTestOptions& options, const std::string& settings,
+                              core::ChunkStore* store);
 
 struct FairnessTestRun {
   // Both complete only when `complete`: every chunk of the inputs is finished.
@@ -91,6 +110,6 @@ struct FairnessTestRun {
 FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model& model,
                                   const std::vector<InputRecord>& inputs,
                                   const FairnessTestOptions& options, const std::string& settings,
-                                  FairnessChunkStore* store);
+                                  core::ChunkStore* store);
 
 }  // namespace assay::fairness

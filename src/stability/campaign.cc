@@ -33,9 +33,8 @@ void validate(const CampaignConfig& c) {
   for (const auto n : c.sizes) {
     if (n == 0) throw core::UsageError("set sizes must be >= 1");
   }
-  if (c.n_shards == 0 || c.shard >= c.n_shards) {
-    throw core::UsageError("shard " + std::to_string(c.shard) + " of " +
-                           std::to_string(c.n_shards) + ": need 0 <= shard < shards");
+  if (c.shard.count == 0 || c.shard.index >= c.shard.count) {
+    throw core::UsageError("shard " + c.shard.to_string() + ": need 0 <= I < N");
   }
   // Unknown names, keys and bad values throw UsageError before any training; a configuration
   // is named by its normalised spec (the store's key and the seeds' input), once.
@@ -82,11 +81,6 @@ std::map<std::string, std::string> full_identity(const recsys::Ratings& data,
 }
 
 }  // namespace
-
-std::pair<std::size_t, std::size_t> parse_shard(const std::string& text) {
-  const auto shard = core::parse_shard(text);
-  return {shard.index, shard.count};
-}
 
 std::string work_dir(const CampaignStore& store) {
   return store.path() + ".tmp";
@@ -154,7 +148,7 @@ CampaignResults run_campaign(const recsys::Ratings& data, const CampaignConfig& 
   const auto finished_list = store.finished_keys();
   const std::unordered_set<std::string> finished(finished_list.begin(), finished_list.end());
   core::UnitRunOptions options;
-  options.shard = {config.shard, config.n_shards};
+  options.shard = config.shard;
   options.n_threads = config.n_threads;
   options.stop_after = config.stop_after;
   options.label = "stability runs";

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/progress.h"
+#include "core/shard.h"
 #include "recsys/ratings.h"
 #include "stability/campaign_run.h"
 #include "stability/campaign_store.h"
@@ -40,10 +41,10 @@ struct CampaignConfig {
   // Stop after this many newly executed runs (0: no limit); simulates an interruption.
   std::size_t stop_after = 0;
   // Many machines: this process executes only the runs (and noise retrainings) whose index in
-  // config order is shard (mod n_shards), into its own store; each shard's store is then
-  // merged into one (merge_from) and the full report written from it. Results do not depend
-  // on the sharding (each run's seed depends only on its key).
-  std::size_t shard = 0, n_shards = 1;
+  // config order this shard owns (core/shard.h), into its own store; each shard's store is
+  // then merged into one (merge_from) and the full report written from it. Results do not
+  // depend on the sharding (each run's seed depends only on its key).
+  core::Shard shard;
   // Stores of other shards (or earlier campaigns with the same identity) whose finished runs
   // are copied into this store before anything runs; each must exist and match the identity.
   std::vector<std::string> merge_from;
@@ -64,9 +65,6 @@ struct CampaignResults {
   bool complete = false;                     // every configured run is in `runs`
   bool shard_complete = false;               // every run of this shard is in `runs`
 };
-
-// core::parse_shard (core/shard.h) as {shard, n_shards}.
-std::pair<std::size_t, std::size_t> parse_shard(const std::string& text);
 
 // Where the training files of a campaign's programs go: the store's path + ".tmp".
 std::string work_dir(const CampaignStore& store);

@@ -142,8 +142,7 @@ TEST(Campaign, ShardsMergedEqualTheWholeCampaignBitwise) {
   std::size_t executed = 0;
   for (std::size_t i = 0; i < 3; ++i) {
     auto shard = config;
-    shard.shard = i;
-    shard.n_shards = 3;
+    shard.shard = {i, 3};
     shard_paths.push_back(dir.file("shard" + std::to_string(i) + ".sqlite"));
     CampaignStore store(shard_paths.back());
     const auto part = run_campaign(data, shard, store);
@@ -193,23 +192,14 @@ TEST(Campaign, MergingAStoreOfAnotherCampaignOrNoStoreIsRefused) {
   EXPECT_FALSE(std::filesystem::exists(dir.file("absent.sqlite")));
 }
 
-TEST(Campaign, ShardSpecs) {
-  EXPECT_EQ(parse_shard("0/1"), std::make_pair(std::size_t{0}, std::size_t{1}));
-  EXPECT_EQ(parse_shard("3/4"), std::make_pair(std::size_t{3}, std::size_t{4}));
-  for (const char* bad : {"4/4", "1", "a/2", "1/0", "-1/2", "1/2x", ""}) {
-    EXPECT_THROW(parse_shard(bad), core::UsageError) << bad;
-  }
-  ::setenv("OMPI_COMM_WORLD_RANK", "2", 1);
-  ::setenv("OMPI_COMM_WORLD_SIZE", "5", 1);
-  EXPECT_EQ(parse_shard("auto"), std::make_pair(std::size_t{2}, std::size_t{5}));
-  ::unsetenv("OMPI_COMM_WORLD_RANK");
-  ::unsetenv("OMPI_COMM_WORLD_SIZE");
+// The shard's spelling is core::parse_shard's (tests/core/shard_test.cc); a shard outside the
+// campaign's count is refused before anything runs.
+TEST(Campaign, ShardOutsideItsCountIsUsageError) {
   const auto data = testing::small_synthetic();
   ::assay::testing::TempDir dir;
   CampaignStore store(dir.file("s.sqlite"));
   auto config = testing::small_config();
-  config.shard = 2;
-  config.n_shards = 2;
+  config.shard = {2, 2};
   EXPECT_THROW(run_campaign(data, config, store), core::UsageError);
 }
 
