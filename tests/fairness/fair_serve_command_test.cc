@@ -112,7 +112,7 @@ TEST(FairServeCommand, LrUpstreamAnswersRefusesBadRequestsStaysBoundedAndDrains)
   // Refused, and the next request is answered.
   const std::vector<std::pair<std::string, int>> bad = {
       {"not json", 400},
-      {"{\"texts\": [\"a\"]}", 400},
+      {"{\"texts\": \"a\"}", 400},
       {"{\"text\": \"" + std::string(4000, 'x') + "\"}", 413},
   };
   for (const auto& [body, status] : bad) {
