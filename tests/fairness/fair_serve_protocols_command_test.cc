@@ -32,7 +32,7 @@ using ::testing::HasSubstr;
 using testing::ServeProcess;
 using json = nlohmann::json;
 
-const std::string kExamples = std::string(ASSAY_SOURCE_DIR) + "/examples/serving";
+const std::string kExamples = std::string(ASSAY_TEST_DATA_DIR) + "/../../examples/serving";
 
 std::vector<std::string> words(const std::string& s) {
   std::vector<std::string> out;

@@ -233,7 +233,8 @@ TEST(HttpModel, OpenInferenceTensorsTorchServeObjectsAndRequestFields) {
   const auto tsv = dir.write("train.tsv",
                              "text\tlabel\nthe film was great\tpos\na great cast\tpos\n"
                              "the film was dull\tneg\na dull plot\tneg\n");
-  const std::string server = std::string(ASSAY_SOURCE_DIR) + "/examples/serving/sklearn_model_server.py";
+  const std::string server =
+      std::string(ASSAY_TEST_DATA_DIR) + "/../../examples/serving/sklearn_model_server.py";
   auto start = [&](const std::string& protocol) {
     return std::make_unique<ServerProcess>(std::vector<std::string>{
         "/usr/bin/python3", server, "--train", tsv, "--protocol", protocol, "--name", "m",
