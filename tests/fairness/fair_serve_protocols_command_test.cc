@@ -314,7 +314,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "/v2/models/sentiment/infer", true},
         Upstream{"hf", "/", "--labels neg,pos --body-template {\"inputs\":{texts}}", "/", true},
         Upstream{"torchserve", "/predictions/sentiment", "--labels neg,pos", "/predict", false}),
-    [](const auto& info) { return info.param.protocol; });
+    [](const auto& param_info) { return param_info.param.protocol; });
 
 }  // namespace
 }  // namespace assay::fairness
