@@ -239,6 +239,11 @@ struct Upstream {
   bool batched;               // one upstream request per proxy request
 };
 
+// Names the parameter in test listings (not its bytes).
+void PrintTo(const Upstream& u, std::ostream* os) {
+  *os << u.protocol;
+}
+
 class FairServeInFrontOf : public ::testing::TestWithParam<Upstream> {};
 
 TEST_P(FairServeInFrontOf, AnswersTheLayerOverTheUpstreamAndForwardsRequestFields) {
