@@ -261,8 +261,9 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   adapter.http.concurrency = static_cast<int>(o->max_k + 1);
   auto* cmd = fair.add_subcommand(
       "serve",
-      "The neutral layer as an HTTP proxy in front of a model: POST /predict answers "
-      "(epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
+      "The neutral layer as an HTTP proxy in front of a model: POST /predict ({\"text\"}, "
+      "{\"texts\"}, Hugging Face {\"inputs\"}) and POST /v2/models/NAME/infer (KServe v2) "
+      "answer (epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
   cmd->add_option("--upstream", o->model.spec,
                   "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
       ->required();

@@ -237,7 +237,8 @@ struct NeutralService::Impl {
     std::string ks;
     for (const auto& a : answers) {
       metrics.count_answer(a.texts.size(), a.cache_hits, a.certificate.k);
-      ks += (ks.empty() ? "" : ",") + std::to_string(a.certificate.k);
+      if (!ks.empty()) ks += ',';
+      ks += std::to_string(a.certificate.k);
     }
     Outcome out{200, answer_body(request, answers, labels, options.model_name), {}};
     if (request.form == RequestForm::kInputs || request.form == RequestForm::kInputsList) {
