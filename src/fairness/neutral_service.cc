@@ -291,6 +291,9 @@ struct NeutralService::Impl {
       } catch (const std::exception& e) {
         outcome = {500, error_body(std::string("internal error: ") + e.what()), {}};
       }
+      // The slot is free before the answer is handed over, so a client that sends its next
+      // request as soon as it reads the answer never finds its own finished work counted.
+      release_slot();
       {
         std::lock_guard lock(job->mutex);
         job->status = outcome.status;
@@ -299,7 +302,6 @@ struct NeutralService::Impl {
         job->done = true;
       }
       job->cv.notify_all();
-      release_slot();
     });
     const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                       std::chrono::duration<double>(options.deadline_seconds));
