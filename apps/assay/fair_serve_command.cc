@@ -3,11 +3,12 @@
 // at /v2/models/NAME/infer) perturbs each text, asks the upstream for it and its k ≤ --max-k
 // perturbations, and answers the (ε, k)-fair smoothed scores; GET /health, GET /metrics
 // (Prometheus). An http: upstream given no --body-template is probed once at start with
-// {"texts": [two texts]}: when it answers one entry per text it is asked in batches. Binds 127.0.0.1 unless --listen says otherwise; prints
-// "listening on http://HOST:PORT" on stdout once it accepts connections (port 0 picks a free
-// one). SIGTERM or SIGINT: stops accepting, answers the requests in flight, exits 0.
-// Under load (fairness::GuardedHttpServer): at most --max-connections connections, more are
-// answered 503 at once; --idle-timeout-ms and --read-timeout-ms cut idle and slow connections;
+// {"texts": [two texts]}: when it answers one entry per text it is asked in batches. Binds
+// 127.0.0.1 unless --listen says otherwise; prints "listening on http://HOST:PORT" on stdout once
+// it accepts connections (port 0 picks a free one). SIGTERM or SIGINT: stops accepting, answers the
+// requests in flight, exits 0. Under load (fairness::GuardedHttpServer): at most --max-connections
+// connections, more are answered 503 at once; --idle-timeout-ms and --read-timeout-ms cut idle and
+// slow connections;
 // --max-body is enforced while the body is read; listens with --backlog; a port in use: exit 2.
 //
 // Signals: SIGINT and SIGTERM are blocked before the command starts any thread (so every
@@ -178,7 +179,7 @@ int run(FairServeOptions& o) {
   so.epsilon = o.epsilon;
   so.max_k = o.max_k;
   so.max_batch = o.max_batch;
-  so.model_name = !o.model_name.empty()     ? o.model_name
+  so.model_name = !o.model_name.empty()    ? o.model_name
                   : !upstream_name.empty() ? upstream_name
                                            : "model";
   so.max_body_bytes = o.max_body;
@@ -214,15 +215,15 @@ int run(FairServeOptions& o) {
   std::printf("listening on http://%s:%d\n", host.c_str(), port);
   std::fflush(stdout);
   if (!o.quiet) {
-    std::fprintf(stderr,
-                 "fair serve: %s (%s), epsilon %g, max-k %zu, attribute %s; POST /predict, "
-                 "POST /v2/models/%s/infer, GET /health, GET /metrics on http://%s:%d (SIGTERM "
-                 "or Ctrl-C stops)\n",
-                 service.upstream_identity().c_str(),
-                 batched ? "asked one request per proxy request"
-                         : "asked one text per request, in parallel",
-                 o.epsilon, o.max_k, run.perturbator->attribute().name.c_str(),
-                 so.model_name.c_str(), host.c_str(), port);
+    std::fprintf(
+        stderr,
+        "fair serve: %s (%s), epsilon %g, max-k %zu, attribute %s; POST /predict, "
+        "POST /v2/models/%s/infer, GET /health, GET /metrics on http://%s:%d (SIGTERM "
+        "or Ctrl-C stops)\n",
+        service.upstream_identity().c_str(),
+        batched ? "asked one request per proxy request" : "asked one text per request, in parallel",
+        o.epsilon, o.max_k, run.perturbator->attribute().name.c_str(), so.model_name.c_str(),
+        host.c_str(), port);
   }
   // Signals that come while the requests in flight are answered are taken here too (a second
   // SIGTERM does not cut the drain short).

@@ -128,9 +128,9 @@ std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, mode
   for (std::size_t t = 0; t < texts.size(); ++t) {
     NeutralAnswer& a = answers[t];
     const auto first = outputs.begin() + static_cast<std::ptrdiff_t>(begin[t]);
-    std::vector<std::vector<double>> own(std::make_move_iterator(first),
-                                         std::make_move_iterator(
-                                             first + static_cast<std::ptrdiff_t>(a.texts.size())));
+    std::vector<std::vector<double>> own(
+        std::make_move_iterator(first),
+        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(a.texts.size())));
     auto smoothed = neutral_smooth(own, epsilon);
     a.scores = std::move(smoothed.scores[0]);
     a.label = smoothed.label;
@@ -143,9 +143,8 @@ std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, mode
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                std::string_view text, double epsilon, std::size_t max_k,
                                const PerturbationFilter& filter) {
-  return std::move(
-      answer_neutrally(perturbator, model, std::vector<std::string>{std::string(text)}, epsilon,
-                       max_k, filter)[0]);
+  return std::move(answer_neutrally(perturbator, model, std::vector<std::string>{std::string(text)},
+                                    epsilon, max_k, filter)[0]);
 }
 
 struct NeutralService::Impl {
@@ -223,8 +222,8 @@ struct NeutralService::Impl {
     }
     std::vector<NeutralAnswer> answers;
     try {
-      answers = answer_neutrally(perturbator, *asked, request.texts, options.epsilon,
-                                 options.max_k, options.filter);
+      answers = answer_neutrally(perturbator, *asked, request.texts, options.epsilon, options.max_k,
+                                 options.filter);
     } catch (const core::ParseError& e) {
       give_back(std::move(model));
       return {400, error_body(std::string("text: ") + e.what()), {}};
@@ -375,15 +374,15 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
                                          impl->options.epsilon, impl->options.max_k),
                           "application/json");
         });
-  s.Get(R"(/v2/models/([^/]+)(?:/versions/[^/]+)?/ready)",
-        [impl](const httplib::Request& req, httplib::Response& res) {
-          if (!impl->our_model(req, res)) return;
-          if (impl->stopping) res.status = 503;
-          res.set_content(nlohmann::json{{"name", impl->options.model_name},
-                                         {"ready", !impl->stopping.load()}}
-                              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                          "application/json");
-        });
+  s.Get(R"(/v2/models/([^/]+)(?:/versions/[^/]+)?/ready)", [impl](const httplib::Request& req,
+                                                                  httplib::Response& res) {
+    if (!impl->our_model(req, res)) return;
+    if (impl->stopping) res.status = 503;
+    res.set_content(
+        nlohmann::json{{"name", impl->options.model_name}, {"ready", !impl->stopping.load()}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace),
+        "application/json");
+  });
   s.Get("/health", [impl](const httplib::Request&, httplib::Response& res) {
     nlohmann::ordered_json j;
     j["status"] = impl->stopping ? "stopping" : "ok";
@@ -400,11 +399,11 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
   s.set_error_handler([impl](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     if (res.status == 404) {
-      res.set_content(error_body("no such endpoint: " + req.path +
-                                 " (POST /predict, POST /, POST /v2/models/" +
-                                 impl->options.model_name +
-                                 "/infer, GET /health, GET /v2/health/ready, GET /metrics)"),
-                      "application/json");
+      res.set_content(
+          error_body("no such endpoint: " + req.path + " (POST /predict, POST /, POST /v2/models/" +
+                     impl->options.model_name +
+                     "/infer, GET /health, GET /v2/health/ready, GET /metrics)"),
+          "application/json");
     }
   });
   s.set_logger([impl](const httplib::Request& req, const httplib::Response& res) {

@@ -17,11 +17,12 @@
 // bypass the answer cache. Other upstreams take no request fields and ignore them.
 //
 // Errors answer {"error": "..."} and the service keeps serving: 400 malformed JSON, no texts
-// in a form above, invalid UTF-8, more than max_batch texts; 404 another model's NAME; 413 a body over max_body_bytes; 503 max_concurrent requests already
-// worked on (Retry-After: 1) or shutting down; 504 no answer within the deadline (the work goes
-// on in the background and keeps its slot until it ends, so an overloaded upstream turns into
-// 503s rather than piling up); 502 the upstream failed (its reason in the message; a model that
-// failed is discarded and a fresh one made for the next request); 500 a bug.
+// in a form above, invalid UTF-8, more than max_batch texts; 404 another model's NAME; 413 a body
+// over max_body_bytes; 503 max_concurrent requests already worked on (Retry-After: 1) or shutting
+// down; 504 no answer within the deadline (the work goes on in the background and keeps its slot
+// until it ends, so an overloaded upstream turns into 503s rather than piling up); 502 the upstream
+// failed (its reason in the message; a model that failed is discarded and a fresh one made for the
+// next request); 500 a bug.
 //
 // Upstream models come from `upstream` (called lazily, at most max_concurrent + 1 times; each
 // model is used by one request at a time, so adapters need not be thread-safe). When a model is

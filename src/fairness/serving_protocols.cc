@@ -63,7 +63,9 @@ ServeRequest parse_predict_request(std::string_view body) {
       "{\"text\": \"...\"}, {\"texts\": [\"...\", ...]} or {\"inputs\": \"...\" or [...]}";
   const nlohmann::json j = parse_object(body, kExpected);
   ServeRequest r;
-  const auto bad = [&] { return core::ParseError(std::string("expected a JSON object ") + kExpected); };
+  const auto bad = [&] {
+    return core::ParseError(std::string("expected a JSON object ") + kExpected);
+  };
   if (j.contains("text")) {
     if (!j["text"].is_string()) throw bad();
     r.form = RequestForm::kText;
@@ -107,8 +109,9 @@ ServeRequest parse_infer_request(std::string_view body) {
     throw core::ParseError(std::string("expected one input tensor: ") + kExpected);
   }
   const auto& tensor = j["inputs"][0];
-  const std::string name =
-      tensor.contains("name") && tensor["name"].is_string() ? tensor["name"].get<std::string>() : "";
+  const std::string name = tensor.contains("name") && tensor["name"].is_string()
+                               ? tensor["name"].get<std::string>()
+                               : "";
   const std::string what = "input tensor '" + name + "'";
   if (!tensor.contains("datatype") || tensor["datatype"] != "BYTES") {
     throw core::ParseError(what + ": expected datatype BYTES (the texts), got " +
@@ -123,8 +126,7 @@ ServeRequest parse_infer_request(std::string_view body) {
     const auto& shape = tensor["shape"];
     const bool ok = shape.is_array() &&
                     (shape.size() == 1 || (shape.size() == 2 && shape[1] == 1)) &&
-                    shape[0].is_number_unsigned() &&
-                    shape[0].get<std::size_t>() == r.texts.size();
+                    shape[0].is_number_unsigned() && shape[0].get<std::size_t>() == r.texts.size();
     if (!ok) {
       throw core::ParseError(what + ": shape " + shape.dump() + " does not fit its " +
                              std::to_string(r.texts.size()) + " strings (expected [" +
@@ -166,7 +168,8 @@ std::string answer_body(const ServeRequest& request, const std::vector<NeutralAn
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t x, std::size_t y) { return a.scores[x] > a.scores[y]; });
         nlohmann::ordered_json entries = nlohmann::ordered_json::array();
-        for (std::size_t c : order) entries.push_back({{"label", labels[c]}, {"score", a.scores[c]}});
+        for (std::size_t c : order)
+          entries.push_back({{"label", labels[c]}, {"score", a.scores[c]}});
         list.push_back(std::move(entries));
       }
       return dump(list);
@@ -191,11 +194,11 @@ std::string answer_body(const ServeRequest& request, const std::vector<NeutralAn
         t["data"] = std::move(data);
         return t;
       };
-      j["outputs"] = {tensor("scores", "FP64", {n, labels.size()}, flat(answers, &NeutralAnswer::scores)),
-                      tensor("label", "BYTES", {n}, label_names),
-                      tensor("certificate_k", "INT64", {n}, ks),
-                      tensor("upstream_scores", "FP64", {n, labels.size()},
-                             flat(answers, &NeutralAnswer::upstream_scores))};
+      j["outputs"] = {
+          tensor("scores", "FP64", {n, labels.size()}, flat(answers, &NeutralAnswer::scores)),
+          tensor("label", "BYTES", {n}, label_names), tensor("certificate_k", "INT64", {n}, ks),
+          tensor("upstream_scores", "FP64", {n, labels.size()},
+                 flat(answers, &NeutralAnswer::upstream_scores))};
       return dump(j);
     }
   }

@@ -33,9 +33,9 @@ enum class RequestForm { kText, kTexts, kInputs, kInputsList, kOpenInference };
 
 struct ServeRequest {
   RequestForm form = RequestForm::kText;
-  std::vector<std::string> texts;                      // at least one
+  std::vector<std::string> texts;                    // at least one
   nlohmann::json fields = nlohmann::json::object();  // the request fields, for the upstream
-  nlohmann::json id;                                   // Open Inference: the request's "id"
+  nlohmann::json id;                                 // Open Inference: the request's "id"
 };
 
 // The body of POST /predict or POST /. Throws core::ParseError saying what was expected (the

@@ -191,8 +191,10 @@ std::string HttpModel::with_request_fields(const std::string& body) const {
   if (request_fields_.empty()) return body;
   nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
   if (!j.is_object()) {
-    throw ModelError("http: " + url_ + ": request fields can only be added to a body that is a "
-                     "JSON object (--body-template), got '" + shorten(body) + "'");
+    throw ModelError("http: " + url_ +
+                     ": request fields can only be added to a body that is a "
+                     "JSON object (--body-template), got '" +
+                     shorten(body) + "'");
   }
   for (const auto& [name, value] : request_fields_.items()) {
     if (!j.contains(name)) j[name] = value;

@@ -39,8 +39,8 @@
 
 #include <atomic>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 

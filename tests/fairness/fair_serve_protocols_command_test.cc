@@ -60,9 +60,10 @@ json post(httplib::Client& c, const std::string& path, const json& body, int exp
 }
 
 json v2_body(const std::vector<std::string>& texts) {
-  return {{"id", "req-7"},
-          {"inputs",
-           {{{"name", "text"}, {"shape", {texts.size()}}, {"datatype", "BYTES"}, {"data", texts}}}}};
+  return {
+      {"id", "req-7"},
+      {"inputs",
+       {{{"name", "text"}, {"shape", {texts.size()}}, {"datatype", "BYTES"}, {"data", texts}}}}};
 }
 
 // The layer over `model`, computed in this process: the perturbator with the default options,
@@ -159,16 +160,14 @@ TEST(FairServeProtocols, EveryRequestFormAnswersTheLayerComputedHere) {
                          200, &headers);
   ASSERT_TRUE(list.is_array() && list.size() == kTexts.size()) << list.dump();
   for (std::size_t i = 0; i < kTexts.size(); ++i) expect_hugging_face(list[i], e[i], kTexts[i]);
-  EXPECT_EQ(headers.find("X-Assay-K")->second, std::to_string(e[0].k) + "," +
-                                                   std::to_string(e[1].k) + "," +
-                                                   std::to_string(e[2].k));
+  EXPECT_EQ(headers.find("X-Assay-K")->second,
+            std::to_string(e[0].k) + "," + std::to_string(e[1].k) + "," + std::to_string(e[2].k));
   // Open Inference Protocol: shape [n] and [n, 1].
   expect_open_inference(post(c, "/v2/models/model/infer", v2_body(kTexts), 200), e, "model");
   auto column = v2_body({kTexts[1]});
   column["inputs"][0]["shape"] = {1, 1};
   column["inputs"][0]["data"] = {{kTexts[1]}};
-  expect_open_inference(post(c, "/v2/models/model/versions/1/infer", column, 200), {e[1]},
-                        "model");
+  expect_open_inference(post(c, "/v2/models/model/versions/1/infer", column, 200), {e[1]}, "model");
 
   // Refused, and the proxy keeps serving.
   struct Bad {
@@ -222,10 +221,12 @@ TEST(FairServeProtocols, EveryRequestFormAnswersTheLayerComputedHere) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));  // answers are counted once sent
   const auto metrics = c.Get("/metrics");
   ASSERT_TRUE(metrics);
-  EXPECT_THAT(metrics->body,
-              HasSubstr("assay_serve_requests_total{path=\"/v2/models/NAME/infer\",status=\"200\"} 2\n"));
-  EXPECT_THAT(metrics->body,
-              HasSubstr("assay_serve_requests_total{path=\"/v2/models/NAME/infer\",status=\"404\"} 1\n"));
+  EXPECT_THAT(
+      metrics->body,
+      HasSubstr("assay_serve_requests_total{path=\"/v2/models/NAME/infer\",status=\"200\"} 2\n"));
+  EXPECT_THAT(
+      metrics->body,
+      HasSubstr("assay_serve_requests_total{path=\"/v2/models/NAME/infer\",status=\"404\"} 1\n"));
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
 
@@ -252,12 +253,10 @@ TEST_P(FairServeInFrontOf, AnswersTheLayerOverTheUpstreamAndForwardsRequestField
   const Upstream& u = GetParam();
   TempDir dir;
   const auto tsv = testing::write_biased_train_tsv(dir);
-  assay::testing::ServerProcess upstream({"/usr/bin/python3",
-                                          kExamples + "/sklearn_model_server.py", "--train", tsv,
-                                          "--protocol", u.protocol, "--name", "sentiment",
-                                          "--record", dir.file("requests.jsonl")});
-  const std::string url =
-      "http://127.0.0.1:" + std::to_string(upstream.port()) + u.upstream_path;
+  assay::testing::ServerProcess upstream(
+      {"/usr/bin/python3", kExamples + "/sklearn_model_server.py", "--train", tsv, "--protocol",
+       u.protocol, "--name", "sentiment", "--record", dir.file("requests.jsonl")});
+  const std::string url = "http://127.0.0.1:" + std::to_string(upstream.port()) + u.upstream_path;
   ServeProcess serve(words("fair serve --upstream " + url + " " + u.proxy_options +
                            " --epsilon 1 --max-k 4 --listen 127.0.0.1:0"),
                      dir.file("serve.err"));
@@ -287,8 +286,7 @@ TEST_P(FairServeInFrontOf, AnswersTheLayerOverTheUpstreamAndForwardsRequestField
     ASSERT_EQ(list.size(), kTexts.size()) << list.dump();
     for (std::size_t i = 0; i < kTexts.size(); ++i) expect_hugging_face(list[i], e[i], kTexts[i]);
   } else {
-    const auto batch =
-        post(c, "/predict", {{"texts", kTexts}, {"request_tag", "forwarded"}}, 200);
+    const auto batch = post(c, "/predict", {{"texts", kTexts}, {"request_tag", "forwarded"}}, 200);
     ASSERT_EQ(batch.size(), kTexts.size()) << batch.dump();
     for (std::size_t i = 0; i < kTexts.size(); ++i) expect_plain(batch[i], e[i], kTexts[i]);
   }
@@ -302,8 +300,8 @@ TEST_P(FairServeInFrontOf, AnswersTheLayerOverTheUpstreamAndForwardsRequestField
   for (const auto& e_ : e) n_texts += e_.k + 1;
   EXPECT_EQ(asked.size(), u.batched ? 1u : n_texts);
   for (const auto& body : asked) {
-    const json tag = body.contains("parameters") ? body["parameters"]["request_tag"]
-                                                 : body["request_tag"];
+    const json tag =
+        body.contains("parameters") ? body["parameters"]["request_tag"] : body["request_tag"];
     EXPECT_EQ(tag, "forwarded") << body.dump();
   }
   EXPECT_THAT(serve.stderr_text(),

@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "models/model_error.h"
 #include "adapter_test_support.h"
+#include "models/model_error.h"
 #include "rt_polarity.h"
 #include "server_process.h"
 #include "support/temp_dir.h"
@@ -19,9 +19,9 @@ namespace {
 
 using assay::models::HttpModel;
 using assay::models::ModelError;
+using assay::models::ModelOptions;
 using assay::models::numbered;
 using assay::models::predict_error;
-using assay::models::ModelOptions;
 using assay::testing::ServerProcess;
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
@@ -236,9 +236,9 @@ TEST(HttpModel, OpenInferenceTensorsTorchServeObjectsAndRequestFields) {
   const std::string server =
       std::string(ASSAY_TEST_DATA_DIR) + "/../../examples/serving/sklearn_model_server.py";
   auto start = [&](const std::string& protocol) {
-    return std::make_unique<ServerProcess>(std::vector<std::string>{
-        "/usr/bin/python3", server, "--train", tsv, "--protocol", protocol, "--name", "m",
-        "--record", dir.file(protocol + ".jsonl")});
+    return std::make_unique<ServerProcess>(
+        std::vector<std::string>{"/usr/bin/python3", server, "--train", tsv, "--protocol", protocol,
+                                 "--name", "m", "--record", dir.file(protocol + ".jsonl")});
   };
   auto kserve = start("kserve");
   auto torchserve = start("torchserve");
