@@ -36,6 +36,7 @@
 #include "core/error.h"
 #include "fair_run_options.h"
 #include "fairness/neutral_service.h"
+#include "fairness/serving_protocols.h"
 #include "models/answer_cache.h"
 #include "models/cached_model.h"
 #include "models/http_model.h"
@@ -128,6 +129,7 @@ int run(FairServeOptions& o) {
   sigaction(SIGTERM, &pass, nullptr);
 
   const HostPort listen = parse_listen(o.listen);
+  if (!o.model_name.empty()) fairness::check_model_name(o.model_name);
   auto mo = model_options(o.model.adapter);
   if (!o.timeout_given) mo.timeout_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
   if (!o.concurrency_given)

@@ -339,9 +339,7 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
     throw core::UsageError("--deadline-ms must be positive");
   if (o.max_body_bytes == 0) throw core::UsageError("--max-body must be at least 1 byte");
   if (o.max_batch == 0) throw core::UsageError("--max-batch must be at least 1");
-  if (o.model_name.empty() || o.model_name.find_first_of("/?# ") != std::string::npos)
-    throw core::UsageError("--model-name '" + o.model_name +
-                           "' must be a non-empty name without '/', '?', '#' or spaces");
+  check_model_name(o.model_name);
   auto first = impl_->factory();
   impl_->labels = first->labels();
   impl_->identity = first->identity();

@@ -205,6 +205,12 @@ std::string answer_body(const ServeRequest& request, const std::vector<NeutralAn
   return "";
 }
 
+void check_model_name(const std::string& name) {
+  if (name.empty() || name.find_first_of("/?# \t") != std::string::npos)
+    throw core::UsageError("--model-name '" + name +
+                           "': expected a non-empty name without '/', '?', '#' or blanks");
+}
+
 std::string model_metadata(const std::string& model_name, const std::vector<std::string>& labels,
                            double epsilon, std::size_t max_k) {
   nlohmann::ordered_json j;

@@ -48,6 +48,10 @@ ServeRequest parse_infer_request(std::string_view body);
 std::string answer_body(const ServeRequest& request, const std::vector<NeutralAnswer>& answers,
                         const std::vector<std::string>& labels, const std::string& model_name);
 
+// Throws core::UsageError naming --model-name unless `name` can be NAME in /v2/models/NAME
+// (non-empty, no '/', '?', '#' or blanks).
+void check_model_name(const std::string& name);
+
 // The Open Inference Protocol's model metadata (GET /v2/models/NAME).
 std::string model_metadata(const std::string& model_name, const std::vector<std::string>& labels,
                            double epsilon, std::size_t max_k);
