@@ -6,7 +6,7 @@
 #                             the live oracles the goldens are re-checked against (the Perl
 #                             tagger, NLTK, gensim, sphinx_lm_eval, scipy/scikit-learn)
 #   scripts/setup.sh --oracles  also what only benchmarks, tools/goldens/tiny_bert.py and the
-#                             fuzzers use (scripts/packages/*.oracle: PyTorch, clang)
+#                             fuzzers use (scripts/packages/*.oracle: PyTorch, clang, wrk)
 # Each module lists its own packages in scripts/packages/<module>.{build,test,oracle}.
 set -euo pipefail
 cd "$(dirname "$0")/packages"

@@ -1,11 +1,14 @@
 // `assay fair serve`: the neutral layer as an HTTP proxy in front of a model
-// (fairness::NeutralService): POST /predict {"text"} perturbs the text, asks the upstream for
-// it and its k ≤ --max-k perturbations, and answers the (ε, k)-fair smoothed scores; GET
-// /health, GET /metrics (Prometheus). Binds 127.0.0.1 unless --listen says otherwise; prints
-// "listening on http://HOST:PORT" on stdout once it accepts connections (port 0 picks a free
-// one). SIGTERM or SIGINT: stops accepting, answers the requests in flight, exits 0.
-// Under load (fairness::GuardedHttpServer): at most --max-connections connections, more are
-// answered 503 at once; --idle-timeout-ms and --read-timeout-ms cut idle and slow connections;
+// (fairness::NeutralService): POST /predict {"text"} (or a batch, Hugging Face JSON, KServe v2
+// at /v2/models/NAME/infer) perturbs each text, asks the upstream for it and its k ≤ --max-k
+// perturbations, and answers the (ε, k)-fair smoothed scores; GET /health, GET /metrics
+// (Prometheus). An http: upstream given no --body-template is probed once at start with
+// {"texts": [two texts]}: when it answers one entry per text it is asked in batches. Binds
+// 127.0.0.1 unless --listen says otherwise; prints "listening on http://HOST:PORT" on stdout once
+// it accepts connections (port 0 picks a free one). SIGTERM or SIGINT: stops accepting, answers the
+// requests in flight, exits 0. Under load (fairness::GuardedHttpServer): at most --max-connections
+// connections, more are answered 503 at once; --idle-timeout-ms and --read-timeout-ms cut idle and
+// slow connections;
 // --max-body is enforced while the body is read; listens with --backlog; a port in use: exit 2.
 //
 // Signals: SIGINT and SIGTERM are blocked before the command starts any thread (so every
@@ -33,8 +36,10 @@
 #include "core/error.h"
 #include "fair_run_options.h"
 #include "fairness/neutral_service.h"
+#include "fairness/serving_protocols.h"
 #include "models/answer_cache.h"
 #include "models/cached_model.h"
+#include "models/http_model.h"
 #include "models/model_spec.h"
 #include "option_checks.h"
 
@@ -45,6 +50,8 @@ struct FairServeOptions : FairRunOptions {
   std::string listen = "127.0.0.1:8080";
   double epsilon = 1;
   std::size_t max_k = 16;
+  std::size_t max_batch = 64;
+  std::string model_name;  // empty: the upstream's Open Inference model name, or "model"
   std::size_t max_body = 65536;
   std::size_t deadline_ms = 10000;
   std::size_t max_concurrent = 8;
@@ -53,7 +60,11 @@ struct FairServeOptions : FairRunOptions {
   std::size_t idle_timeout_ms = 2000;
   std::size_t backlog = 1024;
   bool timeout_given = false, concurrency_given = false;  // else derived from the deadline, max-k
+  bool template_given = false;  // else an http: upstream is asked in batches when it takes them
 };
+
+// The batch body tried on an http: upstream given no --body-template.
+constexpr const char* kBatchBody = R"({"texts": {texts}})";
 
 struct HostPort {
   std::string host;
@@ -118,14 +129,40 @@ int run(FairServeOptions& o) {
   sigaction(SIGTERM, &pass, nullptr);
 
   const HostPort listen = parse_listen(o.listen);
+  if (!o.model_name.empty()) fairness::check_model_name(o.model_name);
   auto mo = model_options(o.model.adapter);
   if (!o.timeout_given) mo.timeout_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
   if (!o.concurrency_given)
     mo.http.concurrency = static_cast<int>(std::min<std::size_t>(o.max_k + 1, 64));
   mo.http.backoff_seconds = 0.05;
+  // An http: upstream is asked one request per proxy request when it takes batches: a KServe
+  // v2 URL always, a {texts} template, or (without --body-template) a server that answers
+  // {"texts": [...]} with one answer per text.
+  std::string upstream_name;
+  bool batched = false;
+  if (o.model.spec.rfind("http", 0) == 0) {  // http:URL, http://…, https://…
+    auto probe = models::open_model(o.model.spec, mo);
+    if (auto* http = dynamic_cast<models::HttpModel*>(probe.get())) {
+      batched = http->batched();
+      if (auto name = models::open_inference_model(http->path())) upstream_name = *name;
+      if (!batched && !o.template_given) {
+        auto bo = mo;
+        bo.http.body_template = kBatchBody;
+        bo.http.max_retries = 0;
+        try {
+          models::HttpModel b(http->url(), bo);
+          (void)b.predict({"This is a test.", "This is another test."});
+          mo.http.body_template = kBatchBody;
+          batched = true;
+        } catch (const std::exception&) {
+          // One text per request, as the template says.
+        }
+      }
+    }
+  }
   std::shared_ptr<models::AnswerCache> cache;
   if (!o.model.cache.empty()) cache = std::make_shared<models::AnswerCache>(o.model.cache);
-  auto factory = [spec = o.model.spec, mo, cache, batch = o.max_k + 1] {
+  auto factory = [spec = o.model.spec, mo, cache, batch = (o.max_k + 1) * o.max_batch] {
     auto model = models::open_model(spec, mo);
     if (!cache) return model;
     models::CachedModelOptions co;
@@ -143,6 +180,10 @@ int run(FairServeOptions& o) {
   fairness::NeutralServiceOptions so;
   so.epsilon = o.epsilon;
   so.max_k = o.max_k;
+  so.max_batch = o.max_batch;
+  so.model_name = !o.model_name.empty()    ? o.model_name
+                  : !upstream_name.empty() ? upstream_name
+                                           : "model";
   so.max_body_bytes = o.max_body;
   so.deadline_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
   so.max_concurrent = o.max_concurrent;
@@ -176,11 +217,15 @@ int run(FairServeOptions& o) {
   std::printf("listening on http://%s:%d\n", host.c_str(), port);
   std::fflush(stdout);
   if (!o.quiet) {
-    std::fprintf(stderr,
-                 "fair serve: %s, epsilon %g, max-k %zu, attribute %s; POST /predict, GET /health, "
-                 "GET /metrics on http://%s:%d (SIGTERM or Ctrl-C stops)\n",
-                 service.upstream_identity().c_str(), o.epsilon, o.max_k,
-                 run.perturbator->attribute().name.c_str(), host.c_str(), port);
+    std::fprintf(
+        stderr,
+        "fair serve: %s (%s), epsilon %g, max-k %zu, attribute %s; POST /predict, "
+        "POST /v2/models/%s/infer, GET /health, GET /metrics on http://%s:%d (SIGTERM "
+        "or Ctrl-C stops)\n",
+        service.upstream_identity().c_str(),
+        batched ? "asked one request per proxy request" : "asked one text per request, in parallel",
+        o.epsilon, o.max_k, run.perturbator->attribute().name.c_str(), so.model_name.c_str(),
+        host.c_str(), port);
   }
   // Signals that come while the requests in flight are answered are taken here too (a second
   // SIGTERM does not cut the drain short).
@@ -219,16 +264,23 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   adapter.http.concurrency = static_cast<int>(o->max_k + 1);
   auto* cmd = fair.add_subcommand(
       "serve",
-      "The neutral layer as an HTTP proxy in front of a model: POST /predict answers "
-      "(epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
+      "The neutral layer as an HTTP proxy in front of a model: POST /predict ({\"text\"}, "
+      "{\"texts\"}, Hugging Face {\"inputs\"}) and POST /v2/models/NAME/infer (KServe v2) "
+      "answer (epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
   cmd->add_option("--upstream", o->model.spec,
                   "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
       ->required();
   add_finite(cmd, "--epsilon", o->epsilon, "The certified epsilon of every answer", {.min = 0})
       ->required();
-  add_count(cmd, "--max-k", o->max_k, "Perturbations asked per request (the first K)",
+  add_count(cmd, "--max-k", o->max_k, "Perturbations asked per text (the first K)",
             {.min = 1, .max = 1024})
       ->capture_default_str();
+  add_count(cmd, "--max-batch", o->max_batch, "Texts per request (more: 400)",
+            {.min = 1, .max = 4096})
+      ->capture_default_str();
+  cmd->add_option("--model-name", o->model_name,
+                  "NAME in /v2/models/NAME (default: the upstream's, for a KServe v2 upstream; "
+                  "else 'model')");
   cmd->add_option("--listen", o->listen, "HOST:PORT to listen on (port 0: any free port)")
       ->capture_default_str();
   add_count(cmd, "--max-body", o->max_body, "Largest request body in bytes (larger: 413)",
@@ -267,6 +319,7 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
   cmd->callback([o, cmd, &result] {
     o->timeout_given = cmd->count("--timeout") > 0;
     o->concurrency_given = cmd->count("--concurrency") > 0;
+    o->template_given = cmd->count("--body-template") > 0;
     result.exit_code = run(*o);
   });
 }

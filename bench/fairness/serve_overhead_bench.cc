@@ -1,11 +1,13 @@
 // Overhead of the neutral-layer proxy (`assay fair serve`) over asking its upstream directly.
-//   serve_overhead_bench PROXY_PORT UPSTREAM_URL [--requests N] [--max-k K]
-// UPSTREAM_URL answers {"text"} with {"scores": [...]} (labels neg, pos), e.g.
-// tests/data/models/sklearn_server.py --http. For sentences whose perturbation sets have
-// k = 0 … 16 members (capped at --max-k, which must be the proxy's), N sequential requests of:
-//   proxy    POST /predict to the proxy (perturb, ask k + 1 texts concurrently, smooth)
-//   direct   the same k + 1 texts asked of the upstream directly, concurrently (the http:
-//            adapter with k + 1 connections): what the proxy cannot avoid
+//   serve_overhead_bench PROXY_PORT UPSTREAM_URL [--requests N] [--max-k K] [--batched]
+// UPSTREAM_URL answers {"text"} with {"scores": [...]} and {"texts"} with {"scores": [[...]]}
+// (labels neg, pos), e.g. tests/data/models/sklearn_server.py --http. For sentences whose
+// perturbation sets have k = 0 … 16 members (capped at --max-k, which must be the proxy's), N
+// sequential requests of:
+//   proxy    POST /predict to the proxy (perturb, ask the k + 1 texts, smooth)
+//   direct   the same k + 1 texts asked of the upstream directly: concurrently (the http:
+//            adapter with k + 1 connections), or with --batched in one request {"texts"} (as
+//            the proxy asks an upstream that takes batches): what the proxy cannot avoid
 //   one      x0 alone asked of the upstream (what a client without the layer pays)
 // Prints p50 and p99 of each (ms) and overhead = p50(proxy) − p50(direct).
 #include <httplib.h>
@@ -44,10 +46,19 @@ int main(int argc, char** argv) {
   const int proxy_port = std::atoi(argv[1]);
   const std::string upstream = argv[2];
   std::size_t n = 200, max_k = 16;
-  for (int i = 3; i + 1 < argc; i += 2) {
+  bool batched = false;
+  for (int i = 3; i < argc; ++i) {
     const std::string k = argv[i];
-    if (k == "--requests") n = std::strtoull(argv[i + 1], nullptr, 10);
-    if (k == "--max-k") max_k = std::strtoull(argv[i + 1], nullptr, 10);
+    if (k == "--batched") {
+      batched = true;
+    } else if (i + 1 < argc && k == "--requests") {
+      n = std::strtoull(argv[++i], nullptr, 10);
+    } else if (i + 1 < argc && k == "--max-k") {
+      max_k = std::strtoull(argv[++i], nullptr, 10);
+    } else {
+      std::fprintf(stderr, "serve_overhead_bench: unknown argument '%s'\n", k.c_str());
+      return 2;
+    }
   }
   const auto resources = fairness::PerturbatorResources::load();
   const fairness::Perturbator perturbator(resources, fairness::gender_attribute());
@@ -75,9 +86,11 @@ int main(int argc, char** argv) {
     models::ModelOptions mo;
     mo.labels = {"neg", "pos"};
     mo.http.scores_pointer = "/scores";
-    mo.http.concurrency = static_cast<int>(k + 1);
+    mo.http.concurrency = batched ? 1 : static_cast<int>(k + 1);
+    if (batched) mo.http.body_template = R"({"texts": {texts}})";
     models::HttpModel direct(upstream, mo);
     mo.http.concurrency = 1;
+    mo.http.body_template = models::HttpModelOptions{}.body_template;
     models::HttpModel one(upstream, mo);
     const std::string body = nlohmann::json{{"text", s}}.dump();
     std::vector<double> tp, td, t1;

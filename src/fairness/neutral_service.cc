@@ -14,7 +14,9 @@
 
 #include "core/error.h"
 #include "fairness/guarded_http_server.h"
+#include "fairness/serving_protocols.h"
 #include "models/cached_model.h"
+#include "models/http_model.h"
 #include "models/model_error.h"
 
 namespace assay::fairness {
@@ -73,6 +75,14 @@ struct Job {
   bool done = false;
   int status = 500;
   std::string body;
+  httplib::Headers headers;
+};
+
+// What a job hands back.
+struct Outcome {
+  int status = 500;
+  std::string body;
+  httplib::Headers headers;
 };
 
 std::string error_body(const std::string& message) {
@@ -86,28 +96,55 @@ double seconds_since(Clock::time_point t) {
 
 }  // namespace
 
+std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, models::Model& model,
+                                            const std::vector<std::string>& texts, double epsilon,
+                                            std::size_t max_k, const PerturbationFilter& filter) {
+  // The filter judges the first max_k (a request's cost stays bounded); those it drops are not
+  // replaced.
+  std::vector<NeutralAnswer> answers(texts.size());
+  std::vector<std::string> asked;
+  std::vector<std::size_t> begin;  // where each text's x0 is in `asked`
+  for (std::size_t t = 0; t < texts.size(); ++t) {
+    PerturbationSet set;
+    try {
+      set = perturbator.perturb(texts[t], max_k);
+    } catch (const core::ParseError& e) {
+      if (texts.size() == 1) throw;
+      throw core::ParseError("text " + std::to_string(t) + ": " + e.what());
+    }
+    if (filter) filter(texts[t], set);
+    NeutralAnswer& a = answers[t];
+    const std::size_t k = std::min(max_k, set.perturbations.size());
+    a.texts.reserve(k + 1);
+    a.texts.push_back(texts[t]);
+    for (std::size_t i = 0; i < k; ++i) a.texts.push_back(std::move(set.perturbations[i].text));
+    begin.push_back(asked.size());
+    asked.insert(asked.end(), a.texts.begin(), a.texts.end());
+  }
+  auto* cached = dynamic_cast<models::CachedModel*>(&model);
+  const std::uint64_t hits_before = cached ? cached->n_hits() : 0;
+  auto outputs = model.predict(asked);
+  if (cached && !answers.empty()) answers[0].cache_hits = cached->n_hits() - hits_before;
+  for (std::size_t t = 0; t < texts.size(); ++t) {
+    NeutralAnswer& a = answers[t];
+    const auto first = outputs.begin() + static_cast<std::ptrdiff_t>(begin[t]);
+    std::vector<std::vector<double>> own(
+        std::make_move_iterator(first),
+        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(a.texts.size())));
+    auto smoothed = neutral_smooth(own, epsilon);
+    a.scores = std::move(smoothed.scores[0]);
+    a.label = smoothed.label;
+    a.upstream_scores = std::move(own[0]);
+    a.certificate = smoothed.certificate;
+  }
+  return answers;
+}
+
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                std::string_view text, double epsilon, std::size_t max_k,
                                const PerturbationFilter& filter) {
-  // The filter judges the first max_k (a request's cost stays bounded); those it drops are not
-  // replaced.
-  PerturbationSet set = perturbator.perturb(text, max_k);
-  if (filter) filter(std::string(text), set);
-  NeutralAnswer a;
-  const std::size_t k = std::min(max_k, set.perturbations.size());
-  a.texts.reserve(k + 1);
-  a.texts.emplace_back(text);
-  for (std::size_t i = 0; i < k; ++i) a.texts.push_back(set.perturbations[i].text);
-  auto* cached = dynamic_cast<models::CachedModel*>(&model);
-  const std::uint64_t hits_before = cached ? cached->n_hits() : 0;
-  const auto outputs = model.predict(a.texts);
-  if (cached) a.cache_hits = cached->n_hits() - hits_before;
-  auto smoothed = neutral_smooth(outputs, epsilon);
-  a.scores = std::move(smoothed.scores[0]);
-  a.label = smoothed.label;
-  a.upstream_scores = outputs[0];
-  a.certificate = smoothed.certificate;
-  return a;
+  return std::move(answer_neutrally(perturbator, model, std::vector<std::string>{std::string(text)},
+                                    epsilon, max_k, filter)[0]);
 }
 
 struct NeutralService::Impl {
@@ -165,54 +202,71 @@ struct NeutralService::Impl {
     metrics.add_in_flight(-1);
   }
 
-  // The work of one request (on a runner thread): status and body.
-  std::pair<int, std::string> work(const std::string& text) {
+  // The work of one request (on a runner thread): status, body and headers.
+  Outcome work(const ServeRequest& request) {
     std::unique_ptr<models::Model> model;
     try {
       model = take_model();
     } catch (const std::exception& e) {
       metrics.count_upstream_error();
-      return {502, error_body(std::string("upstream: ") + e.what())};
+      return {502, error_body(std::string("upstream: ") + e.what()), {}};
     }
-    NeutralAnswer a;
+    // The request's fields go to an http: upstream (every pooled model is set, so none keeps an
+    // earlier request's); answers asked with fields are not the cache's to give.
+    models::Model* asked = model.get();
+    auto* cached = dynamic_cast<models::CachedModel*>(asked);
+    models::Model* inner = cached ? &cached->inner() : asked;
+    if (auto* http = dynamic_cast<models::HttpModel*>(inner)) {
+      http->set_request_fields(request.fields);
+      if (!request.fields.empty()) asked = inner;
+    }
+    std::vector<NeutralAnswer> answers;
     try {
-      a = answer_neutrally(perturbator, *model, text, options.epsilon, options.max_k,
-                           options.filter);
+      answers = answer_neutrally(perturbator, *asked, request.texts, options.epsilon, options.max_k,
+                                 options.filter);
     } catch (const core::ParseError& e) {
       give_back(std::move(model));
-      return {400, error_body(std::string("\"text\": ") + e.what())};
+      return {400, error_body(std::string("text: ") + e.what()), {}};
     } catch (const std::exception& e) {
       // The model (or its answer) failed: a fresh one serves the next request.
       metrics.count_upstream_error();
-      return {502, error_body(std::string("upstream: ") + e.what())};
+      return {502, error_body(std::string("upstream: ") + e.what()), {}};
     }
     give_back(std::move(model));
-    metrics.count_answer(a.texts.size(), a.cache_hits, a.certificate.k);
-    nlohmann::ordered_json j;
-    j["label"] = labels[a.label];
-    j["scores"] = a.scores;
-    j["labels"] = labels;
-    j["certificate"] = {{"epsilon", a.certificate.epsilon}, {"k", a.certificate.k}};
-    j["upstream_label"] = labels[models::argmax(a.upstream_scores)];
-    j["upstream_scores"] = a.upstream_scores;
-    return {200, j.dump()};
+    std::string ks;
+    for (const auto& a : answers) {
+      metrics.count_answer(a.texts.size(), a.cache_hits, a.certificate.k);
+      if (!ks.empty()) ks += ',';
+      ks += std::to_string(a.certificate.k);
+    }
+    Outcome out{200, answer_body(request, answers, labels, options.model_name), {}};
+    if (request.form == RequestForm::kInputs || request.form == RequestForm::kInputsList) {
+      out.headers.emplace("X-Assay-Epsilon", nlohmann::json(options.epsilon).dump());
+      out.headers.emplace("X-Assay-K", ks);
+    }
+    return out;
   }
 
-  void predict(const httplib::Request& req, httplib::Response& res) {
+  // POST /predict, / and /v2/models/NAME/infer: parses the body as `parse` says, then works on
+  // it within the deadline.
+  void predict(const httplib::Request& req, httplib::Response& res,
+               ServeRequest (*parse)(std::string_view)) {
     const auto start = Clock::now();
     auto answer = [&](int status, const std::string& body) {
       res.status = status;
       res.set_content(body, "application/json");
       metrics.observe_predict_seconds(seconds_since(start));
     };
-    nlohmann::json body;
+    ServeRequest request;
     try {
-      body = nlohmann::json::parse(req.body);
-    } catch (const nlohmann::json::exception& e) {
-      return answer(400, error_body(std::string("the body is not JSON: ") + e.what()));
+      request = parse(req.body);
+    } catch (const core::ParseError& e) {
+      return answer(400, error_body(e.what()));
     }
-    if (!body.is_object() || !body.contains("text") || !body["text"].is_string()) {
-      return answer(400, error_body("expected a JSON object {\"text\": \"...\"}"));
+    if (request.texts.size() > options.max_batch) {
+      return answer(400, error_body("a batch of " + std::to_string(request.texts.size()) +
+                                    " texts; at most " + std::to_string(options.max_batch) +
+                                    " per request (--max-batch)"));
     }
     if (stopping) {
       res.set_header("Retry-After", "1");
@@ -229,21 +283,24 @@ struct NeutralService::Impl {
     }
     metrics.add_in_flight(1);
     auto job = std::make_shared<Job>();
-    runner->post([this, job, text = body["text"].get<std::string>()] {
-      std::pair<int, std::string> outcome;
+    runner->post([this, job, request = std::move(request)] {
+      Outcome outcome;
       try {
-        outcome = work(text);
+        outcome = work(request);
       } catch (const std::exception& e) {
-        outcome = {500, error_body(std::string("internal error: ") + e.what())};
+        outcome = {500, error_body(std::string("internal error: ") + e.what()), {}};
       }
+      // The slot is free before the answer is handed over, so a client that sends its next
+      // request as soon as it reads the answer never finds its own finished work counted.
+      release_slot();
       {
         std::lock_guard lock(job->mutex);
-        job->status = outcome.first;
-        job->body = std::move(outcome.second);
+        job->status = outcome.status;
+        job->body = std::move(outcome.body);
+        job->headers = std::move(outcome.headers);
         job->done = true;
       }
       job->cv.notify_all();
-      release_slot();
     });
     const auto deadline = start + std::chrono::duration_cast<Clock::duration>(
                                       std::chrono::duration<double>(options.deadline_seconds));
@@ -255,7 +312,19 @@ struct NeutralService::Impl {
                                         std::llround(options.deadline_seconds * 1000))) +
                                     " ms (--deadline-ms)"));
     }
+    for (const auto& [name, value] : job->headers) res.set_header(name, value);
     answer(job->status, job->body);
+  }
+
+  // Whether `req` names this service's model (/v2/models/NAME/...); otherwise answers 404.
+  bool our_model(const httplib::Request& req, httplib::Response& res) const {
+    const std::string name = req.matches.size() > 1 ? req.matches[1].str() : "";
+    if (name == options.model_name) return true;
+    res.status = 404;
+    res.set_content(error_body("no model '" + name + "' here (this proxy serves '" +
+                               options.model_name + "': /v2/models/" + options.model_name + ")"),
+                    "application/json");
+    return false;
   }
 };
 
@@ -269,6 +338,8 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
   if (!std::isfinite(o.deadline_seconds) || o.deadline_seconds <= 0)
     throw core::UsageError("--deadline-ms must be positive");
   if (o.max_body_bytes == 0) throw core::UsageError("--max-body must be at least 1 byte");
+  if (o.max_batch == 0) throw core::UsageError("--max-batch must be at least 1");
+  check_model_name(o.model_name);
   auto first = impl_->factory();
   impl_->labels = first->labels();
   impl_->identity = first->identity();
@@ -277,8 +348,39 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
   auto& s = impl_->server;
   Impl* impl = impl_.get();
   impl->metrics.set_connection_source([impl] { return impl->server.counts(); });
-  s.Post("/predict",
-         [impl](const httplib::Request& req, httplib::Response& res) { impl->predict(req, res); });
+  for (const char* path : {"/predict", "/"}) {
+    s.Post(path, [impl](const httplib::Request& req, httplib::Response& res) {
+      impl->predict(req, res, parse_predict_request);
+    });
+  }
+  s.Post(R"(/v2/models/([^/]+)(?:/versions/[^/]+)?/infer)",
+         [impl](const httplib::Request& req, httplib::Response& res) {
+           if (impl->our_model(req, res)) impl->predict(req, res, parse_infer_request);
+         });
+  s.Get("/v2/health/live", [](const httplib::Request&, httplib::Response& res) {
+    res.set_content(R"({"live":true})", "application/json");
+  });
+  s.Get("/v2/health/ready", [impl](const httplib::Request&, httplib::Response& res) {
+    if (impl->stopping) res.status = 503;
+    res.set_content(impl->stopping ? R"({"ready":false})" : R"({"ready":true})",
+                    "application/json");
+  });
+  s.Get(R"(/v2/models/([^/]+)(?:/versions/[^/]+)?)",
+        [impl](const httplib::Request& req, httplib::Response& res) {
+          if (!impl->our_model(req, res)) return;
+          res.set_content(model_metadata(impl->options.model_name, impl->labels,
+                                         impl->options.epsilon, impl->options.max_k),
+                          "application/json");
+        });
+  s.Get(R"(/v2/models/([^/]+)(?:/versions/[^/]+)?/ready)", [impl](const httplib::Request& req,
+                                                                  httplib::Response& res) {
+    if (!impl->our_model(req, res)) return;
+    if (impl->stopping) res.status = 503;
+    res.set_content(
+        nlohmann::json{{"name", impl->options.model_name}, {"ready", !impl->stopping.load()}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace),
+        "application/json");
+  });
   s.Get("/health", [impl](const httplib::Request&, httplib::Response& res) {
     nlohmann::ordered_json j;
     j["status"] = impl->stopping ? "stopping" : "ok";
@@ -292,12 +394,14 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
   s.Get("/metrics", [impl](const httplib::Request&, httplib::Response& res) {
     res.set_content(impl->metrics.render(), "text/plain; version=0.0.4");
   });
-  s.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+  s.set_error_handler([impl](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     if (res.status == 404) {
-      res.set_content(error_body("no such endpoint: " + req.path +
-                                 " (POST /predict, GET /health, GET /metrics)"),
-                      "application/json");
+      res.set_content(
+          error_body("no such endpoint: " + req.path + " (POST /predict, POST /, POST /v2/models/" +
+                     impl->options.model_name +
+                     "/infer, GET /health, GET /v2/health/ready, GET /metrics)"),
+          "application/json");
     }
   });
   s.set_logger([impl](const httplib::Request& req, const httplib::Response& res) {

@@ -1,21 +1,28 @@
 // NeutralService: the neutral layer (neutral_layer.h) deployed as an HTTP proxy in front of any
-// model (../shared/spec/fairness.md, "Serving"). For every request it perturbs the text,
-// asks the upstream model for x0 and its k perturbations in one predict() call (adapters ask
-// them concurrently: the http: adapter over parallel connections), smooths the k + 1 outputs
-// and answers with f(x0), its label and the certificate (ε, k) actually achieved.
+// model (../shared/spec/fairness.md, "Serving"). For every text of a request it perturbs the
+// text, asks the upstream model for every text of the request and their k ≤ max_k
+// perturbations in one predict() call (a batched http: upstream gets them in one request;
+// otherwise adapters ask them concurrently), smooths the k + 1 outputs of each text and answers
+// with f(x0), its label and the certificate (ε, k) actually achieved.
 //
-//   POST /predict {"text": "..."}  → 200 {"label", "scores" (f(x0), in "labels" order),
-//                                        "labels", "certificate": {"epsilon", "k"},
-//                                        "upstream_label", "upstream_scores" (M(x0))}
+//   POST /predict or /  {"text"}, {"texts": [...]} or Hugging Face {"inputs": ...}
+//   POST /v2/models/NAME/infer          KServe v2 / Open Inference Protocol
+//                                       (the bodies and answers: serving_protocols.h)
 //   GET /health                    → 200 {"status": "ok", "upstream", "labels", "epsilon", "max_k"}
+//   GET /v2/health/live, /v2/health/ready, /v2/models/NAME, /v2/models/NAME/ready
 //   GET /metrics                   → 200 Prometheus text (service_metrics.h)
 //
-// Errors answer {"error": "..."} and the service keeps serving: 400 malformed JSON, no "text"
-// string, invalid UTF-8; 413 a body over max_body_bytes; 503 max_concurrent requests already
-// worked on (Retry-After: 1) or shutting down; 504 no answer within the deadline (the work goes
-// on in the background and keeps its slot until it ends, so an overloaded upstream turns into
-// 503s rather than piling up); 502 the upstream failed (its reason in the message; a model that
-// failed is discarded and a fresh one made for the next request); 500 a bug.
+// Fields of a request other than its texts are forwarded to an http: upstream with every
+// request made for it (models::HttpModel::set_request_fields); answers asked with such fields
+// bypass the answer cache. Other upstreams take no request fields and ignore them.
+//
+// Errors answer {"error": "..."} and the service keeps serving: 400 malformed JSON, no texts
+// in a form above, invalid UTF-8, more than max_batch texts; 404 another model's NAME; 413 a body
+// over max_body_bytes; 503 max_concurrent requests already worked on (Retry-After: 1) or shutting
+// down; 504 no answer within the deadline (the work goes on in the background and keeps its slot
+// until it ends, so an overloaded upstream turns into 503s rather than piling up); 502 the upstream
+// failed (its reason in the message; a model that failed is discarded and a fresh one made for the
+// next request); 500 a bug.
 //
 // Upstream models come from `upstream` (called lazily, at most max_concurrent + 1 times; each
 // model is used by one request at a time, so adapters need not be thread-safe). When a model is
@@ -46,10 +53,12 @@ namespace assay::fairness {
 
 struct NeutralServiceOptions {
   double epsilon = 1.0;                // finite, ≥ 0
-  std::size_t max_k = 16;              // perturbations asked per request: the first max_k of S
+  std::size_t max_k = 16;              // perturbations asked per text: the first max_k of S
+  std::size_t max_batch = 64;          // texts per request (more: 400)
+  std::string model_name = "model";    // NAME of /v2/models/NAME
   std::size_t max_body_bytes = 65536;  // larger request bodies: 413
-  double deadline_seconds = 10;        // a /predict not answered by then: 504
-  std::size_t max_concurrent = 8;      // /predict requests worked on at once; more: 503
+  double deadline_seconds = 10;        // a request not answered by then: 504
+  std::size_t max_concurrent = 8;      // prediction requests worked on at once; more: 503
   double drain_seconds = 30;           // after stop(), how long background work may finish
   // The connection guard (guarded_http_server.h; ranges checked there).
   std::size_t max_connections = 256;             // 1..4096 served at once; more: 503
@@ -71,10 +80,17 @@ struct NeutralAnswer {
   std::uint64_t cache_hits = 0;         // texts the answer cache answered (CachedModel only)
 };
 
-// Perturbs `text`, asks `model` for x0 and the first `max_k` perturbations (those of them
-// `filter` keeps, when given) in one predict() call and smooths them (neutral_smooth). Throws
-// core::ParseError for text that is not UTF-8, the model's errors (models::ModelError,
-// core::Error) and neutral_smooth's (scores the layer cannot smooth, e.g. negative ones).
+// Perturbs each of `texts`, asks `model` for every text and the first `max_k` perturbations of
+// each (those of them `filter` keeps, when given) in one predict() call and smooths each text's
+// k + 1 outputs (neutral_smooth); one answer per text, in order. The cache hits of the call are
+// counted in the first answer. Throws core::ParseError for text that is not UTF-8 (naming its
+// position), the model's errors (models::ModelError, core::Error) and neutral_smooth's (scores
+// the layer cannot smooth, e.g. negative ones).
+std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, models::Model& model,
+                                            const std::vector<std::string>& texts, double epsilon,
+                                            std::size_t max_k,
+                                            const PerturbationFilter& filter = {});
+// One text.
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                std::string_view text, double epsilon, std::size_t max_k,
                                const PerturbationFilter& filter = {});

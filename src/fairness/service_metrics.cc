@@ -6,7 +6,14 @@ namespace assay::fairness {
 namespace {
 
 std::string known_path(std::string_view path) {
-  if (path == "/predict" || path == "/health" || path == "/metrics") return std::string(path);
+  if (path == "/predict" || path == "/" || path == "/health" || path == "/metrics" ||
+      path == "/v2/health/live" || path == "/v2/health/ready")
+    return std::string(path);
+  // Open Inference paths name a model: counted under one label each.
+  if (path.rfind("/v2/models/", 0) == 0) {
+    const bool infer = path.size() >= 6 && path.substr(path.size() - 6) == "/infer";
+    return infer ? "/v2/models/NAME/infer" : "/v2/models/NAME";
+  }
   return "other";
 }
 

@@ -1,15 +1,18 @@
 // ServiceMetrics: the counters of the neutral-layer proxy (NeutralService), rendered in the
 // Prometheus text exposition format (version 0.0.4) for `GET /metrics`:
-//   assay_serve_requests_total{path,status}   answers by path (/predict, /health, /metrics,
-//                                              other) and HTTP status
-//   assay_serve_predict_seconds               histogram of /predict latency (every answer the
-//                                              handler gave: 200, 400, 502, 503, 504, ...)
+//   assay_serve_requests_total{path,status}   answers by path (/predict, /, /health, /metrics,
+//                                              /v2/health/live, /v2/health/ready,
+//                                              /v2/models/NAME/infer, /v2/models/NAME (the
+//                                              other model paths), other) and HTTP status
+//   assay_serve_predict_seconds               histogram of prediction latency (POST /predict,
+//                                              / and …/infer: every answer the handler gave:
+//                                              200, 400, 502, 503, 504, ...)
 //   assay_serve_upstream_errors_total         upstream failures (each one a 502)
 //   assay_serve_upstream_texts_total          texts given to the upstream (x0 and its k
 //                                              perturbations; answers from the cache included)
 //   assay_serve_cache_hits_total              of those, answered by the answer cache
-//   assay_serve_perturbations_total           k summed over answered requests
-//   assay_serve_in_flight                     /predict work in progress (gauge)
+//   assay_serve_perturbations_total           k summed over answered texts
+//   assay_serve_in_flight                     prediction requests in progress (gauge)
 // and, once a connection source is set (the server's ConnectionCounts):
 //   assay_serve_open_connections              connections being served (gauge)
 //   assay_serve_connections_total             connections served

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -63,6 +64,23 @@ std::string expand_environment(const std::string& value, const std::string& head
 
 }  // namespace
 
+std::optional<std::string> open_inference_model(const std::string& path) {
+  // /v2/models/NAME/infer or /v2/models/NAME/versions/VERSION/infer, then ?query or #fragment.
+  std::vector<std::string> parts;
+  const std::string p = path.substr(0, std::min(path.find_first_of("?#"), path.size()));
+  for (std::size_t start = 1; start <= p.size();) {
+    const std::size_t stop = std::min(p.find('/', start), p.size());
+    parts.push_back(p.substr(start, stop - start));
+    start = stop + 1;
+  }
+  const bool plain = parts.size() == 4;
+  const bool versioned = parts.size() == 6 && parts[3] == "versions" && !parts[4].empty();
+  if ((!plain && !versioned) || parts[0] != "v2" || parts[1] != "models" || parts[2].empty() ||
+      parts.back() != "infer")
+    return std::nullopt;
+  return parts[2];
+}
+
 struct HttpModel::Connection {
   std::unique_ptr<httplib::Client> client;
   std::mt19937_64 rng{std::random_device{}()};
@@ -81,6 +99,13 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
   scheme_host_port_ = url_.substr(0, host_end);
   path_ = host_end < url_.size() ? url_.substr(host_end) : "/";
   if (path_[0] != '/') path_ = "/" + path_;
+  if (open_inference_model(path_)) {
+    // KServe v2 / Open Inference Protocol: one BYTES tensor of the batch's texts, the scores in
+    // the first output tensor (shape [n, labels]), unless the options say otherwise.
+    if (options_.http.body_template == HttpModelOptions{}.body_template)
+      options_.http.body_template = kOpenInferenceBody;
+    if (options_.http.scores_pointer.empty()) options_.http.scores_pointer = "/outputs/0/data";
+  }
   const auto& http = options_.http;
   const bool one = http.body_template.find("{text}") != std::string::npos;
   batch_template_ = http.body_template.find("{texts}") != std::string::npos;
@@ -155,6 +180,27 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
 }
 
 HttpModel::~HttpModel() = default;
+
+void HttpModel::set_request_fields(nlohmann::json fields) {
+  if (!fields.is_null() && !fields.is_object())
+    throw core::UsageError("the request fields of an http: model must be a JSON object");
+  request_fields_ = fields.is_null() ? nlohmann::json::object() : std::move(fields);
+}
+
+std::string HttpModel::with_request_fields(const std::string& body) const {
+  if (request_fields_.empty()) return body;
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  if (!j.is_object()) {
+    throw ModelError("http: " + url_ +
+                     ": request fields can only be added to a body that is a "
+                     "JSON object (--body-template), got '" +
+                     shorten(body) + "'");
+  }
+  for (const auto& [name, value] : request_fields_.items()) {
+    if (!j.contains(name)) j[name] = value;
+  }
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::string HttpModel::post(Connection& connection, const std::string& body, std::size_t index) {
   httplib::Headers headers;
@@ -237,37 +283,44 @@ std::vector<double> HttpModel::scores_from(const nlohmann::json& answer, std::si
                      index);
   };
   const std::string expected = "expected an array of " + std::to_string(labels_.size()) +
-                               " numbers or of {\"label\", \"score\"} objects";
-  if (!answer.is_array() || answer.empty()) fail(expected);
+                               " numbers, of {\"label\", \"score\"} objects or an object "
+                               "{label: score}";
   std::vector<double> scores(labels_.size(), 0.0);
-  if (answer[0].is_number()) {
+  std::vector<bool> seen(labels_.size(), false);
+  // A score given by name (in {label, score} objects, or as an object {name: score}).
+  auto named = [&](const std::string& name, const nlohmann::json& score) {
+    if (!score.is_number()) fail(expected);
+    const auto it = std::find(answer_names_.begin(), answer_names_.end(), name);
+    if (it == answer_names_.end()) fail("label '" + name + "' is not in --label-map/--labels");
+    const std::size_t k = answer_labels_[static_cast<std::size_t>(it - answer_names_.begin())];
+    if (seen[k]) fail("two scores for label '" + labels_[k] + "'");
+    scores[k] = score.get<double>();
+    seen[k] = true;
+  };
+  if (answer.is_object() && !answer.empty()) {
+    for (const auto& [name, score] : answer.items()) named(name, score);
+  } else if (!answer.is_array() || answer.empty()) {
+    fail(expected);
+  } else if (answer[0].is_number()) {
     if (answer.size() != labels_.size()) {
       fail("expected " + std::to_string(labels_.size()) + " scores (one per label)");
     }
     for (std::size_t i = 0; i < answer.size(); ++i) {
       if (!answer[i].is_number()) fail(expected);
       scores[i] = answer[i].get<double>();
+      seen[i] = true;
     }
   } else {
-    std::vector<bool> seen(labels_.size(), false);
     for (const auto& item : answer) {
       if (!item.is_object() || !item.contains("label") || !item.contains("score") ||
-          !item["label"].is_string() || !item["score"].is_number()) {
+          !item["label"].is_string()) {
         fail(expected);
       }
-      const auto name = item["label"].get<std::string>();
-      const auto it = std::find(answer_names_.begin(), answer_names_.end(), name);
-      if (it == answer_names_.end()) {
-        fail("label '" + name + "' is not in --label-map/--labels");
-      }
-      const std::size_t k = answer_labels_[static_cast<std::size_t>(it - answer_names_.begin())];
-      if (seen[k]) fail("two scores for label '" + labels_[k] + "'");
-      scores[k] = item["score"].get<double>();
-      seen[k] = true;
+      named(item["label"].get<std::string>(), item["score"]);
     }
-    for (std::size_t k = 0; k < seen.size(); ++k) {
-      if (!seen[k]) fail("no score for label '" + labels_[k] + "'");
-    }
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    if (!seen[k]) fail("no score for label '" + labels_[k] + "'");
   }
   for (double s : scores) {
     if (!std::isfinite(s)) fail("expected finite scores");
@@ -297,7 +350,20 @@ std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::strin
     nlohmann::json array = texts;
     replace_all(body, "{texts}",
                 array.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-    const auto answers = parse(post(*connections_[0], body, 0), 0);
+    replace_all(body, "{n}", std::to_string(texts.size()));
+    auto answers = parse(post(*connections_[0], with_request_fields(body), 0), 0);
+    // A flat array of n × labels numbers (a tensor of shape [n, labels]) is read row by row.
+    const std::size_t n_labels = labels_.size();
+    if (answers.is_array() && answers.size() == texts.size() * n_labels && !answers.empty() &&
+        answers[0].is_number() && (n_labels > 1 || texts.size() == 1)) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (std::size_t i = 0; i < texts.size(); ++i) {
+        nlohmann::json row = nlohmann::json::array();
+        for (std::size_t c = 0; c < n_labels; ++c) row.push_back(answers[i * n_labels + c]);
+        rows.push_back(std::move(row));
+      }
+      answers = std::move(rows);
+    }
     if (!answers.is_array() || answers.size() != texts.size()) {
       throw ModelError("http: " + url_ + ": expected an array of " + std::to_string(texts.size()) +
                        " answers (one per text of the batch) at --scores-pointer '" +
@@ -317,7 +383,7 @@ std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::strin
       try {
         std::string body = options_.http.body_template;
         replace_all(body, "{text}", json_string(texts[i]));
-        out[i] = scores_from(parse(post(connection, body, i), i), i);
+        out[i] = scores_from(parse(post(connection, with_request_fields(body), i), i), i);
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();

@@ -83,11 +83,11 @@ const std::map<std::string, std::set<std::string>> kOwnOptions = {
                      "--adversarial-train", "--adversarial-text-column",
                      "--adversarial-label-column", "--adversarial-c", "--adversarial-model-out"},
                     kModelOptions))},
-    {"serve",
-     with_gate(with({"--help", "--upstream", "--epsilon", "--max-k", "--listen", "--max-body",
-                     "--deadline-ms", "--max-concurrent", "--max-connections", "--read-timeout-ms",
-                     "--idle-timeout-ms", "--backlog", "--cache", "--quiet"},
-                    kAdapterOptions))},
+    {"serve", with_gate(with({"--help", "--upstream", "--epsilon", "--max-k", "--max-batch",
+                              "--model-name", "--listen", "--max-body", "--deadline-ms",
+                              "--max-concurrent", "--max-connections", "--read-timeout-ms",
+                              "--idle-timeout-ms", "--backlog", "--cache", "--quiet"},
+                             kAdapterOptions))},
 };
 
 // How a command reads --input; `fair serve` perturbs the texts of its requests instead.

@@ -112,7 +112,7 @@ TEST(FairServeCommand, LrUpstreamAnswersRefusesBadRequestsStaysBoundedAndDrains)
   // Refused, and the next request is answered.
   const std::vector<std::pair<std::string, int>> bad = {
       {"not json", 400},
-      {"{\"texts\": [\"a\"]}", 400},
+      {"{\"texts\": \"a\"}", 400},
       {"{\"text\": \"" + std::string(4000, 'x') + "\"}", 413},
   };
   for (const auto& [body, status] : bad) {
@@ -425,6 +425,9 @@ TEST(FairServeCommand, BadOptionsAreUsageErrors) {
       {"fair serve --epsilon 1 --max-concurrent -2" + lr, "--max-concurrent"},
       {"fair serve --epsilon 1 --deadline-ms 0" + lr, "--deadline-ms"},
       {"fair serve --epsilon 1 --max-body 1.5" + lr, "--max-body"},
+      {"fair serve --epsilon 1 --max-batch 0" + lr, "--max-batch"},
+      {"fair serve --epsilon 1 --max-batch 5000" + lr, "--max-batch"},
+      {"fair serve --epsilon 1 --model-name a/b" + lr, "--model-name 'a/b'"},
       {"fair serve --epsilon 1 --listen 127.0.0.1" + lr, "--listen"},
       {"fair serve --epsilon 1 --listen 127.0.0.1:70000" + lr, "--listen"},
       {"fair serve --epsilon 1 --upstream nothing:here", "unknown model spec"},

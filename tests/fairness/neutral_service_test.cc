@@ -224,6 +224,12 @@ TEST(NeutralService, RejectsBadOptions) {
   o = {};
   o.deadline_seconds = 0;
   EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.max_batch = 0;
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
+  o = {};
+  o.model_name = "a/b";
+  EXPECT_THROW((NeutralService{perturbator, factory, o}), core::UsageError);
   // The connection guard's ranges.
   o = {};
   o.max_connections = 0;

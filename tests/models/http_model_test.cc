@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "models/model_error.h"
 #include "adapter_test_support.h"
+#include "models/model_error.h"
 #include "rt_polarity.h"
 #include "server_process.h"
 #include "support/temp_dir.h"
@@ -19,9 +19,9 @@ namespace {
 
 using assay::models::HttpModel;
 using assay::models::ModelError;
+using assay::models::ModelOptions;
 using assay::models::numbered;
 using assay::models::predict_error;
-using assay::models::ModelOptions;
 using assay::testing::ServerProcess;
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
@@ -219,6 +219,67 @@ TEST(HttpModel, HttpsVerifiesTheCertificate) {
   o.http.ca_file = cert;
   HttpModel trusted(server.url("localhost", "https"), o);
   EXPECT_EQ(trusted.predict({"a", "b"})[1], (std::vector<double>{0.25, 0.75}));
+}
+
+// The scikit-learn model of examples/serving served as KServe and as TorchServe serve it: the
+// v2 URL sends one BYTES tensor per batch and reads the [n, labels] output tensor; TorchServe's
+// {label: score} objects are read by name; both give the same scores. Request fields are added
+// to every body until they are cleared.
+TEST(HttpModel, OpenInferenceTensorsTorchServeObjectsAndRequestFields) {
+  if (std::system("/usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "/usr/bin/python3 has no sklearn (python3-sklearn)";
+  }
+  TempDir dir;
+  const auto tsv = dir.write("train.tsv",
+                             "text\tlabel\nthe film was great\tpos\na great cast\tpos\n"
+                             "the film was dull\tneg\na dull plot\tneg\n");
+  const std::string server =
+      std::string(ASSAY_TEST_DATA_DIR) + "/../../examples/serving/sklearn_model_server.py";
+  auto start = [&](const std::string& protocol) {
+    return std::make_unique<ServerProcess>(
+        std::vector<std::string>{"/usr/bin/python3", server, "--train", tsv, "--protocol", protocol,
+                                 "--name", "m", "--record", dir.file(protocol + ".jsonl")});
+  };
+  auto kserve = start("kserve");
+  auto torchserve = start("torchserve");
+  ModelOptions o;
+  o.labels = {"neg", "pos"};
+  HttpModel v2("http://127.0.0.1:" + std::to_string(kserve->port()) + "/v2/models/m/infer", o);
+  HttpModel ts("http://127.0.0.1:" + std::to_string(torchserve->port()) + "/predictions/m", o);
+  EXPECT_TRUE(v2.batched());
+  EXPECT_FALSE(ts.batched());
+  EXPECT_THAT(v2.identity(), HasSubstr("/outputs/0/data"));
+  const std::vector<std::string> texts = {"a great film", "a dull film", "the plot"};
+  const auto a = v2.predict(texts);
+  EXPECT_EQ(a, ts.predict(texts));
+  EXPECT_GT(a[0][1], a[0][0]);
+  EXPECT_GT(a[1][0], a[1][1]);
+  EXPECT_EQ(v2.predict({"a great film"})[0], a[0]);  // shape [1, 2]
+  v2.set_request_fields({{"parameters", {{"tag", "t1"}}}, {"inputs", "never replaces"}});
+  (void)v2.predict(texts);
+  v2.set_request_fields(nullptr);
+  (void)v2.predict(texts);
+  std::vector<nlohmann::json> sent;
+  {
+    std::ifstream in(dir.file("kserve.jsonl"));
+    for (std::string line; std::getline(in, line);) sent.push_back(nlohmann::json::parse(line));
+  }
+  ASSERT_EQ(sent.size(), 4u);
+  EXPECT_EQ(sent[0]["inputs"][0]["shape"], nlohmann::json({3}));
+  EXPECT_EQ(sent[0]["inputs"][0]["datatype"], "BYTES");
+  EXPECT_EQ(sent[0]["inputs"][0]["data"], nlohmann::json(texts));
+  EXPECT_EQ(sent[1]["inputs"][0]["shape"], nlohmann::json({1}));
+  EXPECT_EQ(sent[2]["parameters"]["tag"], "t1");
+  EXPECT_EQ(sent[2]["inputs"][0]["data"], nlohmann::json(texts));
+  EXPECT_FALSE(sent[3].contains("parameters"));
+  EXPECT_THROW(v2.set_request_fields(nlohmann::json::array()), assay::core::UsageError);
+  // A template that is not an object cannot take fields.
+  o.http.body_template = "{text}";
+  HttpModel bare("http://127.0.0.1:" + std::to_string(torchserve->port()) + "/predictions/m", o);
+  EXPECT_EQ(bare.predict({"a great film"})[0], a[0]);
+  bare.set_request_fields({{"tag", 1}});
+  EXPECT_THAT(predict_error(bare, {"a great film"}).what(),
+              HasSubstr("request fields can only be added to a body that is a JSON object"));
 }
 
 TEST(HttpModel, BadOptionsAreUsageErrors) {
