@@ -35,6 +35,7 @@ namespace {
 
 struct FairTestOptions : FairRunOptions {
   std::string out;
+  double min_delta = 0;
   std::string shard;
   std::vector<std::string> merge;
 };
@@ -78,6 +79,7 @@ int run(const FairTestOptions& o) {
   to.threads = o.threads;
   to.shard = shard;
   to.progress.quiet = o.quiet;
+  to.min_delta = o.min_delta;
   if (fr.gate) to.filter = fr.gate->filter();
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
                                                fair_run_settings(o, fr), store.get());
@@ -113,7 +115,7 @@ int run(const FairTestOptions& o) {
   violations.commit();
 
   auto s = fairness::fairness_summary_json(summary, model->identity(),
-                                           perturbator.attribute().name);
+                                           perturbator.attribute().name, o.inputs.input);
   if (cached) {
     s["answers_from_cache"] = cached->n_hits();
     s["answers_asked"] = cached->n_queries();
@@ -143,6 +145,12 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
   add_fair_run_options(cmd, *o);
   add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")
       ->required();
+  add_finite(cmd, "--min-delta", o->min_delta,
+             "Count a changed label as a violation only when the original label's score fell by "
+             "at least this much (0: every changed label); summary.json counts them at 0, 0.1, "
+             "0.2, 0.3 and this value too",
+             {.min = 0})
+      ->capture_default_str();
   cmd->add_option("--shard", o->shard,
                   "Run only shard I of N of the chunks (I/N, or auto: the MPI/Slurm rank), into "
                   "this --cache; a later run with --merge writes the outputs")
