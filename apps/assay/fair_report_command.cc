@@ -1,6 +1,6 @@
 // `assay fair report`: one HTML page from the directories `fair test` and `fair mitigate`
-// wrote, one --in per (model, attribute) run (fairness/fairness_report.h). Every directory is read and checked
-// before anything is written; the page is written atomically.
+// wrote, one --in per (model, attribute) run (fairness/fairness_report.h). Every directory is read
+// and checked before anything is written; the page is written atomically.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -37,8 +37,8 @@ int run(const FairReportOptions& o) {
   options.examples_per_model = o.examples;
   core::write_file_atomically(o.out, fairness::fairness_report_html(runs, options));
   if (!o.quiet)
-    std::fprintf(stderr, "fair report: %zu run%s -> %s\n", runs.size(),
-                 runs.size() == 1 ? "" : "s", o.out.c_str());
+    std::fprintf(stderr, "fair report: %zu run%s -> %s\n", runs.size(), runs.size() == 1 ? "" : "s",
+                 o.out.c_str());
   return kOk;
 }
 

@@ -114,8 +114,8 @@ int run(const FairTestOptions& o) {
   for (const auto& line : run.violations) violations.stream() << line << '\n';
   violations.commit();
 
-  auto s = fairness::fairness_summary_json(summary, model->identity(),
-                                           perturbator.attribute().name, o.inputs.input);
+  auto s = fairness::fairness_summary_json(summary, model->identity(), perturbator.attribute().name,
+                                           o.inputs.input);
   if (cached) {
     s["answers_from_cache"] = cached->n_hits();
     s["answers_asked"] = cached->n_queries();

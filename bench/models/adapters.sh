@@ -30,13 +30,15 @@ for ((i = 0; i < n; i++)); do
 done > "$tmp/texts.txt"
 # start_server ARGS...: starts the server, waits for its "port N" line, sets $port.
 start_server() {
-  "$@" > "$tmp/server.out" &
+  local log="$tmp/server-${#pids[@]}.out"
+  "$@" > "$log" &
   pids+=($!)
   for _ in $(seq 300); do
-    grep -q '^port ' "$tmp/server.out" 2>/dev/null && break
+    grep -q '^port ' "$log" 2>/dev/null && break
     sleep 0.1
   done
-  port=$(sed -n 's/^port //p' "$tmp/server.out")
+  port=$(sed -n 's/^port //p' "$log")
+  [ -n "$port" ] || { echo "server $* did not start" >&2; exit 1; }
 }
 # measure NAME MODEL ARGS...: median seconds of $repeats runs of model predict.
 declare -A median

@@ -1,8 +1,8 @@
 // Self-contained SVG charts for reports: grouped bar charts (optionally on a log10 axis),
 // line charts and histograms, with title, axis labels and a legend. Output is a complete
 // <svg> document; numbers are printed with fixed precision so the same data gives the same
-// bytes. The opt-in fields (BarChart::groups, fit_labels, counts; LineChart::log_x, markers) leave the
-// output of a chart that does not set them byte for byte as it was.
+// bytes. The opt-in fields (BarChart::groups, fit_labels, counts; LineChart::log_x, markers) leave
+// the output of a chart that does not set them byte for byte as it was.
 #pragma once
 
 #include <string>

@@ -184,7 +184,8 @@ void read_summary(ReportRun& run, const std::string& path) {
     for (const auto& [label, n] : toward.items()) r.flips_toward[label] = f.as_count(n, label);
     const json& change = f.get(g, "score_change");
     if (!change.is_object()) throw ParseError(f.where, "'score_change' must be an object");
-    for (const auto& [label, stats] : change.items()) r.mean_change[label] = f.number(stats, "mean");
+    for (const auto& [label, stats] : change.items())
+      r.mean_change[label] = f.number(stats, "mean");
     r.at_min_delta = thresholds(g, "violations_at_min_delta");
     run.groups.push_back(std::move(r));
   }
@@ -227,8 +228,9 @@ void read_violations(ReportRun& run, const std::string& path) {
   // named as summary.json names them: "director -> male director".
   std::map<std::string, ReportFlip> count;
   for (const auto& e : run.examples) {
-    const auto name = substitution_name(
-        e.kind == "active" ? MutationKind::kActive : MutationKind::kAnalogy, e.old_word, e.new_word);
+    const auto name =
+        substitution_name(e.kind == "active" ? MutationKind::kActive : MutationKind::kAnalogy,
+                          e.old_word, e.new_word);
     auto& flip = count[name];
     flip.substitution = name;
     ++flip.violations;
@@ -528,8 +530,7 @@ std::string missing_direction() {
 std::string direction_table(const ReportRun& r) {
   std::vector<core::Table::Column> columns{{"rewritten as", core::Align::kLeft},
                                            {"perturbations", core::Align::kRight}};
-  for (const auto& l : r.labels)
-    columns.push_back({"violations toward " + l, core::Align::kRight});
+  for (const auto& l : r.labels) columns.push_back({"violations toward " + l, core::Align::kRight});
   for (const auto& l : r.labels)
     columns.push_back({"mean change of " + l + "'s score", core::Align::kRight});
   core::Table table(std::move(columns),
@@ -547,9 +548,9 @@ std::string direction_table(const ReportRun& r) {
 
 // Label flips counted at each least score change, over all groups and per group.
 std::string severity_table(const ReportRun& r) {
-  std::vector<core::Table::Column> columns{{"least fall of the original label's score",
-                                            core::Align::kLeft},
-                                           {"violations", core::Align::kRight}};
+  std::vector<core::Table::Column> columns{
+      {"least fall of the original label's score", core::Align::kLeft},
+      {"violations", core::Align::kRight}};
   for (const auto& g : r.groups) columns.push_back({"as " + g.name, core::Align::kRight});
   core::Table table(std::move(columns),
                     "A changed label counted only when the score of the label the original "
@@ -557,9 +558,9 @@ std::string severity_table(const ReportRun& r) {
                     "unsure of. This run counted violations at " +
                         epsilon_text(r.min_delta) + " (fair test --min-delta).");
   for (const auto& [d, n] : r.at_min_delta) {
-    std::vector<std::string> row{(d == r.min_delta ? "≥ " + epsilon_text(d) + " (this run)"
-                                                   : "≥ " + epsilon_text(d)),
-                                 grouped(n)};
+    std::vector<std::string> row{
+        (d == r.min_delta ? "≥ " + epsilon_text(d) + " (this run)" : "≥ " + epsilon_text(d)),
+        grouped(n)};
     for (const auto& g : r.groups) {
       const auto it = g.at_min_delta.find(d);
       row.push_back(it == g.at_min_delta.end() ? std::string(core::Table::kMissing)
@@ -635,14 +636,13 @@ std::string examples_table(const ReportRun& r, std::size_t per_run) {
 }
 
 // One section per (model, attribute) run that fair test wrote.
-std::string run_sections(const std::vector<ReportRun>& runs,
-                         const FairnessReportOptions& options) {
+std::string run_sections(const std::vector<ReportRun>& runs, const FairnessReportOptions& options) {
   std::string out;
   for (const auto& r : runs) {
     if (!r.has_test) continue;
-    out += "<h2>" + esc(r.name) + "</h2>\n<p>" + run_description(r) + ": " +
-           grouped(r.violations) + " violations in " + grouped(r.inputs_with_violations) +
-           " of " + grouped(r.mutable_inputs) + " texts that mention a person.</p>\n";
+    out += "<h2>" + esc(r.name) + "</h2>\n<p>" + run_description(r) + ": " + grouped(r.violations) +
+           " violations in " + grouped(r.inputs_with_violations) + " of " +
+           grouped(r.mutable_inputs) + " texts that mention a person.</p>\n";
     out += "<h3>Which way each group pushes the model</h3>\n";
     if (r.has_direction) {
       out += "<p>" + favour_sentence_html(r) + "</p>\n" + direction_table(r);
@@ -652,8 +652,8 @@ std::string run_sections(const std::vector<ReportRun>& runs,
     }
     out += "<h3>Substitutions that flip labels most</h3>\n" +
            flips_table(r, options.top_substitutions);
-    out += "<h3>Example violations (Table 2)</h3>\n" +
-           examples_table(r, options.examples_per_model);
+    out +=
+        "<h3>Example violations (Table 2)</h3>\n" + examples_table(r, options.examples_per_model);
   }
   if (out.empty()) {
     return "<h2>Violations by run</h2>\n<p class=\"missing\">No <code>assay fair test</code> "
@@ -826,12 +826,14 @@ std::string favour_sentence_html(const ReportRun& r) {
     if (i > 0) groups += "; ";
     groups += (i == 0 ? "rewritten as " : "as ") + esc(g.name) + ", " + std::to_string(to) +
               (i == 0 ? " toward " + f + " and " : " and ") + std::to_string(g.violations - to) +
-              (i == 0 ? " away from it" : "") + " (mean change of " + (i == 0 ? f + "'s score " : "") +
-              signed_score(mean_change_of(g, fav)) + ")";
+              (i == 0 ? " away from it" : "") + " (mean change of " +
+              (i == 0 ? f + "'s score " : "") + signed_score(mean_change_of(g, fav)) + ")";
   }
   const bool named = names_favourable(fav);
-  const std::string taking = named ? "" : " (" + f + ", the model's last label, taken as the "
-                                                     "favourable one)";
+  const std::string taking = named ? ""
+                                   : " (" + f +
+                                         ", the model's last label, taken as the "
+                                         "favourable one)";
   if (order.size() < 2 || total == 0) {
     std::string changes;
     for (const auto* g : order) {
@@ -950,11 +952,10 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
       "person's " +
       attribute + " changed.";
   if (!mitigation.empty()) {
-    out +=
-        " <i>ε</i> is how much the neutral layer lets the answer depend on the person's " +
-        attribute +
-        ": it keeps the scores of any two versions of a text within a factor e<sup>ε</sup> of "
-        "each other (at ε = 0.1, within 10.5 %), so a smaller ε leaves fewer violations.";
+    out += " <i>ε</i> is how much the neutral layer lets the answer depend on the person's " +
+           attribute +
+           ": it keeps the scores of any two versions of a text within a factor e<sup>ε</sup> of "
+           "each other (at ε = 0.1, within 10.5 %), so a smaller ε leaves fewer violations.";
   }
   return out + "</p>\n";
 }

@@ -38,8 +38,7 @@ TEST(FairAdapterExamples, CmdAndHttpExamplesThroughFairTest) {
   const auto s = nlohmann::json::parse(read_file(dir.file("cmd/summary.json")));
   EXPECT_EQ(s["labels"], nlohmann::json::array({"neg", "pos"}));
   EXPECT_GE(s["mutable"].get<int>(), 5);
-  EXPECT_EQ(s["answers_asked"].get<int>(),
-            s["mutable"].get<int>() + s["perturbations"].get<int>());
+  EXPECT_EQ(s["answers_asked"].get<int>(), s["mutable"].get<int>() + s["perturbations"].get<int>());
   // The rerun asks the cache, not the child.
   r = run_assay(dir, "fair test --model " + cmd + input + " --cache " + dir.file("cmd.sqlite") +
                          " --out " + dir.file("cmd2"));

@@ -91,8 +91,8 @@ TEST_F(FairReportCommand, WhoIsFavouredAndHowStrongly) {
   const auto s = nlohmann::json::parse(read_file(dir_.file("lr/summary.json")));
   const auto& female = s["by_group"]["female"];
   const auto& male = s["by_group"]["male"];
-  const long net_female = female["flips_toward"]["pos"].get<long>() -
-                          female["flips_toward"]["neg"].get<long>();
+  const long net_female =
+      female["flips_toward"]["pos"].get<long>() - female["flips_toward"]["neg"].get<long>();
   const long net_male =
       male["flips_toward"]["pos"].get<long>() - male["flips_toward"]["neg"].get<long>();
   ASSERT_GT(net_male, net_female);
@@ -112,11 +112,11 @@ TEST_F(FairReportCommand, WhoIsFavouredAndHowStrongly) {
   EXPECT_THAT(html, HasSubstr("attribute religion"));
   EXPECT_THAT(html, HasSubstr("The model favours <b>male</b> over female by " +
                               std::to_string(net_male - net_female) + " label flip"));
-  EXPECT_THAT(html, HasSubstr("rewritten as male, " +
-                              std::to_string(male["flips_toward"]["pos"].get<long>()) +
-                              " toward <i>pos</i> and " +
-                              std::to_string(male["flips_toward"]["neg"].get<long>()) +
-                              " away from it"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("rewritten as male, " + std::to_string(male["flips_toward"]["pos"].get<long>()) +
+                " toward <i>pos</i> and " +
+                std::to_string(male["flips_toward"]["neg"].get<long>()) + " away from it"));
   EXPECT_THAT(html, HasSubstr("<th class=\"num\">violations toward neg</th>"));
   EXPECT_THAT(html, HasSubstr("<th class=\"num\">mean change of pos&apos;s score</th>"));
   for (const char* d : {"≥ 0 (this run)", "≥ 0.1", "≥ 0.2", "≥ 0.3"})
@@ -131,11 +131,12 @@ TEST_F(FairReportCommand, FirstFormatSummaryIsReadAndUnknownFormatRefused) {
   namespace fs = std::filesystem;
   fs::copy(dir_.file("lr-b"), dir_.file("old"));
   auto j = nlohmann::ordered_json::parse(read_file(dir_.file("lr-b/summary.json")));
-  for (const char* key : {"format", "data", "labels", "min_delta", "violations_at_min_delta",
-                          "by_group"})
+  for (const char* key :
+       {"format", "data", "labels", "min_delta", "violations_at_min_delta", "by_group"})
     j.erase(key);
   dir_.write("old/summary.json", j.dump(2));
-  auto r = run_assay(dir_, "fair report --in " + dir_.file("old") + " --out " + dir_.file("o.html"));
+  auto r =
+      run_assay(dir_, "fair report --in " + dir_.file("old") + " --out " + dir_.file("o.html"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(dir_.file("o.html"));
   EXPECT_THAT(html, HasSubstr("Direction and severity are not in this summary.json"));

@@ -122,8 +122,8 @@ TEST(FairTestCommand, DirectionAndSeverity) {
   std::sort(drops.begin(), drops.end());
   for (const auto& [key, n] : s["violations_at_min_delta"].items()) {
     const double d = std::stod(key);
-    const auto expected = std::count_if(drops.begin(), drops.end(),
-                                        [&](double x) { return d == 0 || x >= d; });
+    const auto expected =
+        std::count_if(drops.begin(), drops.end(), [&](double x) { return d == 0 || x >= d; });
     EXPECT_EQ(n.get<long>(), expected) << key;
   }
   // A threshold between the smallest and the largest drop keeps only the larger ones.
