@@ -54,7 +54,11 @@ TEST(FairBuiltinModel, AfinnThroughTestMitigateAndReport) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(dir.file("r.html"));
   EXPECT_THAT(html, HasSubstr("(model <code>afinn:sha256:"));
-  EXPECT_THAT(html, HasSubstr("Figure 5: violations remaining after the neutral layer"));
+  // The words the perturbator changes (actor, actress, his, her) are not in AFINN: no label
+  // moves, and the page says so.
+  EXPECT_EQ(s["violations"], 0);
+  EXPECT_THAT(html, HasSubstr("No rewrite changed a label, so the model favours no group"));
+  EXPECT_THAT(html, HasSubstr("<h2>Violations remaining after the neutral layer (Fig. 5)</h2>"));
 }
 
 }  // namespace
