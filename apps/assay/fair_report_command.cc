@@ -1,6 +1,6 @@
 // `assay fair report`: one HTML page from the directories `fair test` and `fair mitigate`
-// wrote, one --in per model (fairness/fairness_report.h). Every directory is read and checked
-// before anything is written; the page is written atomically.
+// wrote, one --in per (model, attribute) run (fairness/fairness_report.h). Every directory is read
+// and checked before anything is written; the page is written atomically.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -37,8 +37,8 @@ int run(const FairReportOptions& o) {
   options.examples_per_model = o.examples;
   core::write_file_atomically(o.out, fairness::fairness_report_html(runs, options));
   if (!o.quiet)
-    std::fprintf(stderr, "fair report: %zu model%s -> %s\n", runs.size(),
-                 runs.size() == 1 ? "" : "s", o.out.c_str());
+    std::fprintf(stderr, "fair report: %zu run%s -> %s\n", runs.size(), runs.size() == 1 ? "" : "s",
+                 o.out.c_str());
   return kOk;
 }
 
@@ -49,8 +49,8 @@ void add_fair_report_command(CLI::App& fair, CommandResult& result) {
       "HTML report of fair test / fair mitigate results: a headline in words, violations per "
       "model, the substitutions that flip labels, examples, Fig. 4 and Fig. 5");
   cmd->add_option("--in", o->in,
-                  "A directory fair test and/or fair mitigate wrote (--out), one per model; "
-                  "repeat for several models")
+                  "A directory fair test and/or fair mitigate wrote (--out), one per (model, "
+                  "attribute) run; repeat for several runs")
       ->required();
   add_output_file(cmd, "--out", o->out, "The HTML file to write")->required();
   add_count(cmd, "--examples", o->examples, "Example violations per model (Table 2)",

@@ -34,6 +34,7 @@ namespace {
 
 struct FairTestOptions : FairRunOptions {
   std::string out;
+  double min_delta = 0;
   ShardOptions sharding;
 };
 
@@ -59,6 +60,7 @@ int run(const FairTestOptions& o) {
   to.threads = o.threads;
   to.shard = shard;
   to.progress.quiet = o.quiet;
+  to.min_delta = o.min_delta;
   if (fr.gate) to.filter = fr.gate->filter();
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
                                                fair_run_settings(o, fr), store.get());
@@ -78,8 +80,8 @@ int run(const FairTestOptions& o) {
   for (const auto& line : run.violations) violations.stream() << line << '\n';
   violations.commit();
 
-  auto s = fairness::fairness_summary_json(summary, model->identity(),
-                                           perturbator.attribute().name);
+  auto s = fairness::fairness_summary_json(summary, model->identity(), perturbator.attribute().name,
+                                           o.inputs.input);
   if (cached) {
     s["answers_from_cache"] = cached->n_hits();
     s["answers_asked"] = cached->n_queries();
@@ -109,6 +111,12 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
   add_fair_run_options(cmd, *o);
   add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")
       ->required();
+  add_finite(cmd, "--min-delta", o->min_delta,
+             "Count a changed label as a violation only when the original label's score fell by "
+             "at least this much (0: every changed label); summary.json counts them at 0, 0.1, "
+             "0.2, 0.3 and this value too",
+             {.min = 0})
+      ->capture_default_str();
   add_shard_options(cmd, o->sharding, "--cache");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

@@ -166,6 +166,15 @@ std::string render_svg(const BarChart& chart) {
   if (chart.log_y) {
     for (double t = lo; t <= hi; t += 1) ticks.push_back(t);
   } else {
+    if (chart.counts) {
+      // Whole-number steps, and one more tick when the tallest bar stands above the last.
+      const double step = ticks.size() > 1 ? std::max(1.0, ticks[1] - ticks[0]) : 1.0;
+      ticks.clear();
+      for (double t = std::floor(lo / step) * step; t < hi + step; t += step) {
+        ticks.push_back(t);
+        if (t >= hi) break;
+      }
+    }
     lo = std::min(lo, ticks.front());
     hi = std::max(hi, ticks.back());
   }

@@ -1,8 +1,8 @@
 // Self-contained SVG charts for reports: grouped bar charts (optionally on a log10 axis),
 // line charts and histograms, with title, axis labels and a legend. Output is a complete
 // <svg> document; numbers are printed with fixed precision so the same data gives the same
-// bytes. The opt-in fields (BarChart::groups, fit_labels; LineChart::log_x, markers) leave the
-// output of a chart that does not set them byte for byte as it was.
+// bytes. The opt-in fields (BarChart::groups, fit_labels, counts; LineChart::log_x, markers) leave
+// the output of a chart that does not set them byte for byte as it was.
 #pragma once
 
 #include <string>
@@ -40,6 +40,9 @@ struct BarChart {
   // when the slot is narrower than 22 px); the chart grows downwards to hold them, so the plot
   // keeps its size and labels do not overlap while a slot is at least a text line (14 px) wide.
   bool fit_labels = false;
+  // The values are counts: ticks are whole numbers and the axis ends at the first tick at or
+  // above the tallest bar, so every bar reads against a labelled gridline.
+  bool counts = false;
 };
 
 struct LineSeries {

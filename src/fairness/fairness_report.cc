@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -15,6 +16,7 @@
 #include "core/svg_chart.h"
 #include "core/table.h"
 #include "core/xml_escape.h"
+#include "fairness/fairness_summary_json.h"
 #include "fairness/substitution.h"
 
 namespace assay::fairness {
@@ -112,8 +114,15 @@ std::size_t code_points(const std::string& text) {
 void read_summary(ReportRun& run, const std::string& path) {
   const json s = parse_json_file(path);
   const Fields f{SourceLocation(path)};
+  // The first format had no "format" field (and no direction or severity).
+  const bool v2 = s.is_object() && s.contains("format");
+  if (v2 && f.text(s, "format") != kFairnessSummaryFormat) {
+    throw ParseError(f.where, "unknown format '" + f.text(s, "format") + "' (expected '" +
+                                  kFairnessSummaryFormat + "' or none)");
+  }
   run.model = f.text(s, "model");
   run.attribute = f.text(s, "attribute");
+  if (s.contains("data")) run.data = f.text(s, "data");
   run.inputs = f.count(s, "inputs");
   run.mutable_inputs = f.count(s, "mutable");
   run.perturbations = f.count(s, "perturbations");
@@ -141,6 +150,46 @@ void read_summary(ReportRun& run, const std::string& path) {
       run.perturbations_per_input[n] = f.as_count(value, "perturbations_per_input");
     }
   }
+  if (!v2) return;
+  for (const auto& label : f.array(s, "labels")) {
+    if (!label.is_string()) throw ParseError(f.where, "'labels' must hold strings");
+    run.labels.push_back(label.get<std::string>());
+  }
+  run.min_delta = f.number(s, "min_delta");
+  // {"0": 12, "0.1": 5}: least score change -> label flips.
+  const auto thresholds = [&](const json& v, const std::string& key) {
+    const json& t = f.get(v, key);
+    if (!t.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
+    std::map<double, std::size_t> out;
+    for (const auto& [k, n] : t.items()) {
+      char* end = nullptr;
+      const double d = std::strtod(k.c_str(), &end);
+      if (k.empty() || *end != '\0' || !std::isfinite(d) || d < 0) {
+        throw ParseError(f.where, "'" + key + "' keys must be numbers >= 0, got '" + k + "'");
+      }
+      out[d] = f.as_count(n, key);
+    }
+    return out;
+  };
+  run.at_min_delta = thresholds(s, "violations_at_min_delta");
+  const json& groups = f.get(s, "by_group");
+  if (!groups.is_object()) throw ParseError(f.where, "'by_group' must be an object");
+  for (const auto& [name, g] : groups.items()) {
+    ReportGroup r;
+    r.name = name;
+    r.perturbations = f.count(g, "perturbations");
+    r.violations = f.count(g, "violations");
+    const json& toward = f.get(g, "flips_toward");
+    if (!toward.is_object()) throw ParseError(f.where, "'flips_toward' must be an object");
+    for (const auto& [label, n] : toward.items()) r.flips_toward[label] = f.as_count(n, label);
+    const json& change = f.get(g, "score_change");
+    if (!change.is_object()) throw ParseError(f.where, "'score_change' must be an object");
+    for (const auto& [label, stats] : change.items())
+      r.mean_change[label] = f.number(stats, "mean");
+    r.at_min_delta = thresholds(g, "violations_at_min_delta");
+    run.groups.push_back(std::move(r));
+  }
+  run.has_direction = true;
 }
 
 void read_violations(ReportRun& run, const std::string& path) {
@@ -177,12 +226,17 @@ void read_violations(ReportRun& run, const std::string& path) {
   }
   // Substitutions by violations, from every violation (summary.json keeps only the top 20),
   // named as summary.json names them: "director -> male director".
-  std::map<std::string, std::size_t> count;
+  std::map<std::string, ReportFlip> count;
   for (const auto& e : run.examples) {
-    ++count[substitution_name(e.kind == "active" ? MutationKind::kActive : MutationKind::kAnalogy,
-                              e.old_word, e.new_word)];
+    const auto name =
+        substitution_name(e.kind == "active" ? MutationKind::kActive : MutationKind::kAnalogy,
+                          e.old_word, e.new_word);
+    auto& flip = count[name];
+    flip.substitution = name;
+    ++flip.violations;
+    ++flip.toward[e.label_perturbed];
   }
-  for (const auto& [substitution, n] : count) run.top_flips.push_back({substitution, n});
+  for (auto& [substitution, flip] : count) run.top_flips.push_back(std::move(flip));
   std::stable_sort(run.top_flips.begin(), run.top_flips.end(),
                    [](const auto& a, const auto& b) { return a.violations > b.violations; });
 }
@@ -345,6 +399,7 @@ std::string histogram_section(const std::vector<ReportRun>& runs) {
   chart.labels.x_label = "perturbations of one input";
   chart.labels.y_label = "inputs";
   chart.fit_labels = true;
+  chart.counts = true;
   for (std::size_t b = 0; b <= last; ++b) chart.categories.push_back(kBinLabels[b]);
   std::vector<core::Table::Column> columns{{"inputs of", core::Align::kLeft},
                                            {"none", core::Align::kRight}};
@@ -368,7 +423,7 @@ std::string histogram_section(const std::vector<ReportRun>& runs) {
 }
 
 std::string table1_section(const std::vector<ReportRun>& runs) {
-  std::string out = "<h2>Violations per model (Table 1)</h2>\n";
+  std::string out = "<h2>Violations per run (Table 1)</h2>\n";
   const bool any_test =
       std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
   if (!any_test) {
@@ -380,7 +435,7 @@ std::string table1_section(const std::vector<ReportRun>& runs) {
   const bool any_mitigation =
       std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_mitigation; });
   std::vector<core::Table::Column> columns{
-      {"model", core::Align::kLeft},
+      {"run", core::Align::kLeft},
       {"inputs", core::Align::kRight},
       {"mention a person (mutable)", core::Align::kRight},
       {"perturbations (analogy / active)", core::Align::kRight},
@@ -421,83 +476,190 @@ std::string table1_section(const std::vector<ReportRun>& runs) {
   return out + table.html();
 }
 
-std::string flips_section(const std::vector<ReportRun>& runs, std::size_t top) {
-  std::string out = "<h2>Substitutions that flip labels most</h2>\n";
-  std::vector<const ReportRun*> tested;
-  for (const auto& r : runs) {
-    if (r.has_test) tested.push_back(&r);
-  }
-  if (tested.empty())
-    return out + "<p class=\"missing\">No <code>assay fair test</code> results given.</p>\n";
-  const auto flips = flips_over(runs);
-  if (flips.empty()) return out + "<p>No substitution changed a label.</p>\n";
-  std::vector<core::Table::Column> columns{{"substitution", core::Align::kLeft}};
-  for (const auto* r : tested) columns.push_back({r->name, core::Align::kRight});
-  if (tested.size() > 1) columns.push_back({"all models", core::Align::kRight});
-  core::Table table(std::move(columns),
-                    "Violations per substitution, from violations.jsonl; \"male\" or "
-                    "\"female\" before the noun is an inserted adjective.");
-  for (std::size_t i = 0; i < flips.size() && i < top; ++i) {
-    std::vector<std::string> row{arrow(flips[i].first)};
-    for (const auto* r : tested) {
-      std::size_t n = 0;
-      for (const auto& f : r->top_flips) {
-        if (f.substitution == flips[i].first) n = f.violations;
-      }
-      row.push_back(n ? std::to_string(n) : std::string(core::Table::kMissing));
-    }
-    if (tested.size() > 1) row.push_back(std::to_string(flips[i].second));
-    table.add_row(std::move(row));
-  }
-  return out + table.html();
+// "+0.0123", "−0.0040" (a real minus sign), "0" for zero.
+std::string signed_score(double v) {
+  if (!std::isfinite(v)) return "n/a";
+  if (v == 0) return "0";
+  const std::string s = fmt("%+.4f", v);
+  return s[0] == '-' ? "−" + s.substr(1) : s;
 }
 
-std::string examples_section(const std::vector<ReportRun>& runs, std::size_t per_model) {
-  std::string out = "<h2>Example violations (Table 2)</h2>\n";
-  core::Table table({{"model", core::Align::kLeft},
-                     {"line", core::Align::kRight},
+std::size_t count_of(const std::map<std::string, std::size_t>& m, const std::string& key) {
+  const auto it = m.find(key);
+  return it == m.end() ? 0 : it->second;
+}
+
+// Violations toward the favourable label minus those away from it.
+long long net_toward(const ReportGroup& g, const std::string& label) {
+  const auto to = static_cast<long long>(count_of(g.flips_toward, label));
+  return to - (static_cast<long long>(g.violations) - to);
+}
+
+double mean_change_of(const ReportGroup& g, const std::string& label) {
+  const auto it = g.mean_change.find(label);
+  return it == g.mean_change.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
+}
+
+// Groups most favoured first: net flips toward `label`, then its mean score change.
+std::vector<const ReportGroup*> by_favour(const ReportRun& r, const std::string& label) {
+  std::vector<const ReportGroup*> out;
+  for (const auto& g : r.groups) out.push_back(&g);
+  std::stable_sort(out.begin(), out.end(), [&](const ReportGroup* a, const ReportGroup* b) {
+    const long long na = net_toward(*a, label), nb = net_toward(*b, label);
+    if (na != nb) return na > nb;
+    const double ma = mean_change_of(*a, label), mb = mean_change_of(*b, label);
+    return (std::isfinite(ma) ? ma : 0) > (std::isfinite(mb) ? mb : 0);
+  });
+  return out;
+}
+
+// "model lr:sha256:21b7a4… on data/sst2.tsv, attribute gender"
+std::string run_description(const ReportRun& r) {
+  std::string out = "model <code>" + esc(short_name(r.model, 40)) + "</code>";
+  if (!r.data.empty()) out += " on <code>" + esc(short_name(r.data, 60)) + "</code>";
+  return out + ", attribute " + esc(attribute_words(r.attribute));
+}
+
+std::string missing_direction() {
+  return "<p class=\"missing\">Direction and severity are not in this summary.json (written by "
+         "an older <code>assay fair test</code>; run it again, with <code>--cache</code> it asks "
+         "the model nothing).</p>\n";
+}
+
+// Per group: perturbations, violations toward each label, each label's mean score change.
+std::string direction_table(const ReportRun& r) {
+  std::vector<core::Table::Column> columns{{"rewritten as", core::Align::kLeft},
+                                           {"perturbations", core::Align::kRight}};
+  for (const auto& l : r.labels) columns.push_back({"violations toward " + l, core::Align::kRight});
+  for (const auto& l : r.labels)
+    columns.push_back({"mean change of " + l + "'s score", core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Per group the perturbed texts speak of: the violations by the label the "
+                    "perturbed text got, and the mean change of each label's score over every "
+                    "perturbation (perturbed minus original; a violation or not).");
+  for (const auto* g : by_favour(r, favourable_label(r.labels))) {
+    std::vector<std::string> row{g->name, grouped(g->perturbations)};
+    for (const auto& l : r.labels) row.push_back(grouped(count_of(g->flips_toward, l)));
+    for (const auto& l : r.labels) row.push_back(signed_score(mean_change_of(*g, l)));
+    table.add_row(std::move(row));
+  }
+  return table.html();
+}
+
+// Label flips counted at each least score change, over all groups and per group.
+std::string severity_table(const ReportRun& r) {
+  std::vector<core::Table::Column> columns{
+      {"least fall of the original label's score", core::Align::kLeft},
+      {"violations", core::Align::kRight}};
+  for (const auto& g : r.groups) columns.push_back({"as " + g.name, core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "A changed label counted only when the score of the label the original "
+                    "text got fell by at least this much: small falls are texts the model was "
+                    "unsure of. This run counted violations at " +
+                        epsilon_text(r.min_delta) + " (fair test --min-delta).");
+  for (const auto& [d, n] : r.at_min_delta) {
+    std::vector<std::string> row{
+        (d == r.min_delta ? "≥ " + epsilon_text(d) + " (this run)" : "≥ " + epsilon_text(d)),
+        grouped(n)};
+    for (const auto& g : r.groups) {
+      const auto it = g.at_min_delta.find(d);
+      row.push_back(it == g.at_min_delta.end() ? std::string(core::Table::kMissing)
+                                               : grouped(it->second));
+    }
+    table.add_row(std::move(row));
+  }
+  return table.html();
+}
+
+std::string flips_table(const ReportRun& r, std::size_t top) {
+  if (r.top_flips.empty()) return "<p>No substitution changed a label.</p>\n";
+  std::set<std::string> label_set(r.labels.begin(), r.labels.end());
+  for (const auto& f : r.top_flips) {
+    for (const auto& [label, n] : f.toward) label_set.insert(label);
+  }
+  std::vector<std::string> labels = r.labels;
+  for (const auto& l : label_set) {
+    if (std::find(labels.begin(), labels.end(), l) == labels.end()) labels.push_back(l);
+  }
+  std::vector<core::Table::Column> columns{{"substitution", core::Align::kLeft},
+                                           {"violations", core::Align::kRight}};
+  for (const auto& l : labels) columns.push_back({"toward " + l, core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Violations per substitution and the label each flipped to, from "
+                    "violations.jsonl; \"male\" or \"female\" before the noun is an inserted "
+                    "adjective.");
+  for (std::size_t i = 0; i < r.top_flips.size() && i < top; ++i) {
+    const auto& f = r.top_flips[i];
+    std::vector<std::string> row{arrow(f.substitution), grouped(f.violations)};
+    for (const auto& l : labels) {
+      const std::size_t n = count_of(f.toward, l);
+      row.push_back(n ? grouped(n) : std::string(core::Table::kMissing));
+    }
+    table.add_row(std::move(row));
+  }
+  return table.html();
+}
+
+std::string examples_table(const ReportRun& r, std::size_t per_run) {
+  if (r.examples.empty()) return "<p>No violations: no perturbation changed a label.</p>\n";
+  core::Table table({{"line", core::Align::kRight},
                      {"kind", core::Align::kLeft},
                      {"original", core::Align::kLeft, true},
                      {"perturbed", core::Align::kLeft, true},
                      {"label (score) before → after", core::Align::kLeft}},
-                    "The changed words are marked. Per model the violations whose original "
-                    "label was the most confident; every violation is in violations.jsonl.");
-  bool any = false;
+                    "The changed words are marked: the violations whose original label was the "
+                    "most confident; every violation is in violations.jsonl.");
+  std::vector<const ReportViolation*> order;
+  for (const auto& v : r.examples) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
+    return a->score_original > b->score_original;
+  });
+  for (std::size_t i = 0; i < order.size() && i < per_run; ++i) {
+    const auto& v = *order[i];
+    std::vector<std::pair<std::size_t, std::size_t>> before, after;
+    std::ptrdiff_t shift = 0;
+    const std::size_t perturbed_length = code_points(v.perturbed);
+    for (const auto& s : v.spans) {
+      if (s.end > s.begin) before.emplace_back(s.begin, s.end);
+      const auto nb = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(s.begin) + shift);
+      const std::size_t ne = nb + code_points(s.new_text);
+      if (ne > nb && ne <= perturbed_length) after.emplace_back(nb, ne);
+      shift += static_cast<std::ptrdiff_t>(code_points(s.new_text)) -
+               static_cast<std::ptrdiff_t>(s.end - s.begin);
+    }
+    table.add_row({std::to_string(v.line), v.kind, mark_spans(v.original, before),
+                   mark_spans(v.perturbed, after),
+                   v.label_original + " (" + fmt("%.3f", v.score_original) + ") → " +
+                       v.label_perturbed + " (" + fmt("%.3f", v.score_perturbed) + ")"});
+  }
+  return table.html();
+}
+
+// One section per (model, attribute) run that fair test wrote.
+std::string run_sections(const std::vector<ReportRun>& runs, const FairnessReportOptions& options) {
+  std::string out;
   for (const auto& r : runs) {
     if (!r.has_test) continue;
-    std::vector<const ReportViolation*> order;
-    for (const auto& v : r.examples) order.push_back(&v);
-    std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-      return a->score_original > b->score_original;
-    });
-    for (std::size_t i = 0; i < order.size() && i < per_model; ++i) {
-      const auto& v = *order[i];
-      std::vector<std::pair<std::size_t, std::size_t>> before, after;
-      std::ptrdiff_t shift = 0;
-      const std::size_t perturbed_length = code_points(v.perturbed);
-      for (const auto& s : v.spans) {
-        if (s.end > s.begin) before.emplace_back(s.begin, s.end);
-        const auto nb = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(s.begin) + shift);
-        const std::size_t ne = nb + code_points(s.new_text);
-        if (ne > nb && ne <= perturbed_length) after.emplace_back(nb, ne);
-        shift += static_cast<std::ptrdiff_t>(code_points(s.new_text)) -
-                 static_cast<std::ptrdiff_t>(s.end - s.begin);
-      }
-      table.add_row({r.name, std::to_string(v.line), v.kind, mark_spans(v.original, before),
-                     mark_spans(v.perturbed, after),
-                     v.label_original + " (" + fmt("%.3f", v.score_original) + ") → " +
-                         v.label_perturbed + " (" + fmt("%.3f", v.score_perturbed) + ")"});
-      any = true;
+    out += "<h2>" + esc(r.name) + "</h2>\n<p>" + run_description(r) + ": " + grouped(r.violations) +
+           " violations in " + grouped(r.inputs_with_violations) + " of " +
+           grouped(r.mutable_inputs) + " texts that mention a person.</p>\n";
+    out += "<h3>Which way each group pushes the model</h3>\n";
+    if (r.has_direction) {
+      out += "<p>" + favour_sentence_html(r) + "</p>\n" + direction_table(r);
+      out += "<h3>Violations by how far the score moved</h3>\n" + severity_table(r);
+    } else {
+      out += missing_direction();
     }
+    out += "<h3>Substitutions that flip labels most</h3>\n" +
+           flips_table(r, options.top_substitutions);
+    out +=
+        "<h3>Example violations (Table 2)</h3>\n" + examples_table(r, options.examples_per_model);
   }
-  if (!any) {
-    const bool tested =
-        std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_test; });
-    return out + (tested ? "<p>No violations: no perturbation changed a label.</p>\n"
-                         : "<p class=\"missing\">No <code>assay fair test</code> results given "
-                           "(violations.jsonl).</p>\n");
+  if (out.empty()) {
+    return "<h2>Violations by run</h2>\n<p class=\"missing\">No <code>assay fair test</code> "
+           "results given (summary.json, violations.jsonl).</p>\n";
   }
-  return out + table.html();
+  return out;
 }
 
 std::string mitigation_section(const std::vector<ReportRun>& runs) {
@@ -627,11 +789,79 @@ ReportRun read_report_run(const std::string& dir) {
   return run;
 }
 
+namespace {
+
+// Whether a label's name says it is the favourable one ("pos", "Positive", "1", ...).
+bool names_favourable(const std::string& label) {
+  std::string lower = label;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* good : {"pos", "positive", "1", "yes", "true", "good"}) {
+    if (lower == good) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string favourable_label(const std::vector<std::string>& labels) {
+  for (const auto& l : labels) {
+    if (names_favourable(l)) return l;
+  }
+  return labels.empty() ? std::string() : labels.back();
+}
+
+std::string favour_sentence_html(const ReportRun& r) {
+  if (!r.has_direction || r.groups.empty() || r.labels.empty()) return "";
+  const std::string fav = favourable_label(r.labels);
+  const auto order = by_favour(r, fav);
+  const std::string f = "<i>" + esc(fav) + "</i>";
+  std::size_t total = 0;
+  for (const auto* g : order) total += g->violations;
+  // Each group: its flips toward and away from the favourable label, its mean score change.
+  std::string groups;
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const auto& g = *order[i];
+    const std::size_t to = count_of(g.flips_toward, fav);
+    if (i > 0) groups += "; ";
+    groups += (i == 0 ? "rewritten as " : "as ") + esc(g.name) + ", " + std::to_string(to) +
+              (i == 0 ? " toward " + f + " and " : " and ") + std::to_string(g.violations - to) +
+              (i == 0 ? " away from it" : "") + " (mean change of " +
+              (i == 0 ? f + "'s score " : "") + signed_score(mean_change_of(g, fav)) + ")";
+  }
+  const bool named = names_favourable(fav);
+  const std::string taking = named ? ""
+                                   : " (" + f +
+                                         ", the model's last label, taken as the "
+                                         "favourable one)";
+  if (order.size() < 2 || total == 0) {
+    std::string changes;
+    for (const auto* g : order) {
+      changes += (changes.empty() ? "" : ", ") + std::string("as ") + esc(g->name) + " " +
+                 signed_score(mean_change_of(*g, fav));
+    }
+    return "No rewrite changed a label, so the model favours no group by its labels (mean "
+           "change of " +
+           f + "'s score " + changes + ")" + taking + ".";
+  }
+  const auto& top = *order.front();
+  const auto& bottom = *order.back();
+  const long long gap = net_toward(top, fav) - net_toward(bottom, fav);
+  if (gap == 0) {
+    return "The model favours no group: every group's flips toward " + f +
+           " balance those away from it as much as another's; " + groups + taking + ".";
+  }
+  return "The model favours <b>" + esc(top.name) + "</b> over " + esc(bottom.name) + " by " +
+         std::to_string(gap) + " label flip" + (gap == 1 ? "" : "s") + " toward " + f +
+         " (net of those away from it)" + taking + ": " + groups + ".";
+}
+
 std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
   std::vector<const ReportRun*> tested;
-  std::set<std::string> attributes;
+  std::set<std::string> attributes, models;
   for (const auto& r : runs) {
     attributes.insert(r.attribute);
+    models.insert(r.model);
     if (r.has_test) tested.push_back(&r);
   }
   const std::string attribute =
@@ -658,14 +888,18 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
     } else if (tested.size() == 1) {
       out += share(hi) + " of the texts that mention a person (" +
              grouped(hi.inputs_with_violations) + " of " + grouped(hi.mutable_inputs) +
-             ") change the label of <b>" + esc(hi.name) + "</b> when the person's " + attribute +
-             " changes";
+             ") change the label of <b>" + esc(hi.name) + "</b> (" + run_description(hi) +
+             ") when the person's " + attribute + " changes";
     } else {
+      const auto plural = [](std::size_t n, const std::string& word) {
+        return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+      };
       out += "Between " + share(lo) + " (" + esc(lo.name) + ") and " + share(hi) + " (" +
              esc(hi.name) +
              ") of the texts that mention a person change a model's label when the "
              "person's " +
-             attribute + " changes (" + std::to_string(tested.size()) + " models)";
+             attribute + " changes (" + plural(tested.size(), "run") + ": " +
+             plural(models.size(), "model") + ", " + plural(attributes.size(), "attribute") + ")";
     }
     if (hi.mutable_inputs > 0) {
       const auto flips = flips_over(runs);
@@ -699,13 +933,31 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
     out += std::string(tested.empty() ? "" : " ") +
            "With the neutral layer in front of the model, " + mitigation + ".";
   }
+  out += "</p>\n";
+  // Who is favoured, per run, in the order given.
+  std::string favour;
+  for (const auto& r : runs) {
+    const std::string sentence = r.has_test ? favour_sentence_html(r) : std::string();
+    if (sentence.empty()) continue;
+    favour += tested.size() == 1 ? "<p class=\"favour\">" + sentence + "</p>\n"
+                                 : "<li><b>" + esc(r.name) + "</b> (" + run_description(r) +
+                                       "): " + sentence + "</li>\n";
+  }
+  if (!favour.empty() && tested.size() > 1) favour = "<ul class=\"favour\">\n" + favour + "</ul>\n";
+  out += favour;
   out +=
-      "</p>\n<p class=\"explain\">A text <i>mentions a person</i> when the perturbator finds a "
+      "<p class=\"explain\">A text <i>mentions a person</i> when the perturbator finds a "
       "person noun it can rewrite (\"the actor\" → \"the actress\", \"the female actor\"); a "
       "<i>violation</i> is a rewrite that changes the model's label although only the "
       "person's " +
-      attribute + " changed.</p>\n";
-  return out;
+      attribute + " changed.";
+  if (!mitigation.empty()) {
+    out += " <i>ε</i> is how much the neutral layer lets the answer depend on the person's " +
+           attribute +
+           ": it keeps the scores of any two versions of a text within a factor e<sup>ε</sup> of "
+           "each other (at ε = 0.1, within 10.5 %), so a smaller ε leaves fewer violations.";
+  }
+  return out + "</p>\n";
 }
 
 std::string fairness_report_html(const std::vector<ReportRun>& runs,
@@ -716,7 +968,8 @@ std::string fairness_report_html(const std::vector<ReportRun>& runs,
                (r.has_test ? std::string("fair test") : std::string()) +
                (r.has_test && r.has_mitigation ? ", " : "") +
                (r.has_mitigation ? "fair mitigate" : "") + "; model " + esc(r.model) +
-               ", attribute " + esc(r.attribute) + ")</li>\n";
+               (r.data.empty() ? std::string() : ", data " + esc(r.data)) + ", attribute " +
+               esc(r.attribute) + ")</li>\n";
   }
   return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay fair report</title>\n"
          "<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em}"
@@ -724,12 +977,11 @@ std::string fairness_report_html(const std::vector<ReportRun>& runs,
          "text-align:left;vertical-align:top}.sources{overflow-wrap:anywhere}.num{text-align:right}"
          "caption{caption-side:bottom;text-align:left;color:#555}svg{max-width:100%;height:auto}"
          "mark{background:#ffd966;padding:0 1px}.headline{font-size:1.3em;line-height:1.4}"
+         ".favour{font-size:1.1em;line-height:1.4}code{overflow-wrap:anywhere}"
          ".missing{color:#8a4b00}</style>\n</head><body>\n<h1>Fairness report</h1>\n" +
-         fairness_headline_html(runs) + table1_section(runs) +
-         flips_section(runs, options.top_substitutions) +
-         examples_section(runs, options.examples_per_model) + histogram_section(runs) +
-         mitigation_section(runs) + "<h2>Sources</h2>\n<ul class=\"sources\">\n" + sources +
-         "</ul>\n</body></html>\n";
+         fairness_headline_html(runs) + table1_section(runs) + run_sections(runs, options) +
+         histogram_section(runs) + mitigation_section(runs) +
+         "<h2>Sources</h2>\n<ul class=\"sources\">\n" + sources + "</ul>\n</body></html>\n";
 }
 
 }  // namespace assay::fairness

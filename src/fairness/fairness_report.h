@@ -1,14 +1,17 @@
 // The page `assay fair report` writes: what `fair test` and `fair mitigate` found, for people
-// who did not run them. One ReportRun per model: the directory `fair test --out DIR` wrote
-// (summary.json, violations.jsonl) and/or the one `fair mitigate --out DIR` wrote
-// (mitigation.json) — both may be the same directory. The page holds a headline in words, the
-// perturbations per input (the paper's Fig. 4), violations per model (Table 1), the
-// substitutions that flip labels most, example violations with the changed words marked
-// (Table 2) and the violations remaining after the neutral layer per ε (Fig. 5); a part whose
-// files are missing says what to run instead.
+// who did not run them. One ReportRun per (model, attribute) run: the directory `fair test
+// --out DIR` wrote (summary.json, violations.jsonl) and/or the one `fair mitigate --out DIR`
+// wrote (mitigation.json) — both may be the same directory. The page holds a headline in words
+// (per run: model, data, attribute, the group the model favours and by how much; what ε
+// means), violations per run (Table 1), one section per run (which way each group pushes the
+// labels, violations at a few least score changes, the substitutions that flip labels most
+// with their direction, example violations with the changed words marked: Table 2), the
+// perturbations per input (the paper's Fig. 4) and the violations remaining after the neutral
+// layer per ε (Fig. 5); a part whose files are missing says what to run instead.
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -33,6 +36,16 @@ struct ReportViolation {
 struct ReportFlip {
   std::string substitution;  // "old -> new"
   std::size_t violations = 0;
+  std::map<std::string, std::size_t> toward;  // violations by the label flipped to
+};
+
+// Which way one group pushes the model (summary.json's by_group).
+struct ReportGroup {
+  std::string name;  // "female": the group the perturbed texts speak of
+  std::size_t perturbations = 0, violations = 0;
+  std::map<std::string, std::size_t> flips_toward;  // label -> violations flipped to it
+  std::map<std::string, double> mean_change;        // label -> its mean score change
+  std::map<double, std::size_t> at_min_delta;       // least score change -> label flips
 };
 
 struct ReportEpsilon {
@@ -48,6 +61,7 @@ struct ReportRun {
   std::string name;  // shown on the page: the directory's base name
   std::string dir;
   std::string model, attribute;
+  std::string data;  // the inputs as fair test was given them ("" when summary.json lacks it)
   std::size_t inputs = 0, mutable_inputs = 0, perturbations = 0;
 
   bool has_test = false;  // summary.json and violations.jsonl were there
@@ -58,6 +72,12 @@ struct ReportRun {
   // Inputs by number of perturbations (index = count); empty when summary.json predates it.
   std::vector<std::size_t> perturbations_per_input;
   std::vector<ReportViolation> examples;  // every violation, in file order
+  // Direction and severity: from a summary.json of format 2 (has_direction), else empty.
+  bool has_direction = false;
+  std::vector<std::string> labels;  // the model's
+  double min_delta = 0;             // the least score change violations were counted at
+  std::vector<ReportGroup> groups;
+  std::map<double, std::size_t> at_min_delta;  // least score change -> label flips
 
   bool has_mitigation = false;  // mitigation.json was there
   std::size_t violations_before = 0;
@@ -80,6 +100,15 @@ std::string fairness_report_html(const std::vector<ReportRun>& runs,
 
 // The opening sentence(s) in plain words, as HTML (used by fairness_report_html).
 std::string fairness_headline_html(const std::vector<ReportRun>& runs);
+
+// The label the direction is told against: "pos", "positive", "1", "yes", "true" or "good"
+// (any case) when the model has one, else its last label ("" without labels).
+std::string favourable_label(const std::vector<std::string>& labels);
+
+// A run's direction in one sentence, as HTML: which group the model favours (the most label
+// flips toward the favourable label net of those away from it) and by how much, with each
+// group's flips and mean score change. Empty without direction data.
+std::string favour_sentence_html(const ReportRun& run);
 
 // `text` with the code-point ranges [begin, end) wrapped in <mark>, escaped for HTML. Ranges
 // must be sorted, disjoint and within the text (checked by read_report_run).

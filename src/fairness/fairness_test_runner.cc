@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <limits>
 #include <mutex>
@@ -19,6 +20,9 @@ namespace assay::fairness {
 namespace {
 
 using nlohmann::ordered_json;
+
+// The format of a finished chunk's record in the store.
+constexpr const char* kChunkFormat = "fair-test-chunk/2";
 
 // One chunk perturbed and asked: its sets and, per input, the scores (empty when not mutable).
 struct AnsweredChunk {
@@ -98,7 +102,7 @@ double number_from_json(const nlohmann::json& j) {
 // store keeps.
 std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t begin,
                          const AnsweredChunk& answered, const std::vector<std::string>& labels,
-                         bool filtered) {
+                         bool filtered, double min_delta) {
   FairnessTestSummary summary;
   auto violations = ordered_json::array();
   for (std::size_t k = 0; k < answered.sets.size(); ++k) {
@@ -119,11 +123,20 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
       ++summary.n_perturbations;
       ++summary.perturbations_by_kind[kind];
       summary.score_shifts[p.group].push_back(perturbed[label] - original[label]);
+      auto& changes = summary.score_changes[p.group];
+      for (std::size_t l = 0; l < labels.size() && l < perturbed.size(); ++l)
+        changes[labels[l]].push_back(perturbed[l] - original[l]);
       if (plabel == label) continue;
+      const double drop = original[label] - perturbed[label];
+      summary.flip_drops[p.group].push_back(drop);
+      if (!counts_at(drop, min_delta)) continue;
       violated = true;
       ++summary.n_violations;
       ++summary.violations_by_kind[kind];
-      ++summary.flips[substitution_name(p.kind, p.old_word, p.new_word)];
+      const std::string substitution = substitution_name(p.kind, p.old_word, p.new_word);
+      ++summary.flips[substitution];
+      ++summary.flips_toward[p.group][labels[plabel]];
+      ++summary.flips_toward_by_substitution[substitution][labels[plabel]];
       ordered_json j;
       j["line"] = input.line;
       j["original"] = input.text;
@@ -136,6 +149,7 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
       j["label_perturbed"] = labels[plabel];
       j["scores_original"] = scores_json(original);
       j["scores_perturbed"] = scores_json(perturbed);
+      j["score_drop"] = number_json(drop);
       j["record"] = perturbation_to_json(p);
       violations.push_back(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
@@ -157,6 +171,24 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
     shifts[group] = a;
   }
   r["score_shifts"] = shifts;
+  auto changes = ordered_json::object();
+  for (const auto& [group, by_label] : summary.score_changes) {
+    for (const auto& [l, v] : by_label) {
+      auto a = ordered_json::array();
+      for (double x : v) a.push_back(number_json(x));
+      changes[group][l] = a;
+    }
+  }
+  r["score_changes"] = changes;
+  auto drops = ordered_json::object();
+  for (const auto& [group, v] : summary.flip_drops) {
+    auto a = ordered_json::array();
+    for (double x : v) a.push_back(number_json(x));
+    drops[group] = a;
+  }
+  r["flip_drops"] = drops;
+  r["flips_toward"] = summary.flips_toward;
+  r["flips_toward_by_substitution"] = summary.flips_toward_by_substitution;
   auto per_input = ordered_json::array();
   for (const auto& [n, count] : summary.perturbations_per_input) per_input.push_back({n, count});
   r["perturbations_per_input"] = per_input;
@@ -186,6 +218,21 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
       auto& out = s.score_shifts[group];
       for (const auto& x : v) out.push_back(number_from_json(x));
     }
+    for (const auto& [group, by_label] : r.at("score_changes").items()) {
+      for (const auto& [l, v] : by_label.items()) {
+        auto& out = s.score_changes[group][l];
+        for (const auto& x : v) out.push_back(number_from_json(x));
+      }
+    }
+    for (const auto& [group, v] : r.at("flip_drops").items()) {
+      auto& out = s.flip_drops[group];
+      for (const auto& x : v) out.push_back(number_from_json(x));
+    }
+    s.flips_toward =
+        r.at("flips_toward").get<std::map<std::string, std::map<std::string, std::size_t>>>();
+    s.flips_toward_by_substitution =
+        r.at("flips_toward_by_substitution")
+            .get<std::map<std::string, std::map<std::string, std::size_t>>>();
     for (const auto& pair : r.at("perturbations_per_input"))
       s.perturbations_per_input[pair.at(0).get<std::size_t>()] += pair.at(1).get<std::size_t>();
     if (const auto f = r.find("filtered"); f != r.end()) {
@@ -292,6 +339,22 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
     out.insert(out.end(), v.begin(), v.end());
   }
   for (const auto& [k, n] : later.perturbations_per_input) perturbations_per_input[k] += n;
+  for (const auto& [g, by_label] : later.flips_toward) {
+    for (const auto& [l, n] : by_label) flips_toward[g][l] += n;
+  }
+  for (const auto& [g, by_label] : later.score_changes) {
+    for (const auto& [l, v] : by_label) {
+      auto& out = score_changes[g][l];
+      out.insert(out.end(), v.begin(), v.end());
+    }
+  }
+  for (const auto& [g, v] : later.flip_drops) {
+    auto& out = flip_drops[g];
+    out.insert(out.end(), v.begin(), v.end());
+  }
+  for (const auto& [k, by_label] : later.flips_toward_by_substitution) {
+    for (const auto& [l, n] : by_label) flips_toward_by_substitution[k][l] += n;
+  }
   if (later.filtered) {
     if (!filtered) filtered.emplace();
     filtered->add(*later.filtered);
@@ -338,16 +401,29 @@ FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model&
                                   const std::vector<InputRecord>& inputs,
                                   const FairnessTestOptions& options, const std::string& settings,
                                   core::ChunkStore* store) {
+  if (!(options.min_delta >= 0) || !std::isfinite(options.min_delta)) {
+    char got[64];
+    std::snprintf(got, sizeof got, "%g", options.min_delta);
+    throw core::UsageError(std::string("the least score change of a violation must be a finite "
+                                       "number >= 0, got ") +
+                           got);
+  }
+  // The record format and the severity threshold belong to a chunk's key: a record of another
+  // format or threshold is not reused (its answers still come from the cache).
+  char delta[64];
+  std::snprintf(delta, sizeof delta, "%.17g", options.min_delta);
   const auto& labels = model.labels();
   std::mutex model_mutex;
   const auto chunked = core::run_chunked(
-      inputs.size(), chunked_options(options), settings + '\0' + model.identity(),
+      inputs.size(), chunked_options(options),
+      std::string(kChunkFormat) + "\nmin-delta " + delta + "\n" + settings + '\0' +
+          model.identity(),
       [&](const core::ChunkBounds& c) { return chunk_content(inputs, c); },
       [&](const core::ChunkBounds& c) {
         return chunk_result(
             inputs, c.begin,
             answer_chunk(perturbator, model, model_mutex, inputs, c.begin, c.end, options), labels,
-            static_cast<bool>(options.filter));
+            static_cast<bool>(options.filter), options.min_delta);
       },
       store);
   FairnessTestRun run;
@@ -358,6 +434,8 @@ FairnessTestRun run_fairness_test(const Perturbator& perturbator, models::Model&
   if (!chunked.complete) return run;
   const std::string where = store ? store->path() : std::string("fair test");
   for (const auto& text : chunked.results) add_chunk_result(text, where, run);
+  run.summary.labels = labels;
+  run.summary.min_delta = options.min_delta;
   run.complete = true;
   return run;
 }

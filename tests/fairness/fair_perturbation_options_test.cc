@@ -75,9 +75,9 @@ const std::set<std::string> kModelOptions =
 // What each command has besides the shared options.
 const std::map<std::string, std::set<std::string>> kOwnOptions = {
     {"perturb", with_gate({"--help", "--no-dropped", "--out", "--quiet", "--threads"})},
-    {"test",
-     with_gate(with({"--help", "--chunk", "--threads", "--quiet", "--out", "--shard", "--merge"},
-                    kModelOptions))},
+    {"test", with_gate(with({"--help", "--chunk", "--threads", "--quiet", "--out", "--shard",
+                             "--merge", "--min-delta"},
+                            kModelOptions))},
     {"mitigate",
      with_gate(with({"--help", "--chunk", "--threads", "--quiet", "--out", "--epsilon",
                      "--adversarial-train", "--adversarial-text-column",

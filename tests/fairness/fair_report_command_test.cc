@@ -53,7 +53,9 @@ TEST_F(FairReportCommand, PageFromTestAndMitigation) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(dir_.file("r.html"));
   EXPECT_THAT(html, HasSubstr("of the texts that mention a person ("));
-  EXPECT_THAT(html, HasSubstr("change the label of <b>lr</b> when the person's gender changes"));
+  EXPECT_THAT(html, HasSubstr("change the label of <b>lr</b> (model <code>lr:sha256:"));
+  EXPECT_THAT(html, HasSubstr("</code> on <code>" + in_ +
+                              "</code>, attribute gender) when the person's gender changes"));
   EXPECT_THAT(html, HasSubstr("the substitutions that flip labels most are <i>"));
   EXPECT_THAT(html, HasSubstr("With the neutral layer in front of the model, for lr <b>"));
   EXPECT_THAT(html, HasSubstr("the <mark>actress</mark> was wonderful"));
@@ -71,14 +73,80 @@ TEST_F(FairReportCommand, SeveralModelsAndMissingParts) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string html = read_file(dir_.file("two.html"));
   EXPECT_THAT(html, HasSubstr("Between <b>"));
-  EXPECT_THAT(html, HasSubstr("(2 models)"));
-  EXPECT_THAT(html, HasSubstr("<th class=\"num\">lr-b</th>"));
+  EXPECT_THAT(html, HasSubstr("(2 runs: 1 model, 1 attribute)"));
+  EXPECT_THAT(html, HasSubstr("<h2>lr-b</h2>"));
   // Without fair mitigate's results the page says what to run.
   r = run_assay(dir_, "fair report --in " + dir_.file("lr-b") + " --out " + dir_.file("b.html"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   html = read_file(dir_.file("b.html"));
   EXPECT_THAT(html, HasSubstr("No mitigation results given (mitigation.json)"));
   EXPECT_THAT(html, Not(HasSubstr("Figure 5")));
+}
+
+// Direction and severity: the biased LR flips texts rewritten as female toward neg, so the
+// page says it favours male, by how many flips, with each group's flips and mean score change;
+// the severity table counts at 0, 0.1, 0.2 and 0.3; one section per (model, attribute) run;
+// ε explained in words.
+TEST_F(FairReportCommand, WhoIsFavouredAndHowStrongly) {
+  const auto s = nlohmann::json::parse(read_file(dir_.file("lr/summary.json")));
+  const auto& female = s["by_group"]["female"];
+  const auto& male = s["by_group"]["male"];
+  const long net_female =
+      female["flips_toward"]["pos"].get<long>() - female["flips_toward"]["neg"].get<long>();
+  const long net_male =
+      male["flips_toward"]["pos"].get<long>() - male["flips_toward"]["neg"].get<long>();
+  ASSERT_GT(net_male, net_female);
+  // Religion on the same model: a second run, a second attribute.
+  const auto rin = dir_.write("religion.txt",
+                              "the muslim doctor was wonderful\nthe christian actor was great\n");
+  auto r = run_assay(dir_, "fair test --attribute religion --model lr:" + lr_ + " --input " + rin +
+                               " --quiet --out " + dir_.file("religion"));
+  ASSERT_LE(r.exit_code, 1) << r.err;
+  r = run_assay(dir_, "fair report --in " + dir_.file("lr") + " " + dir_.file("religion") +
+                          " --out " + dir_.file("d.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(dir_.file("d.html"));
+  EXPECT_THAT(html, HasSubstr("(2 runs: 1 model, 2 attributes)"));
+  EXPECT_THAT(html, HasSubstr("<h2>lr</h2>"));
+  EXPECT_THAT(html, HasSubstr("<h2>religion</h2>"));
+  EXPECT_THAT(html, HasSubstr("attribute religion"));
+  EXPECT_THAT(html, HasSubstr("The model favours <b>male</b> over female by " +
+                              std::to_string(net_male - net_female) + " label flip"));
+  EXPECT_THAT(
+      html,
+      HasSubstr("rewritten as male, " + std::to_string(male["flips_toward"]["pos"].get<long>()) +
+                " toward <i>pos</i> and " +
+                std::to_string(male["flips_toward"]["neg"].get<long>()) + " away from it"));
+  EXPECT_THAT(html, HasSubstr("<th class=\"num\">violations toward neg</th>"));
+  EXPECT_THAT(html, HasSubstr("<th class=\"num\">mean change of pos&apos;s score</th>"));
+  for (const char* d : {"≥ 0 (this run)", "≥ 0.1", "≥ 0.2", "≥ 0.3"})
+    EXPECT_THAT(html, HasSubstr("<td>" + std::string(d) + "</td>")) << d;
+  EXPECT_THAT(html, HasSubstr("<th class=\"num\">toward neg</th>"));
+  EXPECT_THAT(html, HasSubstr("<i>ε</i> is how much the neutral layer"));
+}
+
+// A summary.json of the first format (no "format", no direction or severity) is still read:
+// its section says how to get them; an unknown format is refused.
+TEST_F(FairReportCommand, FirstFormatSummaryIsReadAndUnknownFormatRefused) {
+  namespace fs = std::filesystem;
+  fs::copy(dir_.file("lr-b"), dir_.file("old"));
+  auto j = nlohmann::ordered_json::parse(read_file(dir_.file("lr-b/summary.json")));
+  for (const char* key :
+       {"format", "data", "labels", "min_delta", "violations_at_min_delta", "by_group"})
+    j.erase(key);
+  dir_.write("old/summary.json", j.dump(2));
+  auto r =
+      run_assay(dir_, "fair report --in " + dir_.file("old") + " --out " + dir_.file("o.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(dir_.file("o.html"));
+  EXPECT_THAT(html, HasSubstr("Direction and severity are not in this summary.json"));
+  EXPECT_THAT(html, HasSubstr("<td>actor → actress</td>"));
+  j["format"] = "assay-fair-test-summary/9";
+  dir_.write("old/summary.json", j.dump(2));
+  r = run_assay(dir_, "fair report --in " + dir_.file("old") + " --out " + dir_.file("o2.html"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("old/summary.json: unknown format 'assay-fair-test-summary/9'"));
+  EXPECT_FALSE(fs::exists(dir_.file("o2.html")));
 }
 
 // Bad input names the file (and line), exits 2 and writes nothing.

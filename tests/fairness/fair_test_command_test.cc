@@ -1,7 +1,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -62,6 +64,91 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   r = run_assay(
       dir, "fair test --model lr:" + lr + " --input " + in + " --budget 3 --out " + dir.file("o3"));
   EXPECT_EQ(r.exit_code, 2);
+}
+
+// Direction and severity: the biased LR (actress and female only in negative texts) flips
+// texts rewritten as female toward neg and pushes their pos score down; summary.json's
+// per-group counts add up to the violations, each record's score_drop is the fall of the
+// original label's score, and --min-delta D keeps exactly the violations whose drop is at least
+// D (recomputed from the cache: the model is asked nothing).
+TEST(FairTestCommand, DirectionAndSeverity) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const auto in = dir.write("in.txt",
+                            "the actor was wonderful and the doctor smiled\n"
+                            "a great actor and a great film\n"
+                            "my brother and his wife loved the actress\n");
+  const std::string args = "fair test --model lr:" + lr + " --input " + in + " --cache " +
+                           dir.file("cache.sqlite") + " --quiet --out ";
+  auto r = run_assay(dir, args + dir.file("all"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto s = nlohmann::json::parse(read_file(dir.file("all/summary.json")));
+  EXPECT_EQ(s["format"], "assay-fair-test-summary/2");
+  EXPECT_EQ(s["data"], in);
+  EXPECT_EQ(s["labels"], nlohmann::json::array({"neg", "pos"}));
+  EXPECT_EQ(s["min_delta"], 0);
+  const auto& female = s["by_group"]["female"];
+  const auto& male = s["by_group"]["male"];
+  EXPECT_GE(female["flips_toward"]["neg"].get<int>(), 1);
+  EXPECT_EQ(female["flips_toward"]["pos"], 0);
+  EXPECT_LT(female["score_change"]["pos"]["mean"].get<double>(), 0);
+  EXPECT_GT(male["score_change"]["pos"]["mean"].get<double>(),
+            female["score_change"]["pos"]["mean"].get<double>());
+  // A label's score change is the opposite of the other's (two labels, probabilities).
+  EXPECT_NEAR(female["score_change"]["pos"]["mean"].get<double>(),
+              -female["score_change"]["neg"]["mean"].get<double>(), 1e-9);
+  int by_group = 0;
+  for (const auto& [name, g] : s["by_group"].items()) {
+    by_group += g["violations"].get<int>();
+    EXPECT_EQ(g["violations"].get<int>(),
+              g["flips_toward"]["neg"].get<int>() + g["flips_toward"]["pos"].get<int>());
+  }
+  EXPECT_EQ(by_group, s["violations"].get<int>());
+  EXPECT_EQ(s["violations_at_min_delta"]["0"], s["violations"]);
+  // Every flip's drop, from the records: the original label's score, before minus after.
+  std::vector<double> drops;
+  std::istringstream v(read_file(dir.file("all/violations.jsonl")));
+  for (std::string line; std::getline(v, line);) {
+    const auto j = nlohmann::json::parse(line);
+    const auto& o = j["scores_original"];
+    const std::size_t label = o[0].get<double>() >= o[1].get<double>() ? 0 : 1;
+    const double drop = o[label].get<double>() - j["scores_perturbed"][label].get<double>();
+    EXPECT_NEAR(j["score_drop"].get<double>(), drop, 1e-12) << line;
+    EXPECT_GT(drop, 0) << line;
+    drops.push_back(drop);
+  }
+  ASSERT_GE(drops.size(), 2u);
+  std::sort(drops.begin(), drops.end());
+  for (const auto& [key, n] : s["violations_at_min_delta"].items()) {
+    const double d = std::stod(key);
+    const auto expected =
+        std::count_if(drops.begin(), drops.end(), [&](double x) { return d == 0 || x >= d; });
+    EXPECT_EQ(n.get<long>(), expected) << key;
+  }
+  // A threshold between the smallest and the largest drop keeps only the larger ones.
+  const double d = (drops.front() + drops.back()) / 2;
+  char arg[64];
+  std::snprintf(arg, sizeof arg, "%.17g", d);
+  r = run_assay(dir, args + dir.file("severe") + " --min-delta " + arg);
+  const auto kept = std::count_if(drops.begin(), drops.end(), [&](double x) { return x >= d; });
+  ASSERT_EQ(r.exit_code, kept > 0 ? 1 : 0) << r.err;
+  const auto severe = nlohmann::json::parse(read_file(dir.file("severe/summary.json")));
+  EXPECT_EQ(severe["violations"].get<long>(), kept);
+  EXPECT_LT(severe["violations"].get<long>(), s["violations"].get<long>());
+  EXPECT_EQ(severe["answers_asked"], 0);
+  EXPECT_EQ(severe["violations_at_min_delta"]["0"], s["violations"]);
+  std::istringstream sv(read_file(dir.file("severe/violations.jsonl")));
+  long lines = 0;
+  for (std::string line; std::getline(sv, line); ++lines)
+    EXPECT_GE(nlohmann::json::parse(line)["score_drop"].get<double>(), d) << line;
+  EXPECT_EQ(lines, kept);
+  for (const char* bad : {"-0.1", "nan", "x"}) {
+    r = run_assay(dir, args + dir.file("bad") + " --min-delta " + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_THAT(r.err, HasSubstr("--min-delta")) << bad;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("bad"))) << bad;
+  }
 }
 
 // Perturbation runs on --threads threads; the model is asked in input order, so violations.jsonl

@@ -94,7 +94,8 @@ def test_fair_test_equals_the_command(rt_inputs, lr_model, tmp_path):
     assert result["violations"] == read_jsonl(out / "violations.jsonl")
     summary = json.loads((out / "summary.json").read_text())
     assert result["summary"]["model"] == "python:sst2-lr"
-    del summary["model"], result["summary"]["model"]
+    assert summary["data"] == str(path)  # the command names its input file; Python has none
+    del summary["model"], summary["data"], result["summary"]["model"]
     assert result["summary"] == summary
     assert result["summary"]["perturbations"] > 0
     assert max(calls) <= 16  # batched
