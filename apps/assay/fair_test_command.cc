@@ -141,7 +141,8 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
       "Metamorphic fairness test of a model: labels must not change under perturbation; exits 1 "
       "when some perturbation changes the label");
   add_fair_run_options(cmd, *o);
-  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")
+  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json",
+                       {"violations.jsonl", "summary.json"})
       ->required();
   cmd->add_option("--shard", o->shard,
                   "Run only shard I of N of the chunks (I/N, or auto: the MPI/Slurm rank), into "
