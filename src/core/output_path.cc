@@ -216,7 +216,14 @@ void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<N
   // The files an output directory already holds under the names the command writes: an input
   // may be a hard link of one of them.
   std::deque<std::string> names;
-  for (const auto& d : directories) {
+  struct InDirectory {
+    Resolved file;
+    std::size_t dir;  // index in `directories`
+    std::string rel;  // its name relative to the directory
+  };
+  std::vector<InDirectory> held;
+  for (std::size_t di = 0; di < directories.size(); ++di) {
+    const auto& d = directories[di];
     if (d.path.empty()) continue;
     std::error_code ec;
     for (fs::recursive_directory_iterator it(d.path, ec), end; !ec && it != end; it.increment(ec)) {
@@ -225,7 +232,7 @@ void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<N
       for (const std::string& pattern : d.writes) {
         if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) {
           names.push_back(it->path().string());
-          targets.push_back(resolve(d.option, names.back()));
+          held.push_back({resolve(d.option, names.back()), di, rel.string()});
           break;
         }
       }
@@ -257,6 +264,13 @@ void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<N
                              "); give another directory");
           }
         }
+      }
+    }
+    for (const InDirectory& h : held) {  // a hard link elsewhere of a file the directory holds
+      if (same_file(h.file, r)) {
+        throw UsageError(directories[h.dir].option + " " + directories[h.dir].path + " writes " +
+                         h.rel + ", which " + in.option + " reads (" + in.path +
+                         ", the same file); give another directory");
       }
     }
   }

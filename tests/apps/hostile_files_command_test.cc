@@ -139,16 +139,10 @@ TEST_F(HostileFiles, DataLossOutputDirectoryWritingAnInputIsRefused) {
 }
 
 TEST_F(HostileFiles, DataLossCampaignRemovesOnlyTheSetsItWrote) {
-  std::string ratings = "user,item,rating\n";
-  for (int u = 0; u < 30; ++u)
-    for (int i = 0; i < 20; ++i)
-      if ((u + 2 * i) % 3 == 0) ratings += std::to_string(u) + "," + std::to_string(i) + "," +
-                                           std::to_string(1 + (u * i) % 5) + "\n";
-  const std::string data = dir_.write("r.csv", ratings);
   fs::create_directories(dir_.path() / "report/mods");
   const std::string mine = dir_.write("report/mods/mine.json", "{\"my\": \"notes\"}\n");
-  const std::string cmd = "rec campaign --quiet --data csv:" + data +
-                          " --algorithms user-user --heuristics AMU --sizes 5 --trials 2 "
+  const std::string cmd = "rec campaign --quiet --data synthetic:users=60,items=40,ratings=800,"
+                          "seed=1 --algorithms user-user --heuristics ARAND --sizes 8 --trials 2 "
                           "--noise-trials 1 --threads 1 --out " + dir_.file("report");
   auto r = run_assay(dir_, cmd + " --delta 0 --store " + dir_.file("a.db"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -204,13 +198,13 @@ TEST_F(HostileFiles, TempFilesPlantedLinkOrFifoIsNeitherFollowedNorWaitedOn) {
   });
   EXPECT_EQ(code, 0) << read_file(dir_.file("stderr.txt"));
   EXPECT_EQ(read_file(victim), "precious\n");
-  EXPECT_THAT(read_file(out), HasSubstr("\"original\""));
+  EXPECT_THAT(read_file(out), HasSubstr("\"perturbations\""));
   fs::remove(out);
   code = run_perturb_with_planted(dir_, texts_, out, [&](pid_t pid) {
     ASSERT_EQ(::mkfifo((out + ".tmp-" + std::to_string(pid)).c_str(), 0600), 0);
   });
   EXPECT_EQ(code, 0) << read_file(dir_.file("stderr.txt"));  // a FIFO would block it forever
-  EXPECT_THAT(read_file(out), HasSubstr("\"original\""));
+  EXPECT_THAT(read_file(out), HasSubstr("\"perturbations\""));
   for (const auto& e : fs::directory_iterator(dir_.path()))
     EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
 }
@@ -240,7 +234,7 @@ TEST_F(HostileFiles, LeaksClosedStderrKeepsProgressOutOfTheOutput) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   const std::string written = read_file(out);
-  EXPECT_THAT(written, HasSubstr("\"original\""));
+  EXPECT_THAT(written, HasSubstr("\"perturbations\""));
   EXPECT_THAT(written, Not(HasSubstr("fair perturb:")));
   EXPECT_EQ(written.front(), '{');
 }

@@ -71,7 +71,7 @@ TEST(OutputPath, OutputsNeverNameInputs) {
                 check_paths_apart({{"--input", in}}, {}, {},
                                   {{"--out", dir.file("sub"), {"violations.jsonl"}}});
               }),
-              HasSubstr("same file"));
+              HasSubstr("writes violations.jsonl, which --input reads (" + in + ", the same file)"));
 }
 
 TEST(OutputPath, ChecksDirectories) {
