@@ -370,7 +370,8 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
       "The neutral layer: violations that remain after (epsilon, k)-fair smoothing, per epsilon, "
       "as a percentage of those before (MT-NLP Fig. 5), and its cost");
   add_fair_run_options(cmd, *o);
-  add_output_directory(cmd, "--out", o->out, "Directory for mitigation.json and mitigation.csv")
+  add_output_directory(cmd, "--out", o->out, "Directory for mitigation.json and mitigation.csv",
+                       {"mitigation.json", "mitigation.csv"})
       ->required();
   add_finite(cmd, "--epsilon", o->epsilons, "Comma-separated epsilons (default 0.1,0.5,1,1.8,5,10)",
              {.min = 0})

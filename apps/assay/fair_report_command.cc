@@ -48,10 +48,12 @@ void add_fair_report_command(CLI::App& fair, CommandResult& result) {
       "report",
       "HTML report of fair test / fair mitigate results: a headline in words, violations per "
       "model, the substitutions that flip labels, examples, Fig. 4 and Fig. 5");
-  cmd->add_option("--in", o->in,
-                  "A directory fair test and/or fair mitigate wrote (--out), one per (model, "
-                  "attribute) run; repeat for several runs")
-      ->required();
+  auto* in = cmd->add_option("--in", o->in,
+                             "A directory fair test and/or fair mitigate wrote (--out), one per "
+                             "(model, attribute) run; repeat for several runs")
+                 ->required();
+  set_path_role(in, PathRole::kInputDirectory,
+                {"summary.json", "violations.jsonl", "mitigation.json", "mitigation.csv"});
   add_output_file(cmd, "--out", o->out, "The HTML file to write")->required();
   add_count(cmd, "--examples", o->examples, "Example violations per model (Table 2)",
             {.min = 0, .max = 1000});

@@ -119,6 +119,7 @@ int run(FairServeOptions& o) {
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGHUP);  // a closed terminal stops the server like SIGTERM
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   g_signal_thread = pthread_self();
   struct sigaction pass {};
@@ -127,6 +128,7 @@ int run(FairServeOptions& o) {
   pass.sa_flags = SA_RESTART;
   sigaction(SIGINT, &pass, nullptr);
   sigaction(SIGTERM, &pass, nullptr);
+  sigaction(SIGHUP, &pass, nullptr);
 
   const HostPort listen = parse_listen(o.listen);
   if (!o.model_name.empty()) fairness::check_model_name(o.model_name);
@@ -246,6 +248,7 @@ int run(FairServeOptions& o) {
                  "fair serve: stopped (%s); %llu answers, %llu upstream errors, %llu cache hits\n",
                  signalled == SIGINT    ? "SIGINT"
                  : signalled == SIGTERM ? "SIGTERM"
+                 : signalled == SIGHUP  ? "SIGHUP"
                                         : "no signal",
                  static_cast<unsigned long long>(m.requests("/predict", 200)),
                  static_cast<unsigned long long>(m.upstream_errors()),

@@ -109,7 +109,8 @@ void add_fair_test_command(CLI::App& fair, CommandResult& result) {
       "Metamorphic fairness test of a model: labels must not change under perturbation; exits 1 "
       "when some perturbation changes the label");
   add_fair_run_options(cmd, *o);
-  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json")
+  add_output_directory(cmd, "--out", o->out, "Directory for violations.jsonl and summary.json",
+                       {"violations.jsonl", "summary.json"})
       ->required();
   add_finite(cmd, "--min-delta", o->min_delta,
              "Count a changed label as a violation only when the original label's score fell by "

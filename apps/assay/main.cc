@@ -5,8 +5,12 @@
 // Before parsing it installs the SIGINT/SIGTERM handler (core/interrupt.h) for every command:
 // it removes registered temporary files, prints the command's resume hint and exits 130/143.
 // A command may block these signals in its threads and wait for them itself (sigwait).
-// After the command it flushes standard output and checks every write to it succeeded: a
+// After parsing and before the command runs it refuses outputs that name the command's own
+// inputs (check_command_paths). After the command it flushes standard output and checks every write to it succeeded: a
 // failed write (disk full, /dev/full, a closed file) is exit 2 naming standard output.
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
@@ -15,10 +19,13 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "command.h"
 #include "core/error.h"
+#include "core/excerpt.h"
 #include "core/interrupt.h"
+#include "option_checks.h"
 #include "version.h"
 
 namespace assay::cli {
@@ -28,6 +35,26 @@ std::vector<CommandEntry>& command_registry() {
 }
 
 namespace {
+// Opens /dev/null on each of the standard descriptors 0, 1 and 2 that is closed, so that a file
+// the command opens never gets one of their numbers: with stderr closed, progress lines would
+// otherwise land in the first output file opened.
+void open_closed_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    const int null_fd = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    if (null_fd >= 0 && null_fd != fd) {
+      ::dup2(null_fd, fd);
+      ::close(null_fd);
+    }
+  }
+}
+
+// Prints an error line; text copied from inputs and models has its control bytes escaped.
+void print_error(const char* kind, const std::string& message) {
+  const std::string safe = assay::core::escape_control(message);
+  std::fprintf(stderr, "assay: %s: %s\n", kind, safe.c_str());
+}
+
 // Flushes standard output; false (with a message on stderr) when any write to it failed.
 bool standard_output_ok() {
   std::cout.flush();
@@ -44,6 +71,7 @@ bool standard_output_ok() {
 
 int main(int argc, char** argv) {
   using namespace assay::cli;
+  open_closed_standard_fds();
   CommandResult result;
   CLI::App app{
       "assay: test machine-learning software — fairness of NLP models, quality of "
@@ -66,17 +94,26 @@ int main(int argc, char** argv) {
     e.add(*group, result);
   }
 
+  // Before the command runs: its outputs must not name its inputs (option_checks.h).
+  app.parse_complete_callback([&app] {
+    for (const CLI::App* group : app.get_subcommands()) {
+      for (const CLI::App* cmd : group->get_subcommands()) check_command_paths(*cmd);
+    }
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
+    std::ostringstream err;  // a usage error quotes the command line: escaped before printing
+    const int code = app.exit(e, std::cout, err);
+    const std::string safe = assay::core::escape_control(err.str());
+    std::fputs(safe.c_str(), stderr);
     if (!standard_output_ok()) return kBadInput;  // --help > /dev/full
     return code == 0 ? kOk : kBadInput;
   } catch (const assay::core::Error& e) {
-    std::fprintf(stderr, "assay: error: %s\n", e.what());
+    print_error("error", e.what());
     return kBadInput;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "assay: internal error: %s\n", e.what());
+    print_error("internal error", e.what());
     return kInternalError;
   }
   if (!standard_output_ok()) return kBadInput;

@@ -32,6 +32,10 @@ void add_model_adapter_options(CLI::App* cmd, ModelAdapterOptions& o) {
             "http: retries per request on 429, 5xx and connection errors", {.min = 0, .max = 1'000})
       ->capture_default_str();
   cmd->add_option("--ca-file", m.http.ca_file, "http: extra CA certificate file for HTTPS");
+  cmd->add_option("--model-file", m.command.identity_files,
+                  "cmd: a file the program reads that its command line does not name (a module "
+                  "it imports): its content becomes part of the model's identity, so the answer "
+                  "cache is not reused after it changes (repeatable)");
   add_count(cmd, "--restarts", m.command.max_restarts, "cmd: restarts of a child that dies",
             {.min = 0, .max = 1'000})
       ->capture_default_str();

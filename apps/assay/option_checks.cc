@@ -1,10 +1,16 @@
 #include "option_checks.h"
 
+#include <fnmatch.h>
+#include <sys/stat.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <sstream>
 
+#include "core/child_process.h"
 #include "core/error.h"
 #include "core/output_path.h"
 
@@ -105,6 +111,106 @@ CLI::Validator output_directory_check() {
         return {};
       },
       "DIR");
+}
+
+namespace {
+
+struct RoleOf {
+  PathRole role;
+  std::vector<std::string> writes;
+};
+
+std::map<const CLI::Option*, RoleOf>& path_roles() {
+  static std::map<const CLI::Option*, RoleOf> roles;
+  return roles;
+}
+
+bool is_regular_file(const std::string& p) {
+  struct stat st {};
+  return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The existing files one option value names (see check_command_paths).
+void files_named_by(const std::string& value, std::vector<std::string>& files) {
+  std::vector<std::string> candidates{value};
+  std::vector<std::string> prefixed;  // after a "kind:" prefix
+  const auto colon = value.find(':');
+  if (colon != std::string::npos && colon > 0) {
+    const std::string kind = value.substr(0, colon);
+    const std::string rest = value.substr(colon + 1);
+    prefixed.push_back(rest);
+    if (kind == "cmd" || kind == "cmd-persistent") {
+      try {
+        for (const auto& w : core::split_command_words(rest)) candidates.push_back(w);
+      } catch (const core::Error&) {  // the command reports its own malformed spec
+      }
+    }
+    std::size_t start = 0;
+    while (start <= rest.size()) {  // csv:FILE,user=COL,...
+      const std::size_t stop = std::min(rest.find(',', start), rest.size());
+      prefixed.push_back(rest.substr(start, stop - start));
+      start = stop + 1;
+    }
+  }
+  std::size_t start = 0;
+  while (value.find(',') != std::string::npos && start <= value.size()) {
+    const std::size_t stop = std::min(value.find(',', start), value.size());
+    candidates.push_back(value.substr(start, stop - start));
+    start = stop + 1;
+  }
+  candidates.insert(candidates.end(), prefixed.begin(), prefixed.end());
+  for (const auto& c : candidates)
+    if (is_regular_file(c)) files.push_back(c);
+}
+
+// The files an input directory holds under the names a command reads there.
+void files_read_in(const std::string& dir, const std::vector<std::string>& patterns,
+                   std::vector<std::string>& files) {
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    for (const auto& pattern : patterns) {
+      if (::fnmatch(pattern.c_str(), name.c_str(), 0) == 0 &&
+          is_regular_file(it->path().string())) {
+        files.push_back(it->path().string());
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void set_path_role(const CLI::Option* option, PathRole role, std::vector<std::string> writes) {
+  path_roles()[option] = RoleOf{role, std::move(writes)};
+}
+
+void check_command_paths(const CLI::App& cmd) {
+  std::vector<core::NamedPath> inputs, outputs, kept;
+  std::vector<core::OutputDirectory> directories;
+  for (const CLI::Option* opt : cmd.get_options()) {
+    if (opt->count() == 0 || opt->get_type_size_max() == 0) continue;  // not given, a flag
+    const std::string name = opt->get_name();
+    const auto role = path_roles().find(opt);
+    for (const std::string& value : opt->results()) {
+      if (role == path_roles().end()) {
+        std::vector<std::string> files;
+        files_named_by(value, files);
+        for (auto& f : files) inputs.push_back({name, std::move(f)});
+      } else if (role->second.role == PathRole::kOutputFile) {
+        outputs.push_back({name, value});
+      } else if (role->second.role == PathRole::kKeptFile) {
+        kept.push_back({name, value});
+      } else if (role->second.role == PathRole::kInputDirectory) {
+        std::vector<std::string> files;
+        files_read_in(value, role->second.writes, files);
+        for (auto& f : files) inputs.push_back({name, std::move(f)});
+      } else {
+        directories.push_back({name, value, role->second.writes});
+      }
+    }
+  }
+  core::check_paths_apart(inputs, outputs, kept, directories);
 }
 
 }  // namespace assay::cli

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace assay::cli {
 
@@ -54,28 +55,54 @@ CLI::Validator output_directory_check();
 CLI::Validator database_file_check();
 CLI::Validator cache_file_check();
 
+// What a path option is to check_command_paths: every option added through the helpers below
+// has its role; every other option is an input when its value names a file.
+// An input directory's `patterns` name the files the command reads in it; an output
+// directory's, the files it writes there (glob patterns relative to the directory).
+enum class PathRole { kOutputFile, kKeptFile, kOutputDirectory, kInputDirectory };
+void set_path_role(const CLI::Option* option, PathRole role,
+                   std::vector<std::string> patterns = {});
+
 // Adds an output-file option (written atomically by the command).
 inline CLI::Option* add_output_file(CLI::App* cmd, const std::string& name, std::string& var,
                                     const std::string& desc) {
-  return cmd->add_option(name, var, desc)->check(output_file_check());
+  CLI::Option* opt = cmd->add_option(name, var, desc)->check(output_file_check());
+  set_path_role(opt, PathRole::kOutputFile);
+  return opt;
 }
 
 // Adds an option naming an SQLite store or answer cache (--store, --cache).
 inline CLI::Option* add_database_file(CLI::App* cmd, const std::string& name, std::string& var,
                                       const std::string& desc) {
-  return cmd->add_option(name, var, desc)->check(database_file_check());
+  CLI::Option* opt = cmd->add_option(name, var, desc)->check(database_file_check());
+  set_path_role(opt, PathRole::kKeptFile);
+  return opt;
 }
 
 // Adds an option naming a cache file that is read, or built and written (--kg-cache).
 inline CLI::Option* add_cache_file(CLI::App* cmd, const std::string& name, std::string& var,
                                    const std::string& desc) {
-  return cmd->add_option(name, var, desc)->check(cache_file_check());
+  CLI::Option* opt = cmd->add_option(name, var, desc)->check(cache_file_check());
+  set_path_role(opt, PathRole::kKeptFile);
+  return opt;
 }
 
-// Adds an output-directory option.
+// Adds an output-directory option; `writes` are the files the command writes in it, as glob
+// patterns relative to it ("summary.json", "mods/*.json").
 inline CLI::Option* add_output_directory(CLI::App* cmd, const std::string& name,
-                                         std::string& var, const std::string& desc) {
-  return cmd->add_option(name, var, desc)->check(output_directory_check());
+                                         std::string& var, const std::string& desc,
+                                         std::vector<std::string> writes) {
+  CLI::Option* opt = cmd->add_option(name, var, desc)->check(output_directory_check());
+  set_path_role(opt, PathRole::kOutputDirectory, std::move(writes));
+  return opt;
 }
+
+// Refuses (core::UsageError, exit 2) a command line whose outputs name one of its inputs
+// (core::check_paths_apart). Called by main() for the command given, after parsing and before
+// the command runs. Inputs are the values of `cmd`'s other options and positionals that name an
+// existing file: the value itself, the part after a "kind:" prefix (lr:FILE, csv:FILE,...), the
+// words of a cmd: program line and comma-separated parts. A directory counts through the files
+// its option's kInputDirectory patterns name (fair report --in DIR reads DIR/summary.json).
+void check_command_paths(const CLI::App& cmd);
 
 }  // namespace assay::cli

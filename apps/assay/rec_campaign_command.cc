@@ -11,6 +11,7 @@
 #include "command.h"
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "core/json_file.h"
 #include "core/progress.h"
 #include "option_checks.h"
 #include "rec_options.h"
@@ -51,19 +52,41 @@ struct RecCampaignOptions {
   RecProgramOptions program;
 };
 
-// A reused --out DIR: the modification sets an earlier campaign saved under DIR/mods that this
-// report does not list are removed, so mods/ holds exactly the sets of summary.json. Other
-// files in DIR are left alone.
-void remove_stale_sets(const std::string& dir, const std::vector<std::string>& written) {
+// The modification sets an earlier campaign saved under DIR/mods: those its DIR/summary.json
+// lists ("exceeding_delta.files"). Empty when there is no readable summary.
+std::vector<std::string> previous_sets(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  const fs::path summary = fs::path(dir) / "summary.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(summary, ec)) return files;
+  try {
+    const auto j = core::read_json_file(summary.string());
+    for (const auto& f : j.at("exceeding_delta").at("files")) {
+      const std::string name = f.get<std::string>();
+      // Only a plain name directly in mods/, as the report writes them.
+      if (!name.starts_with("mods/") || !name.ends_with(".json")) continue;
+      const std::string base = name.substr(5);
+      if (base.find('/') != std::string::npos || base.starts_with(".")) continue;
+      files.push_back((fs::path(dir) / name).lexically_normal().string());
+    }
+  } catch (const std::exception&) {  // not a report's summary: remove nothing
+    files.clear();
+  }
+  return files;
+}
+
+// A reused --out DIR: the modification sets the earlier campaign wrote (`previous`, from its
+// summary.json) that this report does not list are removed, so mods/ holds exactly the sets of
+// summary.json. Every other file in DIR and DIR/mods (the user's own) is left alone.
+void remove_stale_sets(const std::vector<std::string>& previous,
+                       const std::vector<std::string>& written) {
   namespace fs = std::filesystem;
   std::set<std::string> keep;
   for (const auto& w : written) keep.insert(fs::path(w).lexically_normal().string());
-  std::error_code ec;
-  for (fs::directory_iterator it(fs::path(dir) / "mods", ec), end; !ec && it != end;
-       it.increment(ec)) {
-    const fs::path p = it->path().lexically_normal();
-    if (p.extension() != ".json" || !it->is_regular_file()) continue;
-    if (!keep.contains(p.string())) fs::remove(p, ec);
+  for (const auto& p : previous) {
+    std::error_code ec;
+    if (!keep.contains(p) && fs::is_regular_file(fs::symlink_status(p, ec))) fs::remove(p, ec);
   }
 }
 
@@ -197,8 +220,9 @@ int run(const RecCampaignOptions& o) {
   const auto sets =
       stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
   core::set_resume_hint("");
+  const auto previous = previous_sets(o.out);
   const auto written = stability::write_campaign_report(o.out, data, config, summary, sets, report);
-  remove_stale_sets(o.out, written);
+  remove_stale_sets(previous, written);
   if (!o.sharding.merge.empty()) {
     std::printf("rec campaign: merged %zu runs from %zu stores into %s\n", results.n_merged,
                 o.sharding.merge.size(), o.store.c_str());
@@ -272,7 +296,10 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                     "SQLite store of finished runs (resumes from it; one process at a time; "
                     "bound to the content of the data files)")
       ->required();
-  add_output_directory(cmd, "--out", o->out, "Report directory")->required();
+  add_output_directory(cmd, "--out", o->out, "Report directory",
+                       {"summary.json", "cells.csv", "figure2.svg", "table3.md", "table3.csv",
+                        "table4.md", "table4.csv", "configurations.md", "sweep-*.svg", "sweep.md",
+                        "report.html", "mods/*.json"})->required();
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",
             {.min = 0, .max = 1'000'000'000'000});
@@ -282,7 +309,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       ->check(sweep_check());
   cmd->add_flag("--accuracy", o->accuracy,
                 "Cross-validated RMSE/MAE per configuration (automatic for sweeps)");
-  add_count(cmd, "--folds", o->folds, "Folds of the accuracy check", {.min = 0, .max = 1'000'000})
+  add_count(cmd, "--folds", o->folds, "Folds of the accuracy check", {.min = 2, .max = 100})
       ->capture_default_str();
   add_rec_program_options(cmd, o->program);
   cmd->add_flag("--quiet", o->quiet, "No progress on stderr");

@@ -181,7 +181,8 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
       ->delimiter(',');
   add_finite(cmd, "--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this (>= 0)",
              {.min = 0});
-  add_output_directory(cmd, "--save-dir", o->save_dir, "Save the sets exceeding --delta here");
+  add_output_directory(cmd, "--save-dir", o->save_dir, "Save the sets exceeding --delta here",
+                       {"*.json"});
   add_output_file(cmd, "--out", o->out, "Write the JSON lines to FILE (atomically)");
   add_rec_program_options(cmd, o->program);
   cmd->callback([o, &result] { result.exit_code = run(*o); });

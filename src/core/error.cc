@@ -14,6 +14,29 @@ std::string excerpt(std::string_view text, std::size_t max_bytes) {
   return std::string(text.substr(0, cut)) + "...";
 }
 
+std::string escape_control(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else if (c == 0xc2 && i + 1 < text.size() &&
+               (static_cast<unsigned char>(text[i + 1]) & 0xe0) == 0x80) {  // U+0080..U+009F
+      const auto d = static_cast<unsigned char>(text[++i]);
+      out += "\\u00";
+      out += kHex[d >> 4];
+      out += kHex[d & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 std::string SourceLocation::to_string() const {
   std::string out = path.empty() ? std::string("<input>") : path;
   if (line > 0) {

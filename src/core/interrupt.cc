@@ -1,5 +1,6 @@
 #include "core/interrupt.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -23,6 +24,10 @@ Slot g_slots[kMaxTempFiles];
 char g_hint[2][kMaxHint];
 std::atomic<int> g_hint_index{-1};  // which g_hint buffer is current; -1 none
 std::atomic<bool> g_installed{false};
+std::atomic<int> g_defer_depth{0};  // > 0: signals are recorded in g_pending, not acted on
+std::atomic<int> g_pending{0};      // the recorded signal, 0 none
+std::atomic<bool> g_forwarded{false};  // a copy of g_pending was sent to g_defer_thread
+pthread_t g_defer_thread;           // the thread that deferred (woken with the signal)
 
 static_assert(std::atomic<int>::is_always_lock_free);
 
@@ -36,11 +41,31 @@ void write_str(const char* s) {
   }
 }
 
+[[noreturn]] void honour(int sig);
+
 void on_interrupt(int sig) {
+  if (g_defer_depth.load(std::memory_order_acquire) > 0) {
+    const bool on_deferring_thread = pthread_equal(pthread_self(), g_defer_thread) != 0;
+    int expected = 0;
+    if (g_pending.compare_exchange_strong(expected, sig)) {
+      if (!on_deferring_thread) {
+        g_forwarded.store(true);
+        ::pthread_kill(g_defer_thread, sig);  // wake its poll()
+      }
+      return;
+    }
+    // A signal is pending already: this one is the forwarded copy (ignored) or a second
+    // signal from the user, honoured at once.
+    if (on_deferring_thread && expected == sig && g_forwarded.exchange(false)) return;
+  }
+  honour(sig);
+}
+
+void honour(int sig) {
   for (Slot& slot : g_slots) {
     if (slot.state.load(std::memory_order_acquire) == 2) ::unlink(slot.path);
   }
-  const char* name = sig == SIGINT ? "SIGINT" : "SIGTERM";
+  const char* name = sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
   write_str("\nassay: interrupted (");
   write_str(name);
   write_str(")");
@@ -63,9 +88,15 @@ void install_interrupt_handlers() {
   // While one signal is handled the other waits, so the clean-up runs once.
   sigaddset(&sa.sa_mask, SIGINT);
   sigaddset(&sa.sa_mask, SIGTERM);
+  sigaddset(&sa.sa_mask, SIGHUP);
   sa.sa_flags = 0;
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
+  // A closed terminal (SIGHUP) ends the run like SIGTERM, unless the user asked to ignore it
+  // (nohup): an ignored SIGHUP stays ignored.
+  struct sigaction old {};
+  ::sigaction(SIGHUP, nullptr, &old);
+  if (old.sa_handler != SIG_IGN) ::sigaction(SIGHUP, &sa, nullptr);
 }
 
 int register_temp_file(const std::string& path) {
@@ -94,6 +125,19 @@ void unregister_temp_path(const std::string& path) {
     }
   }
 }
+
+InterruptDeferral::InterruptDeferral() {
+  if (g_defer_depth.load(std::memory_order_acquire) == 0) g_defer_thread = pthread_self();
+  g_defer_depth.fetch_add(1, std::memory_order_acq_rel);
+}
+
+InterruptDeferral::~InterruptDeferral() {
+  if (g_defer_depth.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  const int sig = g_pending.exchange(0);
+  if (sig != 0) honour(sig);
+}
+
+bool interrupt_pending() { return g_pending.load(std::memory_order_acquire) != 0; }
 
 void set_resume_hint(const std::string& hint) {
   if (hint.empty()) {

@@ -1,10 +1,12 @@
 #include "core/output_path.h"
 
+#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 
 #include "core/error.h"
@@ -151,32 +153,126 @@ void check_output_directory(const std::string& path) {
   }
 }
 
+namespace {
+
+// A path as compared by check_distinct_outputs and check_paths_apart.
+struct Resolved {
+  const std::string* option;
+  const std::string* path;
+  std::string canonical;  // absolute, links and ".." resolved (as far as the path exists)
+  bool exists = false;
+  dev_t dev = 0;
+  ino_t ino = 0;
+};
+
+Resolved resolve(const std::string& option, const std::string& path) {
+  Resolved r{&option, &path, {}};
+  std::error_code ec;
+  const std::string target = resolve_output_path(path);
+  r.canonical = fs::weakly_canonical(fs::absolute(target, ec), ec).string();
+  if (ec) r.canonical = fs::path(target).lexically_normal().string();
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0) r.exists = true, r.dev = st.st_dev, r.ino = st.st_ino;
+  return r;
+}
+
+bool same_file(const Resolved& a, const Resolved& b) {
+  return a.canonical == b.canonical || (a.exists && b.exists && a.dev == b.dev && a.ino == b.ino);
+}
+
+}  // namespace
+
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs) {
-  struct Resolved {
-    const std::string* option;
-    const std::string* path;
-    std::string canonical;
-    bool exists = false;
-    dev_t dev = 0;
-    ino_t ino = 0;
-  };
   std::vector<Resolved> seen;
   for (const auto& [option, path] : outputs) {
     if (path.empty()) continue;
-    Resolved r{&option, &path, {}};
-    std::error_code ec;
-    const std::string target = resolve_output_path(path);
-    r.canonical = fs::weakly_canonical(fs::absolute(target, ec), ec).string();
-    if (ec) r.canonical = fs::path(target).lexically_normal().string();
-    struct stat st {};
-    if (::stat(target.c_str(), &st) == 0) r.exists = true, r.dev = st.st_dev, r.ino = st.st_ino;
+    Resolved r = resolve(option, path);
     for (const Resolved& o : seen) {
-      if (o.canonical == r.canonical || (o.exists && r.exists && o.dev == r.dev && o.ino == r.ino)) {
+      if (same_file(o, r)) {
         throw UsageError(*o.option + " and " + option + " name the same file (" + *o.path +
                          (*o.path == path ? "" : ", " + path) + "); give different files");
       }
     }
     seen.push_back(std::move(r));
+  }
+}
+
+void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
+                       const std::vector<NamedPath>& kept,
+                       const std::vector<OutputDirectory>& directories) {
+  // Outputs and kept files must be distinct from each other.
+  std::vector<std::pair<std::string, std::string>> written;
+  for (const auto& o : outputs) written.emplace_back(o.option, o.path);
+  for (const auto& k : kept) written.emplace_back(k.option, k.path);
+  check_distinct_outputs(written);
+  std::vector<Resolved> targets;
+  for (const auto& o : outputs)
+    if (!o.path.empty()) targets.push_back(resolve(o.option, o.path));
+  for (const auto& k : kept)
+    if (!k.path.empty()) targets.push_back(resolve(k.option, k.path));
+  std::vector<Resolved> dirs;
+  for (const auto& d : directories)
+    if (!d.path.empty()) dirs.push_back(resolve(d.option, d.path));
+  // The files an output directory already holds under the names the command writes: an input
+  // may be a hard link of one of them.
+  std::deque<std::string> names;
+  struct InDirectory {
+    Resolved file;
+    std::size_t dir;  // index in `directories`
+    std::string rel;  // its name relative to the directory
+  };
+  std::vector<InDirectory> held;
+  for (std::size_t di = 0; di < directories.size(); ++di) {
+    const auto& d = directories[di];
+    if (d.path.empty()) continue;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(d.path, ec), end; !ec && it != end; it.increment(ec)) {
+      if (it.depth() >= 1) it.disable_recursion_pending();
+      const fs::path rel = it->path().lexically_relative(d.path);
+      for (const std::string& pattern : d.writes) {
+        if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) {
+          names.push_back(it->path().string());
+          held.push_back({resolve(d.option, names.back()), di, rel.string()});
+          break;
+        }
+      }
+    }
+  }
+  for (const auto& in : inputs) {
+    if (in.path.empty()) continue;
+    const Resolved r = resolve(in.option, in.path);
+    for (const Resolved& t : targets) {
+      if (same_file(t, r)) {
+        throw UsageError(*t.option + " names the same file as " + in.option + " (" + *t.path +
+                         (*t.path == in.path ? "" : ", " + in.path) +
+                         "): the command would replace what it reads; give a different file");
+      }
+    }
+    // An input inside an output directory, under a name the command writes there; the input's
+    // own name (a link in the directory names a file elsewhere) and its resolved name are both
+    // compared.
+    for (std::size_t i = 0; i < dirs.size(); ++i) {
+      const fs::path dir = dirs[i].canonical;
+      for (const std::string& name : {fs::absolute(fs::path(in.path)).lexically_normal().string(),
+                                      r.canonical}) {
+        const fs::path rel = fs::path(name).lexically_relative(dir);
+        if (rel.empty() || rel.native().starts_with("..")) continue;
+        for (const std::string& pattern : directories[i].writes) {
+          if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) {
+            throw UsageError(directories[i].option + " " + directories[i].path + " writes " +
+                             rel.string() + ", which " + in.option + " reads (" + in.path +
+                             "); give another directory");
+          }
+        }
+      }
+    }
+    for (const InDirectory& h : held) {  // a hard link elsewhere of a file the directory holds
+      if (same_file(h.file, r)) {
+        throw UsageError(directories[h.dir].option + " " + directories[h.dir].path + " writes " +
+                         h.rel + ", which " + in.option + " reads (" + in.path +
+                         ", the same file); give another directory");
+      }
+    }
   }
 }
 

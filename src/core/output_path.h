@@ -40,4 +40,29 @@ void check_cache_file(const std::string& path);
 // links; also caught when both exist as hard links of one file). Empty paths are ignored.
 void check_distinct_outputs(const std::vector<std::pair<std::string, std::string>>& outputs);
 
+// A file or directory an option names, as seen by check_paths_apart.
+struct NamedPath {
+  std::string option;  // "--out", "--model"
+  std::string path;
+};
+
+// An output directory and the files a command writes in it: glob patterns relative to it
+// ("summary.json", "mods/*.json"; fnmatch rules, '*' does not cross '/').
+struct OutputDirectory {
+  std::string option;
+  std::string path;
+  std::vector<std::string> writes;
+};
+
+// Throws UsageError (exit 2), before the command reads anything, when a file a command writes
+// is one it reads: every output file (and every file an output directory's patterns match) is
+// compared with every input, and the outputs with each other. Paths are compared after
+// resolving symbolic links (at every level) and "..", and existing files also by device and
+// inode, so a hard link is caught too. `kept` are files read and written in place (SQLite
+// stores and answer caches): distinct from every input, output and each other. Empty paths are
+// ignored. The message names both options and the file.
+void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
+                       const std::vector<NamedPath>& kept,
+                       const std::vector<OutputDirectory>& directories);
+
 }  // namespace assay::core

@@ -864,8 +864,9 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
     models.insert(r.model);
     if (r.has_test) tested.push_back(&r);
   }
+  // The attribute is the name of the attribute file fair test used: escaped like every field.
   const std::string attribute =
-      attributes.size() == 1 ? attribute_words(*attributes.begin()) : "sensitive attribute";
+      esc(attributes.size() == 1 ? attribute_words(*attributes.begin()) : "sensitive attribute");
   std::string out = "<p class=\"headline\">";
   if (!tested.empty()) {
     std::sort(tested.begin(), tested.end(), [](const ReportRun* a, const ReportRun* b) {

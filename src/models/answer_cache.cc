@@ -1,6 +1,7 @@
 #include "models/answer_cache.h"
 
 #include <charconv>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "core/check.h"
@@ -16,6 +17,8 @@ AnswerCache::AnswerCache(const std::string& path)
       "CREATE TABLE IF NOT EXISTS answers (model INTEGER NOT NULL, text TEXT NOT NULL, "
       "scores TEXT NOT NULL, PRIMARY KEY (model, text)) WITHOUT ROWID;"
       "CREATE TABLE IF NOT EXISTS model_labels (model INTEGER PRIMARY KEY, labels TEXT NOT "
+      "NULL);"
+      "CREATE TABLE IF NOT EXISTS model_times (model INTEGER PRIMARY KEY, first_stored REAL NOT "
       "NULL);");
 }
 
@@ -39,7 +42,7 @@ std::optional<std::vector<double>> AnswerCache::decode_scores(std::string_view t
   while (p < end) {
     double v = 0;
     const auto r = std::from_chars(p, end, v);
-    if (r.ec != std::errc()) return std::nullopt;
+    if (r.ec != std::errc() || !std::isfinite(v)) return std::nullopt;  // nan, inf, 1e999
     out.push_back(v);
     p = r.ptr;
     if (p < end) {
@@ -108,7 +111,22 @@ void AnswerCache::store(const std::string& identity, const std::vector<std::stri
     insert.bind(3, std::string_view(encode_scores(scores[i])));
     insert.run();
   }
+  auto first = store_->prepare(
+      "INSERT OR IGNORE INTO model_times (model, first_stored) VALUES (?, "
+      "(julianday('now') - 2440587.5) * 86400.0)");
+  first.bind(1, id);
+  first.run();
   transaction.commit();
+}
+
+std::optional<double> AnswerCache::first_stored(const std::string& identity) {
+  std::lock_guard lock(mutex_);
+  const auto id = model_id(identity, false);
+  if (!id) return std::nullopt;
+  auto select = store_->prepare("SELECT first_stored FROM model_times WHERE model = ?");
+  select.bind(1, *id);
+  if (!select.step()) return std::nullopt;
+  return select.column_double(0);
 }
 
 std::optional<std::vector<std::string>> AnswerCache::labels(const std::string& identity) {

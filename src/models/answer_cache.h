@@ -3,7 +3,8 @@
 // costs nothing.
 //
 // Schema: models(id, identity UNIQUE), answers(model, text, scores) with primary key
-// (model, text) and model_labels(model, labels as a JSON array); scores are stored as text,
+// (model, text), model_labels(model, labels as a JSON array) and model_times(model,
+// first_stored: seconds since the epoch of its first stored answer); scores are stored as text,
 // comma-separated shortest round-trip decimals, so a cached answer has the bits of the original.
 // The file uses core::SqliteStore (WAL, synchronous=NORMAL): store() writes a batch in one
 // transaction, so after kill -9 an answer is there whole or not at all, and several processes may
@@ -46,6 +47,9 @@ class AnswerCache {
   void store_labels(const std::string& identity, const std::vector<std::string>& labels);
   // Number of answers cached for `identity`.
   std::int64_t count(const std::string& identity);
+  // When the first answer of `identity` was stored (seconds since the epoch); nullopt when none
+  // was, or the cache predates this record.
+  std::optional<double> first_stored(const std::string& identity);
 
   // The text form of a score vector and back (exposed for tests). decode_scores returns
   // nullopt on malformed text.

@@ -1,9 +1,14 @@
 #include "models/cached_model.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <unordered_map>
 
 #include "core/check.h"
+#include "core/excerpt.h"
+#include "core/interrupt.h"
 #include "models/label_map.h"
 #include "models/model_error.h"
 
@@ -27,6 +32,26 @@ const std::vector<std::string>& CachedModel::labels() const {
   return *labels_;
 }
 
+void CachedModel::warn_if_stale() {
+  const auto files = inner_->files_outside_identity();
+  if (files.empty()) return;
+  const auto since = cache_->first_stored(identity_);
+  if (!since) return;
+  for (const auto& f : files) {
+    struct stat st {};
+    if (::stat(f.c_str(), &st) != 0) continue;
+    const double modified = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec * 1e-9;
+    if (modified <= *since) continue;
+    const std::string message = core::escape_control(
+        "assay: warning: " + f + " changed after the cached answers of " + identity_ + " in " +
+        cache_->path() +
+        " were stored; they are used anyway, since the model's identity covers only the files "
+        "on its command line. If the answers depend on it, add --model-file " + f);
+    std::fprintf(stderr, "%s\n", message.c_str());
+    return;
+  }
+}
+
 std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::string>& texts) {
   auto found = cache_->find(identity_, texts);
   std::vector<std::vector<double>> out(texts.size());
@@ -34,6 +59,13 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
   std::vector<std::string> missing;
   std::unordered_map<std::string, std::vector<std::size_t>> wanted;
   for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (found[i] && labels_ && found[i]->size() != labels_->size()) {  // a tampered row
+      throw core::ParseError(core::SourceLocation(cache_->path()),
+                             "a cached answer of " + identity_ + " has " +
+                                 std::to_string(found[i]->size()) + " scores for " +
+                                 std::to_string(labels_->size()) + " labels (" +
+                                 listed_labels(*labels_) + "); delete the cache file");
+    }
     if (found[i]) {
       out[i] = std::move(*found[i]);
       ++n_hits_;
@@ -43,8 +75,15 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
     if (positions.empty()) missing.push_back(texts[i]);
     positions.push_back(i);
   }
+  if (!stale_checked_ && n_hits_ > 0) {
+    stale_checked_ = true;
+    warn_if_stale();
+  }
+  // An interrupt while the model is asked is honoured once the answers received are stored.
+  const core::InterruptDeferral defer;
   std::size_t sent = 0;
   while (sent < missing.size()) {
+    if (core::interrupt_pending()) throw InterruptedBatch({});  // the deferral's end exits
     std::size_t n = std::min(options_.batch_size, missing.size() - sent);
     if (options_.budget) {
       const std::uint64_t left = *options_.budget > n_queries_ ? *options_.budget - n_queries_ : 0;
@@ -72,6 +111,17 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
     std::vector<std::vector<double>> scores;
     try {
       scores = inner_->predict(chunk);
+    } catch (const InterruptedBatch& e) {
+      // Keep every answer received before the interrupt; the deferral's end then exits.
+      std::vector<std::string> answered_texts;
+      std::vector<std::vector<double>> answered_scores;
+      for (std::size_t k = 0; k < chunk.size() && k < e.answers().size(); ++k) {
+        if (e.answers()[k].empty()) continue;
+        answered_texts.push_back(chunk[k]);
+        answered_scores.push_back(e.answers()[k]);
+      }
+      if (!answered_texts.empty()) cache_->store(identity_, answered_texts, answered_scores);
+      throw;
     } catch (ModelError& e) {
       if (e.batch_index()) {  // re-express the position in the caller's batch
         const std::size_t position = wanted[chunk[*e.batch_index()]].front();

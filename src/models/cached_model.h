@@ -1,12 +1,19 @@
 // CachedModel: a Model that answers from an AnswerCache and asks the wrapped model only for
 // texts it has not answered before (keyed by the wrapped model's identity and the exact text).
 // Texts repeated within a batch are asked once. New answers are stored after every chunk of at
-// most `batch_size` texts, in one transaction per chunk, so an interrupted run keeps everything
-// answered before the interruption.
+// most `batch_size` texts, in one transaction per chunk. While the wrapped model is asked, an
+// interrupt (SIGINT, SIGTERM, SIGHUP) is deferred (core::InterruptDeferral): the adapter stops
+// and reports the answers it received (InterruptedBatch), they are stored, and only then does
+// the process exit; so a rerun never asks a text whose answer was received.
 //
 // The labels are stored beside the answers: a model whose every answer is cached is never
 // asked anything, not even its labels (a cmd: child is not started). The first time the
 // wrapped model is asked, its labels must be those stored, or predict() throws ModelError.
+//
+// When cached answers are used and a file the wrapped model names in files_outside_identity()
+// (a module beside a cmd: script) changed after its first answer was stored, a warning says so
+// once: the answers are still used (the identity rule, docs/models.md), and --model-file makes
+// the file part of the identity.
 //
 // A query budget bounds how many texts are sent to the wrapped model over the CachedModel's
 // life. When a predict() call needs more, the texts that fit are asked and stored, then it
@@ -46,12 +53,16 @@ class CachedModel : public Model {
   Model& inner() { return *inner_; }
 
  private:
+  // The warning described above, when it applies.
+  void warn_if_stale();
+
   std::unique_ptr<Model> inner_;
   std::shared_ptr<AnswerCache> cache_;
   CachedModelOptions options_;
   std::string identity_;
   mutable std::optional<std::vector<std::string>> labels_;  // stored or learnt
   bool labels_checked_ = false;  // the wrapped model's labels were compared with labels_
+  bool stale_checked_ = false;   // files_outside_identity() were compared with the cache
   std::uint64_t n_hits_ = 0;
   std::uint64_t n_queries_ = 0;
 };

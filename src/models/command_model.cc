@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -18,6 +19,7 @@
 
 #include "core/child_process.h"
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "core/sha256.h"
 #include "models/model_error.h"
 
@@ -25,6 +27,9 @@ namespace assay::models {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+// How long an interrupted predict() waits for the answers a child still gives after its input
+// is closed.
+constexpr auto kCollectAfterInterrupt = std::chrono::seconds(3);
 
 std::string shorten(std::string_view line) {
   constexpr std::size_t kMax = 200;
@@ -148,6 +153,14 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
           .append(core::file_sha256_hex(path));
     }
   }
+  for (const std::string& file : options_.command.identity_files) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec)) {
+      throw core::UsageError("--model-file " + file + ": not a regular file (name a file whose "
+                             "content the model's answers depend on)");
+    }
+    identity_.append(" file:").append(file).append(":sha256:").append(core::file_sha256_hex(file));
+  }
   prefix_ = options_.command.stderr_prefix;
   if (prefix_.empty()) {
     std::string shown = std::filesystem::path(words_[0]).filename().string();
@@ -163,6 +176,33 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
   // Labels given, not sent: they name the scores, so answers cached under other names are
   // not these.
   if (labels_from_options_) identity_.append(" labels:").append(nlohmann::json(labels_).dump());
+}
+
+std::vector<std::string> CommandModel::files_outside_identity() const {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::vector<fs::path> named;  // files part of the identity
+  for (std::size_t i = 1; i < words_.size(); ++i) {
+    std::error_code ec;
+    if (fs::is_regular_file(words_[i], ec)) named.push_back(fs::absolute(words_[i], ec));
+  }
+  for (const auto& f : options_.command.identity_files) {
+    std::error_code ec;
+    named.push_back(fs::absolute(f, ec));
+  }
+  for (std::size_t i = 1; i < words_.size(); ++i) {
+    std::error_code ec;
+    const fs::path script = fs::absolute(words_[i], ec);
+    if (!fs::is_regular_file(script, ec) || !script.has_extension()) continue;
+    for (fs::directory_iterator it(script.parent_path(), ec), end; !ec && it != end;
+         it.increment(ec)) {
+      const fs::path p = it->path();
+      if (p.extension() != script.extension() || !fs::is_regular_file(p, ec)) continue;
+      if (std::find(named.begin(), named.end(), p) != named.end()) continue;
+      if (std::find(out.begin(), out.end(), p.string()) == out.end()) out.push_back(p.string());
+    }
+  }
+  return out;
 }
 
 void CommandModel::start_first_child() {
@@ -490,7 +530,24 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
     last_progress = Clock::now();
   };
 
+  // An interrupt (only seen under a core::InterruptDeferral): send no new text, finish the line
+  // being written, close the child's input and collect the answers it still gives until it
+  // exits (at most kCollectAfterInterrupt), so every answer it wrote is received and kept.
+  bool stopping = false;
+  auto stop_deadline = Clock::now();
   while (n_answered < texts.size()) {
+    if (!stopping && core::interrupt_pending()) {
+      stopping = true;
+      stop_deadline = Clock::now() + kCollectAfterInterrupt;
+      to_send.clear();
+    }
+    if (stopping) {
+      if (out_pos == out_buffer.size() && stdin_fd_ >= 0) {
+        ::close(stdin_fd_);
+        stdin_fd_ = -1;
+      }
+      if (Clock::now() >= stop_deadline) break;
+    }
     while (!to_send.empty() && in_flight < options_.command.max_in_flight) {
       const std::size_t index = to_send.front();
       to_send.pop_front();
@@ -500,10 +557,11 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
       ++in_flight;
     }
     pollfd fds[2] = {{stdout_fd_, POLLIN, 0}, {stdin_fd_, POLLOUT, 0}};
-    const nfds_t n_fds = out_pos < out_buffer.size() ? 2 : 1;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(last_progress +
-                                                                            timeout - Clock::now());
+    const nfds_t n_fds = stdin_fd_ >= 0 && out_pos < out_buffer.size() ? 2 : 1;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        (stopping ? stop_deadline : last_progress + timeout) - Clock::now());
     if (left.count() <= 0) {
+      if (stopping) break;
       fail("no answer within " + std::to_string(options_.timeout_seconds) +
                " s (--timeout); the child was killed",
            first_unanswered());
@@ -524,6 +582,7 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
           out_pos = 0;
         }
       } else if (n < 0 && errno == EPIPE) {
+        if (stopping) break;
         on_child_exit();
         continue;
       }
@@ -535,9 +594,14 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
         pending_input_.append(buffer, static_cast<std::size_t>(n));
         process_input();
       } else if (n == 0) {
+        if (stopping) break;
         on_child_exit();
       }
     }
+  }
+  if (stopping) {
+    stop(true);
+    throw InterruptedBatch(std::move(out));  // unanswered texts have empty scores
   }
   return out;
 }

@@ -25,7 +25,10 @@
 // identity() is "cmd:" + the words as a JSON array + the SHA-256 of every word that names a
 // regular file (the program and, e.g., the script and model file it is given), so editing the
 // script or retraining the model file gives a new identity; labels given in ModelOptions are
-// part of it too.
+// part of it too, and so is the content of every file in CommandModelOptions::identity_files
+// (--model-file: a module the script imports). files_outside_identity() lists the files beside
+// each script named on the command line with the script's extension (its sibling modules), so
+// the answer cache can warn when one changed after the answers it reuses were stored.
 //
 // SIGPIPE is ignored process-wide once a CommandModel starts (a write to a dead child must fail
 // with EPIPE, not kill assay). Not thread-safe.
@@ -58,6 +61,7 @@ class CommandModel : public Model {
   // Starts the child when its labels are to come from it and it has not started yet.
   const std::vector<std::string>& labels() const override;
   std::string identity() const override { return identity_; }
+  std::vector<std::string> files_outside_identity() const override;
 
   // Restarts so far (for tests and reports).
   int n_restarts() const { return n_restarts_; }

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "core/interrupt.h"
 #include "models/label_map.h"
 #include "models/model_error.h"
 
@@ -374,16 +375,19 @@ std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::strin
   }
   std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
+  std::vector<char> answered(texts.size(), 0);
   std::exception_ptr error;
   std::mutex error_mutex;
   auto work = [&](Connection& connection) {
     for (;;) {
+      if (failed || core::interrupt_pending()) return;  // an interrupt: keep what came
       const std::size_t i = next++;
-      if (i >= texts.size() || failed) return;
+      if (i >= texts.size()) return;
       try {
         std::string body = options_.http.body_template;
         replace_all(body, "{text}", json_string(texts[i]));
         out[i] = scores_from(parse(post(connection, with_request_fields(body), i), i), i);
+        answered[i] = 1;
       } catch (...) {
         std::lock_guard lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -402,6 +406,12 @@ std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::strin
     for (auto& t : workers) t.join();
   }
   if (error) std::rethrow_exception(error);
+  if (core::interrupt_pending()) {
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+      if (!answered[i]) out[i].clear();
+    }
+    throw InterruptedBatch(std::move(out));  // the answers received, kept by the cache
+  }
   return out;
 }
 

@@ -92,7 +92,7 @@ std::unique_ptr<LrModel> LrModel::load(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(bytes);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number like 1e999
     throw core::ParseError(where, std::string("not an assay LR model file (expected the JSON that "
                                               "`assay model train-lr` writes): ") +
                                       e.what());

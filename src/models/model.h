@@ -25,6 +25,10 @@ class Model {
   virtual std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) = 0;
   virtual const std::vector<std::string>& labels() const = 0;
   virtual std::string identity() const = 0;
+  // Files that may change the answers but are not part of identity(), e.g. the modules beside
+  // a cmd: script that it may import. The answer cache warns when one changed after the
+  // answers it reuses were stored. Default: none.
+  virtual std::vector<std::string> files_outside_identity() const { return {}; }
 };
 
 // Index of the largest score (the first on ties). Precondition: scores is not empty.

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 
@@ -32,6 +33,19 @@ class BudgetExhausted : public core::Error {
 
  private:
   std::size_t n_unanswered_;
+};
+
+// An interrupt (SIGINT, SIGTERM, SIGHUP; core/interrupt.h) stopped predict() while a deferral
+// was active: `answers` holds, for each text of the batch, the scores received before it
+// stopped (empty when none), so the caller can keep them (CachedModel stores them).
+class InterruptedBatch : public core::Error {
+ public:
+  explicit InterruptedBatch(std::vector<std::vector<double>> answers)
+      : core::Error("interrupted"), answers_(std::move(answers)) {}
+  const std::vector<std::vector<double>>& answers() const { return answers_; }
+
+ private:
+  std::vector<std::vector<double>> answers_;
 };
 
 }  // namespace assay::models

@@ -24,6 +24,10 @@ bool starts_with(const std::string& s, const std::string& prefix) {
 
 std::unique_ptr<Model> open_model(const std::string& spec, const ModelOptions& options) {
   std::unique_ptr<Model> model;
+  if (!options.command.identity_files.empty() && !starts_with(spec, "cmd:")) {
+    throw core::UsageError("--model-file applies to cmd: models only (the identity of " + spec +
+                           " already covers what it reads)");
+  }
   if (starts_with(spec, "lr:")) {
     const std::string path = spec.substr(3);
     if (path.empty())

@@ -28,6 +28,9 @@ struct CommandModelOptions {
   // The longest line the child may send (an answer or its labels line), refused as soon as it
   // is passed; a line of its stderr longer than this is copied in pieces.
   std::size_t max_line_bytes = std::size_t{1} << 20;
+  // Extra files whose content is part of the identity (--model-file): modules the program
+  // imports, data it loads that its command line does not name.
+  std::vector<std::string> identity_files;
 };
 
 struct HttpModelOptions {

@@ -32,6 +32,8 @@ struct KeyDef {
   const char* default_value;
   const char* help;
   std::vector<std::string> choices = {};
+  // kCount: the largest value, which bounds the memory and time of one training.
+  unsigned long long max_count = 0;
 };
 
 struct NameDef {
@@ -41,13 +43,15 @@ struct NameDef {
 
 std::vector<KeyDef> neighbourhood_keys() {
   return {
-      {"neighbors", Kind::kCount, "20", "neighbours per score (integer >= 1)"},
+      {"neighbors", Kind::kCount, "20", "neighbours per score (integer in [1, 100000])", {},
+       100'000},
       {"min-sim", Kind::kNonNegative, "1e-06", "similarities at or below this are dropped (>= 0)"}};
 }
 
 std::vector<KeyDef> funk_keys(const char* damping, const char* clamp, const char* order) {
-  return {{"features", Kind::kCount, "25", "latent features (integer >= 1)"},
-          {"epochs", Kind::kCount, "125", "SGD epochs per feature (integer >= 1)"},
+  return {{"features", Kind::kCount, "25", "latent features (integer in [1, 1000])", {}, 1'000},
+          {"epochs", Kind::kCount, "125", "SGD epochs per feature (integer in [1, 10000])", {},
+           10'000},
           {"learning-rate", Kind::kPositive, "0.001", "SGD learning rate (> 0)"},
           {"regularization", Kind::kNonNegative, "0.015", "SGD regularisation (>= 0)"},
           {"initial-value", Kind::kPositive, "0.1", "initial feature value (> 0)"},
@@ -72,9 +76,11 @@ const std::vector<NameDef>& table() {
       {"funk-svd", funk_keys("5", "scale", "stable")},
       {"funk-svd-lenskit", funk_keys("0", "none", "shuffle")},
       {"hybrid",
-       {{"components", Kind::kCount, "10", "embedding dimension (integer >= 1)"},
-        {"epochs", Kind::kCount, "30", "training epochs (integer >= 1)"},
-        {"max-sampled", Kind::kCount, "10", "WARP negatives drawn per positive (integer >= 1)"},
+       {{"components", Kind::kCount, "10", "embedding dimension (integer in [1, 1000])", {},
+         1'000},
+        {"epochs", Kind::kCount, "30", "training epochs (integer in [1, 10000])", {}, 10'000},
+        {"max-sampled", Kind::kCount, "10",
+         "WARP negatives drawn per positive (integer in [1, 1000])", {}, 1'000},
         {"learning-rate", Kind::kPositive, "0.05", "adagrad learning rate (> 0)"},
         {"attributes",
          Kind::kChoice,
@@ -116,8 +122,7 @@ std::string canonical(const std::string& name, const KeyDef& k, std::string_view
     case Kind::kCount: {
       unsigned long long v = 0;
       const auto r = std::from_chars(first, last, v);
-      if (r.ec != std::errc() || r.ptr != last || v == 0 ||
-          v > std::numeric_limits<std::uint32_t>::max()) {
+      if (r.ec != std::errc() || r.ptr != last || v == 0 || v > k.max_count) {
         bad_value(name, k, value);
       }
       return std::to_string(v);

@@ -1,6 +1,11 @@
 #include "core/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 
@@ -9,6 +14,67 @@
 
 namespace assay::core {
 namespace {
+
+// A link or FIFO planted under the temporary file's name is removed, never written through or
+// opened; the target gets the content.
+TEST(AtomicFile, PlantedTemporaryIsNeitherFollowedNorOpened) {
+  assay::testing::TempDir dir;
+  const auto path = dir.file("out.txt");
+  const auto victim = dir.write("victim.txt", "precious");
+  const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+  std::filesystem::create_symlink(victim, temp);
+  write_file_atomically(path, "new");
+  EXPECT_EQ(assay::testing::read_file(victim), "precious");
+  EXPECT_EQ(assay::testing::read_file(path), "new");
+  ASSERT_EQ(::mkfifo(temp.c_str(), 0600), 0);
+  write_file_atomically(path, "newer");  // opening the FIFO for writing would block
+  EXPECT_EQ(assay::testing::read_file(path), "newer");
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::symlink_status(temp)));
+}
+
+TEST(AtomicFile, StaleTemporariesOfDeadProcessesAreRemoved) {
+  assay::testing::TempDir dir;
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const auto path = dir.file("out.txt");
+  const auto stale = dir.write("out.txt.tmp-" + std::to_string(dead), "x");
+  const auto other = dir.write("other.txt.tmp-" + std::to_string(dead), "x");  // not this target
+  const auto live = dir.write("out.txt.tmp-1", "x");  // init: alive
+  const auto odd = dir.write("out.txt.tmp-abc", "x");
+  write_file_atomically(path, "content");
+  EXPECT_FALSE(std::filesystem::exists(stale));
+  EXPECT_TRUE(std::filesystem::exists(other));
+  EXPECT_TRUE(std::filesystem::exists(live));
+  EXPECT_TRUE(std::filesystem::exists(odd));
+}
+
+// A write that fails (the file size limit, as a full disk would) is reported, the target is
+// left as it was and no temporary file stays.
+TEST(AtomicFile, FailedWriteLeavesTheTargetAndNoTemporary) {
+  assay::testing::TempDir dir;
+  const auto path = dir.write("out.txt", "before");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{1000, 1000};
+    ::setrlimit(RLIMIT_FSIZE, &limit);
+    try {
+      AtomicFileWriter w(path);
+      w.stream() << std::string(100000, 'x');
+      w.commit();
+    } catch (const IoError& e) {
+      ::_exit(std::string(e.what()).find("write failed") != std::string::npos ? 0 : 2);
+    }
+    ::_exit(1);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(assay::testing::read_file(path), "before");
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
+}
 
 TEST(AtomicFile, NothingVisibleUntilCommit) {
   assay::testing::TempDir dir;

@@ -1,4 +1,5 @@
 #include "core/error.h"
+#include "core/excerpt.h"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +7,13 @@
 
 namespace assay::core {
 namespace {
+
+TEST(Error, EscapeControlKeepsTextAndEscapesTerminalControls) {
+  EXPECT_EQ(escape_control("plain text, tab\tand newline\n"), "plain text, tab\tand newline\n");
+  EXPECT_EQ(escape_control("a\x1b[2Jb\x07\r\x7f"), "a\\x1b[2Jb\\x07\\x0d\\x7f");
+  EXPECT_EQ(escape_control("\xc2\x9b" "31m caf\xc3\xa9"), "\\u009b31m caf\xc3\xa9");
+  EXPECT_EQ(escape_control(std::string("nul\0x", 5)), "nul\\x00x");
+}
 
 TEST(Error, LocationAndContextAccumulate) {
   ParseError e(SourceLocation{"ratings.csv", 1204, 0, std::nullopt}, "expected 4 columns, got 3");

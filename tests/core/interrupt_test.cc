@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 
@@ -72,6 +73,48 @@ TEST(Interrupt, RemovesRegisteredFilesPrintsHintAndExits128PlusSignal) {
   EXPECT_EQ(r.exit_code, 130);
   EXPECT_THAT(r.err, HasSubstr("interrupted (SIGINT)"));
   EXPECT_THAT(r.err, ::testing::Not(HasSubstr("resume")));
+}
+
+TEST(Interrupt, SighupEndsLikeSigterm) {
+  assay::testing::TempDir dir;
+  const std::string out = dir.file("out.txt");
+  const auto r = run_child(dir.file("err"), SIGHUP, [&] {
+    set_resume_hint("rerun to resume");
+    AtomicFileWriter w(out);
+    w.stream() << "partial" << std::flush;
+    ::raise(SIGHUP);
+  });
+  EXPECT_EQ(r.exit_code, 129);
+  EXPECT_THAT(r.err, HasSubstr("interrupted (SIGHUP); rerun to resume"));
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().string().find(".tmp-"), std::string::npos) << e.path();
+}
+
+// Under a deferral the signal is recorded, the work goes on to its end (here: a file written
+// after the signal), and the exit comes when the deferral ends; a second signal exits at once.
+TEST(Interrupt, DeferralHonoursTheSignalWhenItEnds) {
+  assay::testing::TempDir dir;
+  const std::string done = dir.file("done.txt");
+  auto r = run_child(dir.file("err1"), SIGTERM, [&] {
+    {
+      const InterruptDeferral defer;
+      ::raise(SIGINT);
+      if (!interrupt_pending()) ::_exit(90);
+      std::FILE* f = std::fopen(done.c_str(), "w");
+      std::fputs("stored", f);
+      std::fclose(f);
+    }
+    ::_exit(91);  // not reached: the deferral's end exits 130
+  });
+  EXPECT_EQ(r.exit_code, 130);
+  EXPECT_EQ(assay::testing::read_file(done), "stored");
+  r = run_child(dir.file("err2"), SIGTERM, [&] {
+    const InterruptDeferral defer;
+    ::raise(SIGINT);
+    ::raise(SIGTERM);  // the second: at once
+    ::_exit(92);
+  });
+  EXPECT_EQ(r.exit_code, 143);
 }
 
 TEST(Interrupt, RegistryIsBounded) {

@@ -35,6 +35,45 @@ TEST(OutputPath, ChecksFilesBeforeAnyWork) {
               HasSubstr("too many levels"));
 }
 
+TEST(OutputPath, OutputsNeverNameInputs) {
+  namespace fs = std::filesystem;
+  assay::testing::TempDir dir;
+  const std::string in = dir.write("in.txt", "x");
+  const auto message = [&](const std::vector<NamedPath>& outputs,
+                           const std::vector<NamedPath>& kept,
+                           const std::vector<OutputDirectory>& dirs = {}) {
+    return assay::testing::error_message_of(
+        [&] { check_paths_apart({{"--input", in}}, outputs, kept, dirs); });
+  };
+  EXPECT_NO_THROW(check_paths_apart({{"--input", in}}, {{"--out", dir.file("out.txt")}}, {}, {}));
+  EXPECT_THAT(message({{"--out", in}}, {}), HasSubstr("--out names the same file as --input"));
+  fs::create_directory(dir.path() / "sub");
+  EXPECT_THAT(message({{"--out", dir.file("sub/../in.txt")}}, {}), HasSubstr("same file"));
+  fs::create_symlink(in, dir.path() / "link");
+  EXPECT_THAT(message({{"--out", dir.file("link")}}, {}), HasSubstr("same file"));
+  fs::create_hard_link(in, dir.path() / "hard");
+  EXPECT_THAT(message({{"--out", dir.file("hard")}}, {}), HasSubstr("same file"));
+  EXPECT_THAT(message({}, {{"--cache", in}}), HasSubstr("--cache names the same file as --input"));
+  EXPECT_THAT(message({{"--out", dir.file("c.db")}}, {{"--cache", dir.file("c.db")}}),
+              HasSubstr("--out and --cache name the same file"));
+  // An output directory writes the files its patterns name, and only those.
+  const std::string summary = dir.write("sub/summary.json", "{}");
+  EXPECT_THAT(assay::testing::error_message_of([&] {
+                check_paths_apart({{"--input", summary}}, {}, {},
+                                  {{"--out", dir.file("sub"), {"summary.json"}}});
+              }),
+              HasSubstr("writes summary.json, which --input reads"));
+  EXPECT_NO_THROW(check_paths_apart({{"--input", summary}}, {}, {},
+                                    {{"--out", dir.file("sub"), {"violations.jsonl"}}}));
+  // A hard link of an input among the files the directory already holds.
+  fs::create_hard_link(in, dir.path() / "sub" / "violations.jsonl");
+  EXPECT_THAT(assay::testing::error_message_of([&] {
+                check_paths_apart({{"--input", in}}, {}, {},
+                                  {{"--out", dir.file("sub"), {"violations.jsonl"}}});
+              }),
+              HasSubstr("writes violations.jsonl, which --input reads (" + in + ", the same file)"));
+}
+
 TEST(OutputPath, ChecksDirectories) {
   assay::testing::TempDir dir;
   EXPECT_NO_THROW(check_output_directory(dir.path().string()));

@@ -71,6 +71,13 @@ TEST(RecommenderSpec, BadInputIsAUsageErrorNamingTheKey) {
       {"funk-svd:damping=nan", "'damping'"},
       {"funk-svd:features=0", "'features'"},
       {"funk-svd:features=2.5", "'features'"},
+      // Ranges that bound one training's memory and time.
+      {"funk-svd:features=1001", "'features' (latent features (integer in [1, 1000]))"},
+      {"funk-svd:features=1000000000", "'features'"},
+      {"funk-svd:epochs=4000000000", "'epochs'"},
+      {"hybrid:components=100000", "'components'"},
+      {"hybrid:max-sampled=5000", "'max-sampled'"},
+      {"user-user:neighbors=100001", "'neighbors'"},
       {"funk-svd:learning-rate=0", "'learning-rate'"},
       {"funk-svd:learning-rate=1e-60", "'learning-rate'"},
       {"funk-svd:clamp=maybe", "'clamp'"},
