@@ -19,6 +19,7 @@
 
 #include "core/child_process.h"
 #include "core/error.h"
+#include "core/excerpt.h"
 #include "core/interrupt.h"
 #include "core/sha256.h"
 #include "models/model_error.h"
@@ -169,7 +170,8 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
       shown = std::filesystem::path(words_[i]).filename().string();
       break;
     }
-    prefix_.append("[").append(shown).append("] ");  // not "[" + shown: GCC 12 -Wrestrict
+    // Not "[" + shown (GCC 12 -Wrestrict); escaped, as a file name may hold terminal controls.
+    prefix_.append("[").append(core::escape_control(shown)).append("] ");
   }
   labels_ = options_.labels;
   labels_from_options_ = !labels_.empty();
@@ -272,18 +274,20 @@ void CommandModel::start() {
       partial.append(buffer, static_cast<std::size_t>(n));
       std::size_t newline;
       while ((newline = partial.find('\n')) != std::string::npos) {
-        const std::string line = prefix + partial.substr(0, newline + 1);
+        // The child's own lines reach the terminal escaped (a model's ESC cannot drive it).
+        const std::string line =
+            prefix + core::escape_control(std::string_view(partial).substr(0, newline + 1));
         std::fwrite(line.data(), 1, line.size(), stderr);
         partial.erase(0, newline + 1);
       }
       if (partial.size() > max_line) {  // a line that never ends goes out in pieces
-        const std::string piece = prefix + partial + "\n";
+        const std::string piece = prefix + core::escape_control(partial) + "\n";
         std::fwrite(piece.data(), 1, piece.size(), stderr);
         partial.clear();
       }
     }
     if (!partial.empty()) {
-      const std::string line = prefix + partial + "\n";
+      const std::string line = prefix + core::escape_control(partial) + "\n";
       std::fwrite(line.data(), 1, line.size(), stderr);
     }
   });

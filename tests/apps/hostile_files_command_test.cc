@@ -254,6 +254,25 @@ TEST_F(HostileFiles, LeaksControlBytesAreEscapedInErrorLines) {
   EXPECT_EQ(snapshot(dir_), before);
 }
 
+// A cmd: model's script name and its own stderr lines reach the terminal escaped.
+TEST_F(HostileFiles, LeaksCommandModelNameAndStderrAreEscaped) {
+  const std::string script = dir_.write(
+      "evil\x1b[2J.sh",
+      "#!/bin/sh\nprintf 'clear\\033[2J now\\n' >&2\n"
+      "while read line; do\n"
+      "  id=$(echo \"$line\" | sed 's/.*\"id\": *\\([0-9]*\\).*/\\1/')\n"
+      "  echo \"{\\\"id\\\": $id, \\\"scores\\\": [0.4, 0.6]}\"\n"
+      "done\n");
+  fs::permissions(script, fs::perms::owner_all);
+  const RunResult r = run_assay(dir_, "model predict --model 'cmd:" + script +
+                                          "' --labels neg,pos --input " + texts_ + " --out " +
+                                          dir_.file("p.jsonl"));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("[evil\\x1b[2J.sh]")) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("clear\\x1b[2J now")) << r.err;
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+}
+
 TEST_F(HostileFiles, LeaksFairReportEscapesTheAttributeName) {
   const auto t = run_assay(dir_, "fair test --quiet --model lr:" + model_ + " --input " + texts_ +
                                      " --out " + dir_.file("run"));
