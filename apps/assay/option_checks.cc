@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/child_process.h"
+#include "recsys/data_spec.h"
 #include "core/error.h"
 #include "core/output_path.h"
 
@@ -130,7 +131,12 @@ bool is_regular_file(const std::string& p) {
   return !p.empty() && ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
-// The existing files one option value names (see check_command_paths).
+void files_read_in(const std::string& dir, const std::vector<std::string>& patterns,
+                   std::vector<std::string>& files);
+
+// The existing files one option value names (see check_command_paths): the value, its
+// comma-separated parts, the words of a cmd: line, and the files a model or data folder is read
+// from (bert:DIR, movielens-*:DIR).
 void files_named_by(const std::string& value, std::vector<std::string>& files) {
   std::vector<std::string> candidates{value};
   std::vector<std::string> prefixed;  // after a "kind:" prefix
@@ -139,6 +145,21 @@ void files_named_by(const std::string& value, std::vector<std::string>& files) {
     const std::string kind = value.substr(0, colon);
     const std::string rest = value.substr(colon + 1);
     prefixed.push_back(rest);
+    std::error_code ec;
+    if (kind == "bert" && std::filesystem::is_directory(rest, ec)) {
+      files_read_in(rest,
+                    {"config.json", "*.safetensors", "*.bin", "vocab.txt", "vocab.json",
+                     "merges.txt", "tokenizer.json", "tokenizer_config.json",
+                     "special_tokens_map.json"},
+                    files);
+    }
+    if (kind.rfind("movielens-", 0) == 0) {
+      try {
+        for (auto& f : recsys::data_spec_files(recsys::parse_data_spec(value)))
+          if (is_regular_file(f)) files.push_back(std::move(f));
+      } catch (const core::Error&) {  // the command reports its own malformed spec
+      }
+    }
     if (kind == "cmd" || kind == "cmd-persistent") {
       try {
         for (const auto& w : core::split_command_words(rest)) candidates.push_back(w);

@@ -105,6 +105,18 @@ TEST_F(HostileFiles, DataLossOutputNamingAnInputIsRefusedBeforeReading) {
   fs::create_hard_link(texts_, dir_.path() / "hard.txt");
   expect_refused("fair perturb --quiet --input " + texts_ + " --out " + dir_.file("hard.txt"),
                  {"--out " + same + " --input"});
+  // The files a model or data folder is read from (refused before the folder is read).
+  fs::create_directory(dir_.path() / "bert");
+  dir_.write("bert/config.json", "{}");
+  expect_refused("model predict --quiet --model bert:" + dir_.file("bert") + " --input " + texts_ +
+                     " --out " + dir_.file("bert/config.json"),
+                 {"--out " + same + " --model"});
+  fs::create_directory(dir_.path() / "ml");
+  dir_.write("ml/u.data", "1\t1\t5\t0\n");
+  dir_.write("ml/u.item", "1|A (1995)|||\n");
+  expect_refused("rec recommend --quiet --data movielens-100k:" + dir_.file("ml") +
+                     " --algorithm user-user --out " + dir_.file("ml/u.data"),
+                 {"--out " + same + " --data"});
 }
 
 TEST_F(HostileFiles, DataLossOutputNamingACacheOrStoreIsRefused) {
