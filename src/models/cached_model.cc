@@ -22,6 +22,9 @@ CachedModel::CachedModel(std::unique_ptr<Model> inner, std::shared_ptr<AnswerCac
       identity_(inner_->identity()) {
   ASSAY_CHECK(cache_ && options_.batch_size > 0);
   labels_ = cache_->labels(identity_);
+  // Checked when the model is opened: a run may reuse whole finished chunks of the same cache
+  // file (core/chunked_run.h) and so never read an answer one by one.
+  warn_if_stale();
 }
 
 const std::vector<std::string>& CachedModel::labels() const {
@@ -74,10 +77,6 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
     auto& positions = wanted[texts[i]];
     if (positions.empty()) missing.push_back(texts[i]);
     positions.push_back(i);
-  }
-  if (!stale_checked_ && n_hits_ > 0) {
-    stale_checked_ = true;
-    warn_if_stale();
   }
   // An interrupt while the model is asked is honoured once the answers received are stored.
   const core::InterruptDeferral defer;

@@ -10,10 +10,11 @@
 // asked anything, not even its labels (a cmd: child is not started). The first time the
 // wrapped model is asked, its labels must be those stored, or predict() throws ModelError.
 //
-// When cached answers are used and a file the wrapped model names in files_outside_identity()
+// When the cache holds answers of the model and a file it names in files_outside_identity()
 // (a module beside a cmd: script) changed after its first answer was stored, a warning says so
 // once: the answers are still used (the identity rule, docs/models.md), and --model-file makes
-// the file part of the identity.
+// the file part of the identity. It is given when the model is opened, since a run may reuse
+// whole finished chunks (core/chunked_run.h) without reading an answer.
 //
 // A query budget bounds how many texts are sent to the wrapped model over the CachedModel's
 // life. When a predict() call needs more, the texts that fit are asked and stored, then it
@@ -62,7 +63,6 @@ class CachedModel : public Model {
   std::string identity_;
   mutable std::optional<std::vector<std::string>> labels_;  // stored or learnt
   bool labels_checked_ = false;  // the wrapped model's labels were compared with labels_
-  bool stale_checked_ = false;   // files_outside_identity() were compared with the cache
   std::uint64_t n_hits_ = 0;
   std::uint64_t n_queries_ = 0;
 };

@@ -349,8 +349,10 @@ TEST_F(HostileFiles, ValuesTamperedCacheRowsAreRefused) {
     const std::string sql = std::string("UPDATE answers SET scores = '") + scores + "'";
     ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
     sqlite3_close(db);
-    const auto r = run_assay(dir_, "model predict --quiet --model lr:" + model_ + " --cache " +
-                                       cache + " --input " + texts_);
+    // (Another --batch makes other chunks, so the answers are read one by one, not reused as
+    // the finished chunks of the first run.)
+    const auto r = run_assay(dir_, "model predict --quiet --batch 1 --model lr:" + model_ +
+                                       " --cache " + cache + " --input " + texts_);
     EXPECT_EQ(r.exit_code, 2) << r.err;
     EXPECT_THAT(r.err, HasSubstr(cache));
     EXPECT_TRUE(r.out.empty()) << r.out;
