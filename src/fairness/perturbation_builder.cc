@@ -46,6 +46,7 @@ PerturbationBuilder::PerturbationBuilder(const Perturbator& perturbator, std::st
 }
 
 bool PerturbationBuilder::find_people() {
+  if (tokens.empty()) return false;
   // Person nouns, where they name a person.
   context.emplace(text, tagged, r_.tagger->tables(), sentence_start);
   auto persons_found = p_.person_nouns(text, tagged, sentence_start, *context, out.dropped);
