@@ -58,6 +58,18 @@ std::string score_settings(const AeonScoreOptions& o) {
   return s;
 }
 
+// Writes what `emit` produces to standard output (`path` empty) or atomically to `path`.
+template <typename Emit>
+void write_output(const std::string& path, Emit&& emit) {
+  if (path.empty()) {
+    emit(std::cout);
+    return;
+  }
+  core::AtomicFileWriter writer(path);
+  emit(writer.stream());
+  writer.commit();
+}
+
 int run(const AeonScoreOptions& o) {
   const int n_inputs =
       (!o.original.empty() || !o.generated.empty()) + !o.pairs.empty() + !o.annotations.empty();
@@ -121,16 +133,9 @@ int run(const AeonScoreOptions& o) {
   aeon::TestCaseScorer scorer(so);
 
   if (!o.annotations.empty()) {
-    auto emit = [&](std::ostream& os) {
+    write_output(o.out, [&](std::ostream& os) {
       aeon::score_annotation_csv(o.annotations, os, scorer, syneval_column, o.threads);
-    };
-    if (o.out.empty()) {
-      emit(std::cout);
-    } else {
-      core::AtomicFileWriter writer(o.out);
-      emit(writer.stream());
-      writer.commit();
-    }
+    });
     return kOk;
   }
   std::unique_ptr<core::ChunkStore> store;
@@ -154,17 +159,10 @@ int run(const AeonScoreOptions& o) {
                        o.quiet);
   }
   if (!run.complete) return kOk;  // a shard: its chunks are in its store
-  auto emit = [&](std::ostream& os) {
+  write_output(o.out, [&](std::ostream& os) {
     if (format == aeon::ScoreFormat::kCsv) os << aeon::score_csv_header();
     for (const auto& lines : run.results) os << lines;
-  };
-  if (o.out.empty()) {
-    emit(std::cout);
-  } else {
-    core::AtomicFileWriter writer(o.out);
-    emit(writer.stream());
-    writer.commit();
-  }
+  });
   return kOk;
 }
 
