@@ -271,7 +271,7 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
       "{\"texts\"}, Hugging Face {\"inputs\"}) and POST /v2/models/NAME/infer (KServe v2) "
       "answer (epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
   cmd->add_option("--upstream", o->model.spec,
-                  "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR)")
+                  "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR, afinn:)")
       ->required();
   add_finite(cmd, "--epsilon", o->epsilon, "The certified epsilon of every answer", {.min = 0})
       ->required();

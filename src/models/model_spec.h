@@ -6,6 +6,8 @@
 //   http:URL, http://…,     an HTTP(S) JSON endpoint (see http_model.h)
 //   https://…
 //   bert:DIR                a local Hugging Face BertForSequenceClassification folder
+//   afinn:[FILE]            the built-in AFINN-165 lexicon sentiment model (lexicon_model.h),
+//                           or one over another lexicon file in AFINN's format
 //
 // Throws core::UsageError for an unknown or empty spec (listing the forms above), and the
 // adapter's own errors (a missing file, a child that cannot start).
