@@ -200,6 +200,9 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
       return counted ? "a title: 'in' and a number before a bare plural"
                      : "a title: a bare plural after 'in' with a verb of its own";
   }
+  // "girls gone wild", "boys gone bad": a bare plural before "gone" is a title or a headline.
+  if (plural && !determined && same_sentence(i + 1) && text::to_lower(surface(i + 1)) == "gone")
+    return "a title: a bare plural before 'gone'";
   if (plural && same_sentence(i + 1)) {
     const auto next = text::to_lower(surface(i + 1));
     if (next == "is" || next == "was" || next == "has" || next == "does")

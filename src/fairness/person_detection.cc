@@ -280,6 +280,14 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
         continue;
       }
     }
+    // A name an adjective is made of names a manner ("a john waters-like humor").
+    if (name && i + 1 < tokens.size() && !sentence_start[i + 1] &&
+        adjective_from_name(text::to_lower(tokens[i + 1].surface(text)))) {
+      dropped.push_back({MutationKind::kName, "", std::string(surface), "",
+                         "not a name here: part of the adjective '" +
+                             text::to_lower(tokens[i + 1].surface(text)) + "'"});
+      continue;
+    }
     if (!name) continue;
     const std::string why = context.name_blocked(i, [&](std::string_view w) {
       return any_first_name(w) || lexicon_word(text::to_lower(without_dot(w)));
@@ -414,6 +422,10 @@ bool Perturbator::name_follows(std::string_view text, const text::TaggedText& ta
   // A name is a noun or, lower-cased, an adjective to the tagger; not "on" ("the influence of
   // mother on Norman": "On" is a proper noun of the lexicon too).
   if (!is_noun_word(next) || !impl_->nominal[tagged.tags[j]]) return false;
+  // Nor a name that an adjective is made of ("a savage john waters-like humor").
+  if (j + 1 < tokens.size() && !sentence_start[j + 1] &&
+      adjective_from_name(text::to_lower(tokens[j + 1].surface(text))))
+    return false;
   if (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) return true;
   if (upper_first(next))
     return context.case_informative() &&
@@ -446,6 +458,13 @@ Perturbator::PersonNouns Perturbator::person_nouns(std::string_view text,
       if (why.empty() && r_.first_names && upper_first(surface) && !lexicon_word(info.lemma) &&
           r_.first_names->gender_of(surface) != knowledge::Gender::kNone)
         why = "a first name, not a common noun here";
+      // Before an adjective made from a name, the noun modifies the phrase it opens ("a savage
+      // john waters-like humor").
+      for (std::size_t k = i + 1; why.empty() && k <= i + 2 && k < tokens.size(); ++k) {
+        if (sentence_start[k]) break;
+        const std::string w = text::to_lower(tokens[k].surface(text));
+        if (adjective_from_name(w)) why = "modifies the phrase after it ('" + w + "')";
+      }
       // A title of address before a common word is part of a work's title ("mr . deeds").
       if (why.empty() && is_title(surface)) {
         std::size_t t = i;

@@ -143,6 +143,15 @@ inline std::vector<std::string> lower_words(std::string_view phrase) {
   return out;
 }
 
+// Whether a word is an adjective made from a name ("waters-like", "tarantino-esque",
+// "hitchcock-style"): the name before it names a manner, not a person.
+inline bool adjective_from_name(std::string_view w) {
+  for (const std::string_view end : {"-like", "-esque", "-style"}) {
+    if (w.size() > end.size() && w.substr(w.size() - end.size()) == end) return true;
+  }
+  return false;
+}
+
 // An abbreviation's word without its final dot ("Mr." -> "Mr").
 inline std::string_view without_dot(std::string_view w) {
   return w.size() > 1 && w.back() == '.' ? w.substr(0, w.size() - 1) : w;
