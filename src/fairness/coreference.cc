@@ -1,6 +1,7 @@
 #include "fairness/coreference.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace assay::fairness {
@@ -117,7 +118,7 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
   return out;
 }
 
-std::vector<std::optional<std::size_t>> described_words(const std::vector<DescribingNoun>& nouns,
+std::vector<std::optional<Description>> described_words(const std::vector<DescribingNoun>& nouns,
                                                         const DescriptionContext& c) {
   static const std::set<std::string_view> kCopulas = {
       "is",      "was",      "'s",    "be",     "been",  "became", "becomes",
@@ -128,7 +129,25 @@ std::vector<std::optional<std::size_t>> described_words(const std::vector<Descri
   auto tag_starts = [&](std::size_t t, std::string_view prefix) {
     return c.tag(t).substr(0, prefix.size()) == prefix;
   };
-  std::vector<std::optional<std::size_t>> out(nouns.size());
+  std::vector<std::optional<Description>> out(nouns.size());
+  std::map<std::size_t, knowledge::Gender> gendered_singular;
+  for (const auto& n : nouns) {
+    if (n.gendered && !n.plural) gendered_singular[n.token] = n.gender;
+  }
+  auto gendered_noun = [&](std::size_t u) { return gendered_singular.count(u) > 0; };
+  auto gender_at = [&](std::size_t u) {
+    const auto it = gendered_singular.find(u);
+    return it != gendered_singular.end() ? it->second : c.gender_of(u);
+  };
+  // A word that names one person: a singular pronoun of a gender, a first name or its
+  // surname, a first name the name rules did not take, a gendered singular noun.
+  auto person_word = [&](std::size_t u) -> std::optional<std::size_t> {
+    static const std::set<std::string_view> kPronouns = {"he", "him", "his", "she", "her"};
+    if (kPronouns.count(words[u]) || c.name_at.count(u) || c.unnamed_first_name(u) ||
+        gendered_noun(u))
+      return u;
+    return std::nullopt;
+  };
   for (std::size_t a = 0; a < nouns.size(); ++a) {
     if (nouns[a].plural) continue;
     const std::size_t t = nouns[a].token;
@@ -139,7 +158,7 @@ std::vector<std::optional<std::size_t>> described_words(const std::vector<Descri
       const auto it = c.name_at.find(t + 1);
       if ((it != c.name_at.end() && it->second == t + 1) ||
           (!c.capitalised(t + 1) && c.unnamed_first_name(t + 1))) {
-        out[a] = t + 1;
+        out[a] = Description{t + 1};
         continue;
       }
     }
@@ -148,7 +167,7 @@ std::vector<std::optional<std::size_t>> described_words(const std::vector<Descri
       const auto it = c.name_at.find(t + 2);
       if ((it != c.name_at.end() && it->second == t + 2) ||
           (!c.capitalised(t + 2) && c.unnamed_first_name(t + 2))) {
-        out[a] = t + 2;
+        out[a] = Description{t + 2};
         continue;
       }
     }
@@ -159,16 +178,59 @@ std::vector<std::optional<std::size_t>> described_words(const std::vector<Descri
             words[j - 1] == "and"))
       --j;
     if (j < 2 || !same(j - 2) || !kDeterminers.count(words[j - 1])) continue;
+    const bool indefinite = words[j - 1] == "a" || words[j - 1] == "an";
+    // "in a role as a bad actor", "improvise like a jazzman": the nearest person before it in
+    // its sentence, unless their genders differ (a role: "rob schneider ... turns in a
+    // performance as a prissy teenage girl").
+    if (indefinite && (words[j - 2] == "as" || words[j - 2] == "like")) {
+      for (std::size_t u = j - 2; u > 0 && same(u - 1); --u) {
+        if (const auto who = person_word(u - 1)) {
+          const auto g = gender_at(*who);
+          if (!nouns[a].gendered || g == knowledge::Gender::kNone || g == nouns[a].gender)
+            out[a] = Description{*who, words[j - 2] == "like"};
+          break;
+        }
+      }
+      if (out[a]) continue;
+    }
+    // "turns the marquis de sade into a dullard": the person turned, the nearest before it.
+    if (indefinite && words[j - 2] == "into") {
+      static const std::set<std::string_view> kTurning = {
+          "turn",      "turns",      "turned",  "turning", "transform", "transforms",
+          "transformed", "transforming", "change", "changes", "changed",   "changing"};
+      for (std::size_t u = j - 2; u > 0 && same(u - 1) && u + 8 > j; --u) {
+        if (kTurning.count(words[u - 1])) break;
+        if (const auto who = person_word(u - 1)) {
+          if (u >= 2 && same(u - 2) &&
+              (kTurning.count(words[u - 2]) ||
+               (u >= 3 && same(u - 3) && kTurning.count(words[u - 3]))))
+            out[a] = Description{*who};
+          break;
+        }
+      }
+      if (out[a]) continue;
+    }
     std::size_t v = j - 2;
+    // "is at 22 a powerful young actor": an age between the verb and the noun.
+    if (v >= 2 && same(v - 1) && tag_starts(v, "cd") && words[v - 1] == "at") v -= 2;
     while (v > 0 && same(v - 1) && tag_starts(v, "rb")) --v;  // "was also a"
-    if (kCopulas.count(words[v]) && v > 0 && same(v - 1)) {
-      const std::size_t subject = v - 1;
-      if (words[subject] == "he" || words[subject] == "she" || c.name_at.count(subject))
-        out[a] = subject;
+    // "ryan gosling . . . is": the subject before an ellipsis, which may end a sentence.
+    std::size_t subject = v > 0 ? v - 1 : 0, dots = 0;
+    while (subject > 0 && (words[subject] == "." || words[subject] == "...")) {
+      dots += words[subject].size();
+      --subject;
+    }
+    if (kCopulas.count(words[v]) && v > 0 && (dots == 0 ? same(v - 1) : dots >= 2)) {
+      if (words[subject] == "he" || words[subject] == "she" || c.name_at.count(subject) ||
+          c.unnamed_first_name(subject) ||
+          (subject > 0 && c.sentence_of[subject - 1] == c.sentence_of[subject] &&
+           c.unnamed_first_name(subject - 1)) ||
+          gendered_noun(subject))
+        out[a] = Description{subject};
     } else if (words[j - 2] == "," && j >= 3 && same(j - 3) &&
                (c.name_at.count(j - 3) || c.proper_noun(j - 3)) &&
                (words[j - 1] == "a" || words[j - 1] == "an" || words[j - 1] == "the")) {
-      out[a] = j - 3;
+      out[a] = Description{j - 3};
     }
   }
   return out;

@@ -97,6 +97,15 @@ struct DescribingNoun {
   std::size_t token = 0;
   bool plural = false;    // plurals describe no one here
   bool gendered = false;  // only a gendered noun is described by a first name after it
+  knowledge::Gender gender = knowledge::Gender::kNone;  // a gendered noun's own
+};
+
+// What a describing noun describes: the token of the word that names the person, and whether
+// it is a likeness ("improvise like a jazzman"), which stays as it is when it has no
+// counterpart.
+struct Description {
+  std::size_t word = 0;
+  bool likeness = false;
 };
 
 struct DescriptionContext {
@@ -110,11 +119,12 @@ struct DescriptionContext {
   std::function<bool(std::size_t)> unnamed_first_name;
   // A proper noun of normally cased text that is no first name ("Mr. Taylor, a writer").
   std::function<bool(std::size_t)> proper_noun;
+  // The gender of a pronoun's or a first name's token (kNone: none or unknown).
+  std::function<knowledge::Gender(std::size_t)> gender_of;
 };
 
-// For each noun, the token of the word it describes (a pronoun, a first name or its surname),
-// or nullopt.
-std::vector<std::optional<std::size_t>> described_words(const std::vector<DescribingNoun>& nouns,
+// For each noun, what it describes, or nullopt.
+std::vector<std::optional<Description>> described_words(const std::vector<DescribingNoun>& nouns,
                                                         const DescriptionContext& c);
 
 }  // namespace assay::fairness

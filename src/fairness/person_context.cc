@@ -129,6 +129,31 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
       return "a title: named as an example of a work ('" + lower(k - 2) + " " + lower(k - 1) +
              "')";
   }
+  {
+    const std::size_t k = determined ? j - 1 : j;  // the phrase's first token
+    if (auto why = version_of_work(k, i + 1); !why.empty()) return why;
+    auto lower = [&](std::size_t t) { return text::to_lower(surface(t)); };
+    // "the original , killers from space": a bare plural in apposition to a work.
+    static const std::set<std::string_view> kWorkNouns = {
+        "original", "film", "movie", "picture", "sequel", "remake", "prequel",
+        "book",     "novel", "play", "musical", "series", "show",   "episode"};
+    if (plural && !determined && k >= 2 && !sentence_start_[k] && !sentence_start_[k - 1] &&
+        surface(k - 1) == "," && kWorkNouns.count(lower(k - 2)))
+      return "a title: in apposition to '" + lower(k - 2) + "'";
+    // "the showmanship of clones ' last 45 minutes": a bare plural whose possessive owns a
+    // part of a work.
+    static const std::set<std::string_view> kWorkParts = {
+        "minutes", "minute", "hour",    "hours",   "act",     "acts",     "reel",
+        "reels",   "scene",  "scenes",  "ending",  "climax",  "finale",   "script",
+        "screenplay", "plot", "premise", "soundtrack", "runtime", "trailer", "storyline",
+        "opening", "frames", "half",    "sequel",  "dialogue", "cast"};
+    if (plural && !determined && same_sentence(i + 2) && possessive(i + 1)) {
+      std::size_t h = i + 2;
+      while (same_sentence(h + 1) && (starts_with(tag(h), "jj") || tag(h) == "cd")) ++h;
+      if (kWorkParts.count(lower(h)))
+        return "a title: its possessive owns the '" + lower(h) + "' of a work";
+    }
+  }
   // Nouns that denote something of their possessor's kind: "its predecessors", "its brethren"
   // are films.
   if (determined && text::to_lower(surface(j - 1)) == "its") {
@@ -253,6 +278,40 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   if (same_sentence(i + 1) && text::to_lower(surface(i + 1)) == "of")
     return "part of a title: '" + text::to_lower(word) + " of ...'";
   return {};
+}
+
+bool PersonContext::possessive(std::size_t k) const {
+  const auto w = surface(k);
+  return w == "'s" || w == "'" || w == "\u2019s" || w == "\u2019";
+}
+
+std::string PersonContext::version_of_work(std::size_t k, std::size_t after) const {
+  static const std::set<std::string_view> kVersions = {
+      "version",   "versions",  "adaptation", "adaptations", "remake",     "remakes",
+      "retelling", "parody",    "spoof",      "rip-off",     "reimagining", "reworking",
+      "sequel",    "sequels",   "prequel",    "update",      "knockoff",   "knock-off"};
+  if (k < 2 || sentence_start_[k] || sentence_start_[k - 1]) return {};
+  const auto prep = text::to_lower(surface(k - 1));
+  const auto work = text::to_lower(surface(k - 2));
+  const bool sequel = work == "sequel" || work == "sequels" || work == "prequel";
+  if (!kVersions.count(work) || !(prep == "of" || (sequel && prep == "to"))) return {};
+  if (after < tagged_.tokens.size() && !sentence_start_[after] && possessive(after)) return {};
+  return "a title: after '" + work + " " + prep + "'";
+}
+
+std::string PersonContext::version_of_work(std::size_t i) const {
+  static const std::set<std::string_view> kWorks = {"novel", "novels", "book", "books",
+                                                    "story", "stories", "play",  "plays"};
+  auto why = version_of_work(i, i + 1);
+  // Over the full name (a middle initial, a surname) up to the first punctuation.
+  for (std::size_t k = i + 1; !why.empty() && k <= i + 4 && k < tagged_.tokens.size() &&
+                              !sentence_start_[k];
+       ++k) {
+    if ((k <= i + 2 && possessive(k)) || kWorks.count(text::to_lower(surface(k)))) why.clear();
+    const auto w = surface(k);
+    if (w == "," || w == ";" || w == ":" || w == "(" || w == ")") break;
+  }
+  return why;
 }
 
 bool PersonContext::quote(std::size_t k) const {

@@ -19,6 +19,10 @@
 //  - a bare plural relation after a linking verb ("staying friends", "made enemies") names
 //    no one new;
 //  - "a X of a / an ..." qualifies a thing ("a stumblebum of a movie");
+//  - a phrase after "version of", "remake of", "sequel to" and the like names a work, unless a
+//    possessive follows ("the cliffsnotes version of nicholas nickleby"); so does a bare plural
+//    in apposition to a work ("the original , killers from space") or one whose possessive
+//    owns a part of a work ("the showmanship of clones ' last 45 minutes");
 //  - a first name after a capitalised word that is neither a name nor a title, or before a
 //    capitalised "The" or "Of", inside a sentence, is part of a title ("Dirty Harry", "Buffy
 //    The Vampire Slayer"); a capitalised first name that is also a
@@ -52,6 +56,7 @@ class PersonContext {
   // tells whether a capitalised word is itself a first name or a title of address.
   template <class IsNameOrTitle>
   std::string name_blocked(std::size_t i, IsNameOrTitle is_name_or_title) const {
+    if (auto why = version_of_work(i); !why.empty()) return why;
     if (i == 0 || sentence_start_[i] || !case_informative_) return common_word_name(i);
     const auto before = surface(i - 1);
     if (capitalised(before) && !sentence_start_[i - 1] && !is_name_or_title(before))
@@ -80,6 +85,15 @@ class PersonContext {
   // it is not): at most five words between the marks, none of them a verb or punctuation
   // (`" ichi the killer "`, "rescue [the funk brothers]"; not `"Good evening, sir."`).
   std::string quoted_title(std::size_t i) const;
+  // Why the phrase that begins at token k names a work (empty: it does not): after "version
+  // of", "adaptation of", "remake of", "sequel to" ("the cliffsnotes version of nicholas
+  // nickleby"), unless a possessive stands at token `after` ("a remake of john carpenter's
+  // film" names the director).
+  std::string version_of_work(std::size_t k, std::size_t after) const;
+  // The same for the first name at token i, unless a possessive or a work follows within its
+  // full name ("an adaptation of Dean R. Koontz novel" names the author).
+  std::string version_of_work(std::size_t i) const;
+  bool possessive(std::size_t k) const;  // 's or a lone apostrophe
   // The first token of the noun phrase that ends at token i, before its determiner if any.
   std::size_t phrase_start(std::size_t i) const;
   bool conjunction(std::size_t k) const;

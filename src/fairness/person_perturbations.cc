@@ -26,7 +26,7 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
   }
   {
     const auto& tables = r_.tagger->tables();
-    DescriptionContext dc{words, sentence_of, name_at, {}, {}, {}, {}};
+    DescriptionContext dc{words, sentence_of, name_at, {}, {}, {}, {}, {}};
     dc.tag = [&](std::size_t t) { return tables.tag_name(tagged.tags[t]); };
     dc.capitalised = [&](std::size_t t) { return upper_first(tokens[t].surface(text)); };
     dc.proper_noun = [&](std::size_t t) {
@@ -40,9 +40,19 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
       return r_.first_names && impl_->nominal[tagged.tags[t]] &&
              r_.first_names->gender_of(tokens[t].surface(text)) != knowledge::Gender::kNone;
     };
+    std::map<std::size_t, knowledge::Gender> name_gender(names.begin(), names.end());
+    dc.gender_of = [&](std::size_t t) {
+      const auto& w = words[t];
+      if (w == "he" || w == "him" || w == "his") return knowledge::Gender::kMale;
+      if (w == "she" || w == "her") return knowledge::Gender::kFemale;
+      if (const auto it = name_at.find(t); it != name_at.end()) return name_gender[it->second];
+      return r_.first_names ? r_.first_names->gender_of(tokens[t].surface(text))
+                            : knowledge::Gender::kNone;
+    };
     std::vector<DescribingNoun> nouns;
     for (std::size_t a = 0; a < occ_token.size(); ++a)
-      nouns.push_back({occ_token[a], static_cast<bool>(occ_plural[a]), !occ_info[a]->neutral});
+      nouns.push_back({occ_token[a], static_cast<bool>(occ_plural[a]), !occ_info[a]->neutral,
+                       occ_info[a]->gender});
     described = described_words(nouns, dc);
   }
   auto person = [&](const std::string& key, std::size_t token) {
@@ -60,9 +70,15 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
       persons[e].occs.push_back(a);
       persons[e].gender = info.gender;
       // A noun that only modifies the common noun after it ("female characters", "male
-      // bonding"; the rule of ActiveMutate) is no antecedent of a pronoun.
+      // bonding"; the rule of ActiveMutate) is no antecedent of a pronoun; nor is one that
+      // describes a pronoun or a name, whose mention it is. One that describes someone the
+      // rules do not name ("Vince Vaughn is a much better actor") stands for that person.
       const std::size_t t = occ_token[a];
-      if (!p_.modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]) && !described[a])
+      const bool describes_mention =
+          described[a] && (name_at.count(described[a]->word) ||
+                           classify_pronoun(words[described[a]->word], 0, true).has_value());
+      if (!p_.modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]) &&
+          !describes_mention)
         mentions.push_back({t, e, info.gender, static_cast<bool>(occ_plural[a])});
       ++a;
     } else {
@@ -209,11 +225,16 @@ void PerturbationBuilder::perturb_persons() {
   constexpr std::size_t kNobody = std::numeric_limits<std::size_t>::max();
   std::map<std::size_t, std::size_t> pronoun_at;  // token → index in pronouns
   for (std::size_t k = 0; k < pronouns.size(); ++k) pronoun_at[pronouns[k].token] = k;
+  std::map<std::size_t, std::size_t> noun_person;  // a person noun's token → its person
+  for (std::size_t e = 0; e < persons.size(); ++e) {
+    for (const std::size_t a : persons[e].occs) noun_person[occ_token[a]] = e;
+  }
   // The person whom the word a described noun describes refers to (kNobody: undecided).
   auto described_person = [&](std::size_t a) {
-    const std::size_t subject = *described[a];
+    const std::size_t subject = described[a]->word;
     if (const auto it = pronoun_at.find(subject); it != pronoun_at.end())
       return refs[it->second].size() == 1 ? refs[it->second][0] : kNobody;
+    if (const auto it = noun_person.find(subject); it != noun_person.end()) return it->second;
     const auto at = name_at.find(subject);
     if (at == name_at.end()) return kNobody;
     const auto it = person_of.find("\tname\t" + words[at->second]);
@@ -229,6 +250,7 @@ void PerturbationBuilder::perturb_persons() {
       if (info.gender == knowledge::Gender::kNone || info.gender == to) continue;
       const std::size_t t = occ_token[a];
       if (info.candidates[g].empty()) {
+        if (described[a]->likeness) continue;  // "she can improvise like a jazzman"
         std::string why = "'";
         why += occ_word(a);
         why += "' describes '" + persons[e].written + "' and has no counterpart";
@@ -315,14 +337,34 @@ void PerturbationBuilder::perturb_persons() {
         d != who.occs.end()) {
       out.dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
                              who.written, "",
-                             "describes '" + std::string(tokens[*described[*d]].surface(text)) +
+                             "describes '" + std::string(tokens[described[*d]->word].surface(text)) +
                                  "': it takes that person's gender"});
       continue;
     }
+    // Plural nouns of one gender close together may name the same people ("Two guys compete
+    // ... the two males try"): one of them alone cannot change.
+    auto same_people = [&]() -> std::string {
+      if (info.gender == knowledge::Gender::kNone || !occ_plural[who.occs[0]]) return "";
+      for (std::size_t f = 0; f < persons.size(); ++f) {
+        const TextPerson& other = persons[f];
+        if (f == e || other.occs.empty() || other.gender != info.gender ||
+            !occ_plural[other.occs[0]])
+          continue;
+        for (const std::size_t a : who.occs) {
+          for (const std::size_t b : other.occs) {
+            const std::size_t sa = sentence_of[occ_token[a]], sb = sentence_of[occ_token[b]];
+            if ((sa > sb ? sa - sb : sb - sa) <= kLookBack)
+              return "may name the same people as '" + other.written + "'";
+          }
+        }
+      }
+      return "";
+    };
     if (options_.analogy) {
       for (std::size_t g = 0; g < n_groups; ++g) {
         if (info.candidates[g].empty()) continue;
         auto why = ambiguity(knowledge::Gender::kNone);
+        if (why.empty()) why = same_people();
         Replacements extra = pronouns_to(gender_of_group(g));
         if (why.empty()) why = descriptions_to(e, g, gender_of_group(g), extra);
         if (!why.empty()) {

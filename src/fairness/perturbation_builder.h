@@ -117,7 +117,7 @@ class PerturbationBuilder {
     // Nouns that describe a person another word names (coreference.h: "she was a … woman",
     // "John Chrichton, an astronaut", "actor oliver martinez"): the token of the word occurrence
     // a describes.
-    std::vector<std::optional<std::size_t>> described;
+    std::vector<std::optional<Description>> described;
   };
   TextPersons find_persons() const;
   // The gendered pronouns, each with its form and the clause it may refer forward from.

@@ -89,10 +89,8 @@ TEST(GenderJudged, SampledFromCorpora) {
       "still made %s\n",
       inputs.size(), percent(s.right, s.made).c_str(), s.unjudged,
       percent(s.right, judged_right).c_str());
-  // The goal is 0.95, as on the hand-written set; real reviews are not there yet (film
-  // titles, long-range co-reference and non-person senses; docs/fairness.md), so this is a
-  // floor under the measured precision that no change may lower.
-  EXPECT_GE(precision, 0.92) << s.report;
+  // The goal, as on the hand-written set.
+  EXPECT_GE(precision, 0.95) << s.report;
 
   const auto n = testing::score_sampled(
       Perturbator(testing::mutable_graph_only_resources(), gender_attribute(), noun_only_options()),
