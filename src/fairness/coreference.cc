@@ -149,11 +149,29 @@ std::vector<std::optional<Description>> described_words(const std::vector<Descri
     return std::nullopt;
   };
   for (std::size_t a = 0; a < nouns.size(); ++a) {
-    if (nouns[a].plural) continue;
     const std::size_t t = nouns[a].token;
     auto same = [&](std::size_t u) {
       return u < words.size() && c.sentence_of[u] == c.sentence_of[t];
     };
+    if (nouns[a].plural) {
+      // "Sean Astin (one of my favorite actors)", "he is one of the finest actors": a member
+      // of the group, the person named just before.
+      std::size_t j = t;
+      while (j > 0 && same(j - 1) && (tag_starts(j - 1, "jj") || tag_starts(j - 1, "rb"))) --j;
+      if (j >= 3 && same(j - 3) && kDeterminers.count(words[j - 1]) && words[j - 2] == "of" &&
+          words[j - 3] == "one") {
+        std::size_t u = j - 3;
+        while (u > 0 && same(u - 1) &&
+               (words[u - 1] == "(" || words[u - 1] == "," || kCopulas.count(words[u - 1]) ||
+                tag_starts(u - 1, "rb")))
+          --u;
+        if (u > 0 && u < j - 3 && same(u - 1)) {
+          if (const auto who = person_word(u - 1); who && words[*who] != "his" && words[*who] != "her")
+            out[a] = Description{*who};
+        }
+      }
+      continue;
+    }
     if (nouns[a].gendered && same(t + 1)) {
       const auto it = c.name_at.find(t + 1);
       if ((it != c.name_at.end() && it->second == t + 1) ||

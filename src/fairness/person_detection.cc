@@ -280,6 +280,21 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
         continue;
       }
     }
+    // "Louis Gossett Jr.": a son's suffix in the full name says the person is a man, and it
+    // would stay after a woman's name.
+    if (name) {
+      bool suffixed = false;
+      for (std::size_t k = i + 1; k <= i + 3 && k < tokens.size() && !sentence_start[k]; ++k) {
+        const std::string w = text::to_lower(without_dot(tokens[k].surface(text)));
+        if (w == "jr" || w == "sr") suffixed = true;
+        if (!upper_first(tokens[k].surface(text)) && w != "jr" && w != "sr") break;
+      }
+      if (suffixed) {
+        dropped.push_back({MutationKind::kName, "", std::string(surface), "",
+                           "not swapped: a full name with 'Jr.' or 'Sr.', a man's"});
+        continue;
+      }
+    }
     // A name an adjective is made of names a manner ("a john waters-like humor").
     if (name && i + 1 < tokens.size() && !sentence_start[i + 1] &&
         adjective_from_name(text::to_lower(tokens[i + 1].surface(text)))) {
@@ -474,6 +489,13 @@ Perturbator::PersonNouns Perturbator::person_nouns(std::string_view text,
             !name_follows(text, tagged, sentence_start, context, t, true))
           why = "part of a title: a title of address before a common word";
       }
+      // A bare noun the tagger's lexicon does not know, before a surname, is a first name the
+      // lists lack ("dana janklowicz-mann and amir mann", WordNet's amir an emir).
+      if (why.empty() && !plural && (i == 0 || sentence_start[i] || !context.determiner(i - 1)) &&
+          !r_.tagger->tables().find_word(text::to_lower(surface)) &&
+          !lexicon_word(text::to_lower(surface)) && before_name(i) &&
+          tokens[i + 1].surface(text).find('-') == std::string_view::npos)
+        why = "a name: a word the tagger does not know, before a surname";
       if (!why.empty()) {
         dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
                            std::string(surface), "", "not a person here: " + why});

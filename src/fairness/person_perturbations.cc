@@ -20,9 +20,13 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
   auto& mentions = found.mentions;
   auto& name_at = found.name_at;
   auto& described = found.described;
+  std::set<std::string> surname_words;  // of the text's full names
   for (const auto& [t, gender] : names) {
     name_at[t] = t;
-    if (p_.name_follows(text, tagged, sentence_start, *context, t, false)) name_at[t + 1] = t;
+    if (p_.name_follows(text, tagged, sentence_start, *context, t, false)) {
+      name_at[t + 1] = t;
+      surname_words.insert(words[t + 1]);
+    }
   }
   {
     const auto& tables = r_.tagger->tables();
@@ -76,6 +80,7 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
       const std::size_t t = occ_token[a];
       const bool describes_mention =
           described[a] && (name_at.count(described[a]->word) ||
+                           surname_words.count(words[described[a]->word]) ||
                            classify_pronoun(words[described[a]->word], 0, true).has_value());
       if (!p_.modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]) &&
           !describes_mention)
@@ -115,6 +120,15 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
           taken.count(t) || (context->case_informative() && !upper_first(tokens[t].surface(text))))
         continue;
       mentions.push_back({t, it->second, persons[it->second].gender, false});
+      // "Troy Taylor … Mr. Taylor": the title of the person's own gender changes with the name.
+      std::size_t k = t > 0 ? t - 1 : 0;
+      if (k > 0 && words[k] == ".") --k;
+      if (k + 1 == t || words[k + 1] == ".") {
+        const auto* entry =
+            r_.gender_lexicon ? r_.gender_lexicon->find(without_dot(words[k])) : nullptr;
+        if (entry && entry->category == "address" && entry->gender == persons[it->second].gender)
+          persons[it->second].titles.push_back(k);
+      }
     }
     // Someone the lists do not name but a relative "who" / "whose" makes a person ("access
     // to massoud , whose charm … his people"): a mention of either gender that never changes.
@@ -158,6 +172,10 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
       std::sort(mentions.begin(), mentions.end(),
                 [](const PersonMention& a, const PersonMention& b) { return a.token < b.token; });
     }
+    // A title before a named person's surname is that person's, not a mention of its own.
+    std::set<std::size_t> titles;
+    for (const auto& p : persons) titles.insert(p.titles.begin(), p.titles.end());
+    std::erase_if(mentions, [&](const PersonMention& m) { return titles.count(m.token) > 0; });
   }
   return found;
 }
@@ -199,6 +217,14 @@ std::vector<GenderedPronoun> PerturbationBuilder::find_pronouns() const {
         (words[i + 1] == "a" || words[i + 1] == "an" || words[i + 1] == "the");
     if (in_sentence(i, i + 1) && !article_next && impl_->nominal[tagged.tags[i + 1]]) {
       nominal = is_noun_tag(i + 1) || (in_sentence(i, i + 2) && impl_->nominal[tagged.tags[i + 2]]);
+    }
+    // An ordinal, "own" or a superlative whose noun is understood: "enough for his second",
+    // "at his best".
+    if (in_sentence(i, i + 1) && !nominal) {
+      static const std::set<std::string_view> kElliptical = {
+          "first", "second", "third", "fourth", "fifth", "last", "next", "latest",
+          "own",   "best",   "worst", "finest", "greatest", "earliest", "newest"};
+      nominal = kElliptical.count(words[i + 1]) > 0;
     }
     auto p = classify_pronoun(words[i], i, nominal);
     if (!p) continue;
@@ -256,7 +282,9 @@ void PerturbationBuilder::perturb_persons() {
         why += "' describes '" + persons[e].written + "' and has no counterpart";
         return why;
       }
-      const std::string& word = info.candidates[g][info.chosen[g]].word;
+      const std::string& lemma = info.candidates[g][info.chosen[g]].word;
+      const std::string word = text::transfer_case(
+          tokens[t].surface(text), occ_plural[a] ? r_.inflector->pluralize(lemma) : lemma);
       change.emplace_back(t, word);
       if (t > 0 && is_article(t - 1)) {
         const std::string want(text::indefinite_article(word));
@@ -265,6 +293,20 @@ void PerturbationBuilder::perturb_persons() {
     }
     return "";
   };
+  // A pronoun that refers to no one within the look-back window may still refer to the
+  // person last mentioned before it that it could name ("Troy Taylor … Mr. Taylor … Shock!
+  // Amazing! As if we didn't know … He informed us"): that person does not change.
+  std::vector<std::size_t> far(pronouns.size(), kNobody);
+  for (std::size_t k = 0; k < pronouns.size(); ++k) {
+    if (!refs[k].empty()) continue;
+    for (auto m = found.mentions.rbegin(); m != found.mentions.rend(); ++m) {
+      if (m->token >= pronouns[k].token || m->plural) continue;
+      if (m->gender == pronouns[k].gender || m->gender == knowledge::Gender::kNone) {
+        far[k] = m->entity;
+        break;
+      }
+    }
+  }
   for (std::size_t e = 0; e < persons.size() && !full(); ++e) {
     const TextPerson& who = persons[e];
     if (who.occs.empty() && who.name_tokens.empty()) continue;  // someone unnamed
@@ -285,6 +327,12 @@ void PerturbationBuilder::perturb_persons() {
     // Why the perturbation towards `to` cannot be made (kNone: any change of gender): a
     // pronoun that may refer to this person or another and would have to change.
     auto ambiguity = [&](knowledge::Gender to) -> std::string {
+      for (std::size_t k = 0; k < pronouns.size(); ++k) {
+        if (far[k] != e || (to != knowledge::Gender::kNone && pronouns[k].gender == to)) continue;
+        return "ambiguous co-reference: a later '" +
+               std::string(tokens[pronouns[k].token].surface(text)) + "' may refer to '" +
+               who.written + "'";
+      }
       for (const std::size_t k : ambiguous) {
         if (to != knowledge::Gender::kNone && pronouns[k].gender == to) continue;
         std::string others;
@@ -323,6 +371,13 @@ void PerturbationBuilder::perturb_persons() {
         continue;
       }
       for (const std::size_t t : who.name_tokens) change.emplace_back(t, name);
+      for (const std::size_t t : who.titles) {
+        const std::string_view title = tokens[t].surface(text);
+        std::string swapped = text::transfer_case(
+            without_dot(title), r_.gender_lexicon->find(without_dot(words[t]))->counterpart);
+        if (title != without_dot(title)) swapped += '.';
+        change.emplace_back(t, swapped);
+      }
       for (auto& p : pronouns_to(to)) change.push_back(std::move(p));
       Realised r;
       r.new_word = text::transfer_case(who.written, name);
@@ -331,6 +386,13 @@ void PerturbationBuilder::perturb_persons() {
       continue;
     }
     const NounInfo& info = *occ_info[who.occs[0]];
+    // "Mr." before a named person's surname changes with the name.
+    if (std::all_of(who.occs.begin(), who.occs.end(), [&](std::size_t a) {
+          return std::any_of(persons.begin(), persons.end(), [&](const TextPerson& p) {
+            return std::find(p.titles.begin(), p.titles.end(), occ_token[a]) != p.titles.end();
+          });
+        }))
+      continue;
     // A noun that describes a person named otherwise changes with that person.
     if (const auto d = std::find_if(who.occs.begin(), who.occs.end(),
                                     [&](std::size_t a) { return described[a].has_value(); });

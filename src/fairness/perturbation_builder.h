@@ -107,6 +107,7 @@ class PerturbationBuilder {
     std::vector<std::size_t> name_tokens;  // or the tokens of a first name
     std::string written;                   // the first mention as written
     std::set<std::string> surnames;        // a first name's, lower case
+    std::vector<std::size_t> titles;       // titles of address before its surname ("Mr. Taylor")
     knowledge::Gender gender = knowledge::Gender::kNone;
   };
   struct TextPersons {
