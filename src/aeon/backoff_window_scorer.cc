@@ -355,15 +355,40 @@ std::size_t gallop(std::span<const Entry> list, std::size_t lo, WordId w) {
       std::lower_bound(first, last, w, [](const Entry& e, WordId key) { return e.word < key; }) - list.begin());
 }
 
+// How many matches ahead a walk asks for the values it will read (they are scattered over
+// lists too long to stay in cache: the walks wait on memory, not on arithmetic).
+constexpr std::size_t kPrefetchAhead = 8;
+
+// The (i, j) of every word of a sorted sequence (word(i) for i < n, ascending) that is entry j
+// of a list with a WordIndex, in ascending order, collected without a branch per word into the
+// calling thread's buffer (valid until the next call on this thread).
+template <typename WordAt>
+std::span<const std::pair<std::uint32_t, std::uint32_t>> index_matches(std::size_t n, WordAt&& word,
+                                                                       const BackoffWindowScorer::WordIndex& index) {
+  thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> found;
+  found.resize(n + 1);
+  std::size_t m = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t j = index.find_or_rank(word(i));
+    found[m] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j >> 1)};
+    m += static_cast<std::size_t>(j & 1);
+  }
+  return {found.data(), m};
+}
+
 // Calls fn(i, j) for every word of a sorted sequence (word(i) for i < n, ascending) that is
-// list[j]: by the list's WordIndex when it has one, else by galloping forward.
-template <typename WordAt, typename Fn>
+// list[j], in ascending order: by the list's WordIndex when it has one (calling prefetch(i, j)
+// kPrefetchAhead matches before fn(i, j)), else by galloping forward.
+template <typename WordAt, typename Fn, typename Prefetch>
 void match(std::size_t n, WordAt&& word, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
-           Fn&& fn) {
+           Fn&& fn, Prefetch&& prefetch) {
   if (!index.empty()) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::int64_t j = index.find(word(i));
-      if (j >= 0) fn(i, static_cast<std::size_t>(j));
+    const auto found = index_matches(n, word, index);
+    const std::size_t m = found.size();
+    for (std::size_t k = 0; k < std::min(m, kPrefetchAhead); ++k) prefetch(found[k].first, found[k].second);
+    for (std::size_t k = 0; k < m; ++k) {
+      if (k + kPrefetchAhead < m) prefetch(found[k + kPrefetchAhead].first, found[k + kPrefetchAhead].second);
+      fn(found[k].first, found[k].second);
     }
     return;
   }
@@ -379,6 +404,43 @@ void match(std::size_t n, WordAt&& word, std::span<const Entry> list, const Back
 
 }  // namespace
 
+template <typename T>
+std::size_t BackoffWindowScorer::PairTable<T>::slot(std::uint64_t key) const {
+  const std::size_t mask = keys_.size() - 1;
+  std::uint64_t h = key * 0x9e3779b97f4a7c15ull;
+  std::size_t i = static_cast<std::size_t>(h ^ (h >> 32)) & mask;
+  while (keys_[i] != key && keys_[i] != kFree) i = (i + 1) & mask;
+  return i;
+}
+
+template <typename T>
+const T* BackoffWindowScorer::PairTable<T>::find(std::uint64_t key) const {
+  if (keys_.empty()) return nullptr;
+  const std::size_t i = slot(key);
+  return keys_[i] == key ? &values_[i] : nullptr;
+}
+
+template <typename T>
+void BackoffWindowScorer::PairTable<T>::insert(std::uint64_t key, const T& value) {
+  ASSAY_CHECK(key != kFree);
+  if (2 * (size_ + 1) > keys_.size()) {  // at most half full
+    std::vector<std::uint64_t> old_keys(std::max<std::size_t>(1024, 2 * keys_.size()), kFree);
+    std::vector<T> old_values(old_keys.size());
+    old_keys.swap(keys_);  // keys_ and values_ are now the larger, empty table
+    old_values.swap(values_);
+    for (std::size_t k = 0; k < old_keys.size(); ++k) {
+      if (old_keys[k] == kFree) continue;
+      const std::size_t i = slot(old_keys[k]);
+      keys_[i] = old_keys[k];
+      values_[i] = old_values[k];
+    }
+  }
+  const std::size_t i = slot(key);
+  keys_[i] = key;
+  values_[i] = value;
+  ++size_;
+}
+
 std::int64_t BackoffWindowScorer::WordIndex::find(WordId w) const {
   const auto i = static_cast<std::size_t>(w);
   const std::uint64_t block = bits[i / 64], bit = std::uint64_t{1} << (i % 64);
@@ -389,6 +451,17 @@ std::int64_t BackoffWindowScorer::WordIndex::find(WordId w) const {
   m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
   m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
   return static_cast<std::int64_t>(rank[i / 64]) + static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
+}
+
+std::int64_t BackoffWindowScorer::WordIndex::find_or_rank(WordId w) const {
+  const auto i = static_cast<std::size_t>(w);
+  const std::uint64_t block = bits[i / 64];
+  std::uint64_t m = block & ((std::uint64_t{1} << (i % 64)) - 1);
+  m = m - ((m >> 1) & 0x5555555555555555ull);
+  m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
+  m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  const auto r = static_cast<std::int64_t>(rank[i / 64]) + static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
+  return r * 2 + static_cast<std::int64_t>((block >> (i % 64)) & 1);
 }
 
 const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) const {
@@ -464,7 +537,7 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
   const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) << 32) | static_cast<std::uint32_t>(x);
   if (keep) {
     const std::lock_guard lock(pairs_mutex_);
-    if (const auto it = pairs_.find(key); it != pairs_.end()) return it->second;
+    if (const PairSums* kept = pairs_.find(key)) return *kept;
   }
   PairSums ps;
   auto both = [&](std::size_t i, std::size_t j) {
@@ -479,16 +552,21 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
     ps.p_q += a.pq;
     ps.alpha_q += a.alpha_q;
   };
+  auto prefetch = [&](std::size_t i, std::size_t j) {
+    __builtin_prefetch(&as.terms[i]);
+    __builtin_prefetch(&bs.beta0[j]);
+    __builtin_prefetch(&bs.beta1[j]);
+  };
   // Walks the shorter of the two lists.
   if (A.size() <= B.size()) {
-    match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs.index, both);
+    match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs.index, both, prefetch);
   } else {
     match(B.size(), [&](std::size_t j) { return B[j].word; }, A, as.index,
-          [&](std::size_t j, std::size_t i) { both(i, j); });
+          [&](std::size_t j, std::size_t i) { both(i, j); }, [&](std::size_t j, std::size_t i) { prefetch(i, j); });
   }
   if (keep) {
     const std::lock_guard lock(pairs_mutex_);
-    pairs_.emplace(key, ps);
+    if (!pairs_.find(key)) pairs_.insert(key, ps);
   }
   return ps;
 }
@@ -540,15 +618,13 @@ void intersect(std::size_t na, WA&& wa, std::size_t nb, WB&& wb, Fn&& fn) {
   }
 }
 
-// intersect against a bigram list (sorted by word), by its WordIndex where it has one.
-template <typename WA, typename Fn>
+// intersect against a bigram list (sorted by word), by its WordIndex where it has one (then
+// calling prefetch(i, j) kPrefetchAhead matches before fn(i, j), as match does).
+template <typename WA, typename Fn, typename Prefetch>
 void intersect_list(std::size_t na, WA&& wa, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
-                    Fn&& fn) {
+                    Fn&& fn, Prefetch&& prefetch) {
   if (!index.empty() && na <= list.size()) {
-    for (std::size_t i = 0; i < na; ++i) {
-      const std::int64_t j = index.find(wa(i));
-      if (j >= 0) fn(i, static_cast<std::size_t>(j));
-    }
+    match(na, wa, list, index, fn, prefetch);
     return;
   }
   intersect(na, wa, list.size(), [&](std::size_t j) { return list[j].word; }, fn);
@@ -568,27 +644,39 @@ std::int64_t find_term(const Terms& terms, WordId w) {
   return j < terms.size() && terms[j].w == w ? static_cast<std::int64_t>(j) : -1;
 }
 
-// The list kept for `key`, built by build(list) on first use; past `cap` terms kept in all, built
-// into the caller's `scratch` instead (the same values, so the same sums either way).
-template <typename List, typename Build>
-const List& kept_list(std::mutex& mutex, std::size_t& count, std::size_t cap,
-                      std::unordered_map<std::uint64_t, std::unique_ptr<const List>>& lists, std::uint64_t key,
-                      List& scratch, Build&& build) {
+// The list kept for `key`, built by build(list, terms) on first use (the list's sums, its
+// terms appended to `terms`) and copied into `arena`; past `cap` terms kept in all, the
+// caller's `scratch` over `terms` instead (the same values, so the same sums either way; valid
+// until the next call with the same scratch).
+template <typename List, typename Table, typename Term, typename Build>
+const List& kept_list(std::mutex& mutex, std::size_t& count, std::size_t cap, Table& lists,
+                      std::pmr::monotonic_buffer_resource& arena, std::uint64_t key, List& scratch,
+                      std::vector<Term>& terms, Build&& build) {
   {
     const std::lock_guard lock(mutex);
-    if (const auto it = lists.find(key); it != lists.end()) return *it->second;
+    if (const auto* kept = lists.find(key)) return **kept;
   }
-  auto list = std::make_unique<List>();
-  build(*list);
-  const std::size_t n = list->terms.size() + 1;
+  List list{};
+  terms.clear();
+  build(list, terms);
+  const std::size_t n = terms.size() + 1;
   const std::lock_guard lock(mutex);
-  if (const auto it = lists.find(key); it != lists.end()) return *it->second;
+  if (const auto* kept = lists.find(key)) return **kept;
   if (count + n > cap) {
-    scratch = std::move(*list);
+    scratch = list;
+    scratch.terms = terms;
     return scratch;
   }
   count += n;
-  return *lists.emplace(key, std::move(list)).first->second;
+  Term* kept_terms = nullptr;
+  if (!terms.empty()) {
+    kept_terms = static_cast<Term*>(arena.allocate(terms.size() * sizeof(Term), alignof(Term)));
+    std::uninitialized_copy(terms.begin(), terms.end(), kept_terms);
+  }
+  list.terms = std::span<const Term>(kept_terms, terms.size());
+  const List* kept = new (arena.allocate(sizeof(List), alignof(List))) List(list);
+  lists.insert(key, kept);
+  return *kept;
 }
 
 }  // namespace
@@ -596,13 +684,19 @@ const List& kept_list(std::mutex& mutex, std::size_t& count, std::size_t cap,
 const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, WordId v, float b1,
                                                                     const AfterSums& as) const {
   thread_local LeftList scratch;
-  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, left_lists_, pair_key(u, v), scratch, [&](LeftList& out) {
+  thread_local std::vector<LeftTerm> scratch_terms;
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, left_lists_, lists_arena_, pair_key(u, v), scratch,
+                   scratch_terms, [&](LeftList& out, std::vector<LeftTerm>& terms) {
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_after(u, v), copy);
-    out.terms.reserve(T.size());
+    terms.reserve(T.size());
     const auto A = as.list;
     // exact_score counts the trigram only with the bigram (v w).
+    auto prefetch = [&](std::size_t, std::size_t j) {
+      __builtin_prefetch(&A[j]);
+      __builtin_prefetch(&as.terms[j]);
+    };
     intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, A, as.index, [&](std::size_t k, std::size_t j) {
       const WordId w = T[k].word;
       if (is_marker(trie_, w)) return;
@@ -613,21 +707,28 @@ const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, Wo
                        a.alpha, a.alpha_q, a.p_vw};
       out.s_q += e.alpha_q * e.d;
       out.s_p += e.e_pvw * e.d;
-      out.terms.push_back(e);
-    });
+      terms.push_back(e);
+    }, prefetch);
   });
 }
 
 const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, WordId x, const AfterSums& as,
                                                                   const BeforeSums& bs) const {
   thread_local MidList scratch;
-  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, mid_lists_, pair_key(v, x), scratch, [&](MidList& out) {
+  thread_local std::vector<MidTerm> scratch_terms;
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, mid_lists_, lists_arena_, pair_key(v, x), scratch,
+                   scratch_terms, [&](MidList& out, std::vector<MidTerm>& terms) {
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_around(v, x), copy);
-    out.terms.reserve(T.size());
+    terms.reserve(T.size());
     const auto B = bs.list;
     // exact_score counts the trigram only with the bigram (w x).
+    auto prefetch = [&](std::size_t, std::size_t j) {
+      __builtin_prefetch(&B[j]);
+      __builtin_prefetch(&bs.beta0[j]);
+      __builtin_prefetch(&bs.beta1[j]);
+    };
     intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, B, bs.index, [&](std::size_t k, std::size_t j) {
       const WordId w = T[k].word;
       if (is_marker(trie_, w)) return;
@@ -647,19 +748,21 @@ const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, Word
         out.n0 += e.e_p * e.beta0 * e.d;
         out.n1 += e.e_p * e.beta1 * e.d;
       }
-      out.terms.push_back(e);
-    });
+      terms.push_back(e);
+    }, prefetch);
   });
 }
 
 const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, WordId y, const Entry& xy,
                                                                       const BeforeSums& bs) const {
   thread_local RightList scratch;
-  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, right_lists_, pair_key(x, y), scratch, [&](RightList& out) {
+  thread_local std::vector<RightTerm> scratch_terms;
+  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, right_lists_, lists_arena_, pair_key(x, y), scratch,
+                   scratch_terms, [&](RightList& out, std::vector<RightTerm>& terms) {
     const double lb = lm::SphinxTrie::log_base();
     std::vector<Entry> copy;
     const auto T = sorted_list(trie_.trigrams_before(x, y), copy);
-    out.terms.reserve(T.size());
+    terms.reserve(T.size());
     const double k3f = static_cast<double>(xy.prob);
     const double k3 = static_cast<double>(static_cast<int>(xy.prob + 0.0f));
     for (const Entry& t : T) {
@@ -676,7 +779,7 @@ const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, 
         e.d = std::expm1(lb * (p + 0.5 - k3));
         out.sn += e.e_pq * e.d;
       }
-      out.terms.push_back(e);
+      terms.push_back(e);
     }
   });
 }
@@ -786,7 +889,8 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
                      [&](std::size_t i, std::size_t j) {
                        const LeftTerm& e = L->terms[i];
                        z += (kAB * e.alpha * (*beta)[j] - kA * e.alpha_q) * e.d;
-                     });
+                     },
+                     [&](std::size_t, std::size_t j) { __builtin_prefetch(&(*beta)[j]); });
     }
   }
   // (· x y): the pair determines B; those also in A have the A forms (β1 > 0: in B).
@@ -799,7 +903,8 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
                        const AfterTerm& a = as->terms[j];
                        z += (e.beta1 > 0 ? (kAB * a.alpha - kB * e.e_p) * e.beta1 : kA * a.alpha_q - kG * e.e_pq) *
                             e.d;
-                     });
+                     },
+                     [&](std::size_t, std::size_t j) { __builtin_prefetch(&as->terms[j]); });
     }
   }
   // 5. The intersections of the trigram lists: G·(ρ − 1)(ρ' − 1), and the three-way term.

@@ -28,9 +28,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <span>
-#include <unordered_map>
 #include <vector>
 
 #include "lm/sphinx_trie.h"
@@ -98,6 +98,8 @@ class BackoffWindowScorer {
     std::vector<std::uint32_t> rank;
     bool empty() const { return bits.empty(); }
     std::int64_t find(lm::WordId w) const;
+    // 2·(the entries before w) + (1 when w is in the list): find without a branch.
+    std::int64_t find_or_rank(lm::WordId w) const;
   };
   struct AfterTerm {
     double alpha;    // E(p_vw + bo_vw)
@@ -140,6 +142,22 @@ class BackoffWindowScorer {
 
  private:
 
+  // A table from a pair of word ids (pair_key) to a value, open addressing: one probe is
+  // usually one cache line. Not thread-safe (its owner locks).
+  template <typename T>
+  class PairTable {
+   public:
+    const T* find(std::uint64_t key) const;
+    void insert(std::uint64_t key, const T& value);  // `key` absent
+
+   private:
+    static constexpr std::uint64_t kFree = ~std::uint64_t{0};
+    std::size_t slot(std::uint64_t key) const;
+    std::vector<std::uint64_t> keys_;
+    std::vector<T> values_;
+    std::size_t size_ = 0;
+  };
+
   const lm::SphinxTrie& trie_;
   std::vector<double> exp_hi_, exp_lo_;
   // Per word, in one cache line's share: P, Q and 1.0001^P, 1.0001^Q, 1.0001^(P + Q).
@@ -156,7 +174,7 @@ class BackoffWindowScorer {
   mutable std::vector<std::unique_ptr<AfterSums>> after_store_;
   mutable std::vector<std::unique_ptr<BeforeSums>> before_store_;
   mutable std::mutex pairs_mutex_;
-  mutable std::unordered_map<std::uint64_t, PairSums> pairs_;
+  mutable PairTable<PairSums> pairs_;
 
   // separable_probability's trigram lists, one per pair, sorted by word, <s> and </s>
   // excluded: the candidates a trigram changes, each with its p (the trigram's probability),
@@ -169,7 +187,7 @@ class BackoffWindowScorer {
     double d, alpha, alpha_q, e_pvw;  // α, α·E(Q(w)), E(p_vw)
   };
   struct LeftList {  // per (u, v)
-    std::vector<LeftTerm> terms;
+    std::span<const LeftTerm> terms;
     double s_q = 0, s_p = 0;  // Σ α_q·d, Σ E(p_vw)·d
   };
   struct MidTerm {  // trigram (v w x) with bigram (w x): d = E(p_vwx − p_wx − bo_vw) − 1
@@ -178,7 +196,7 @@ class BackoffWindowScorer {
     double d, alpha, e_p, beta0, beta1;  // α 0 without bigram (v w) (then bo_vw = 0)
   };
   struct MidList {  // per (v, x)
-    std::vector<MidTerm> terms;
+    std::span<const MidTerm> terms;
     double a0 = 0, a1 = 0;  // Σ over bigram (v w) of α·β0·d, α·β1·d
     double n0 = 0, n1 = 0;  // Σ over the others of E(P)·β0·d, E(P)·β1·d
   };
@@ -189,21 +207,23 @@ class BackoffWindowScorer {
     double d, beta1, e_p, e_pq;  // β1 0 without bigram (w x)
   };
   struct RightList {  // per (x, y)
-    std::vector<RightTerm> terms;
+    std::span<const RightTerm> terms;
     double sb = 0, sn = 0;  // Σ over bigram (w x) of E(P)·β1·d; over the others, E(P + Q)·d
   };
   const LeftList& left_list(lm::WordId u, lm::WordId v, float b1, const AfterSums& as) const;
   const MidList& mid_list(lm::WordId v, lm::WordId x, const AfterSums& as, const BeforeSums& bs) const;
   const RightList& right_list(lm::WordId x, lm::WordId y, const lm::SphinxTrie::Entry& xy,
                               const BeforeSums& bs) const;
-  // Kept for the scorer's lifetime up to list_terms_cap_ terms in all (lists + terms counted);
-  // past that, lists are built per window into thread-local scratch (the same values).
+  // Kept for the scorer's lifetime up to list_terms_cap_ terms in all (lists + terms counted),
+  // lists and terms in one arena; past that, lists are built per window into thread-local
+  // scratch (the same values).
   std::size_t list_terms_cap_;
   mutable std::mutex lists_mutex_;
   mutable std::size_t list_terms_ = 0;
-  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const LeftList>> left_lists_;
-  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const MidList>> mid_lists_;
-  mutable std::unordered_map<std::uint64_t, std::unique_ptr<const RightList>> right_lists_;
+  mutable std::pmr::monotonic_buffer_resource lists_arena_;
+  mutable PairTable<const LeftList*> left_lists_;
+  mutable PairTable<const MidList*> mid_lists_;
+  mutable PairTable<const RightList*> right_lists_;
 };
 
 }  // namespace assay::aeon

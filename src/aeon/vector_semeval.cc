@@ -31,9 +31,20 @@ VectorSemEval::VectorSemEval(const vectors::EmbeddingMatrix* vectors, const Word
 
 double VectorSemEval::word_similarity(const std::string& a, const std::string& b) const {
   if (a == b) return 1.0;
-  if (wordnet_.antonyms(a, b)) return -1.0;
-  if (wordnet_.synonyms(a, b)) return 1.0;
-  return wordnet_.path_similarity(a, b);
+  std::string key;
+  key.reserve(a.size() + 1 + b.size());
+  key.append(a).push_back('\0');
+  key.append(b);
+  {
+    const std::lock_guard lock(pairs_mutex_);
+    if (const auto it = pair_similarity_.find(key); it != pair_similarity_.end()) return it->second;
+  }
+  const double s = wordnet_.antonyms(a, b)   ? -1.0
+                   : wordnet_.synonyms(a, b) ? 1.0
+                                             : wordnet_.path_similarity(a, b);
+  const std::lock_guard lock(pairs_mutex_);
+  pair_similarity_.emplace(std::move(key), s);
+  return s;
 }
 
 double VectorSemEval::span_similarity(const Aligned& al, std::size_t a0, std::size_t a1, std::size_t b0,

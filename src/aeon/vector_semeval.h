@@ -18,8 +18,10 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "aeon/semeval.h"
@@ -43,7 +45,8 @@ class VectorSemEval {
   SemEvalResult score(std::string_view original, std::string_view generated) const;
   // "vectors+wordnet" or "wordnet".
   const char* backend() const { return vectors_ ? "vectors+wordnet" : "wordnet"; }
-  // Similarity of one substituted word pair in the WordNet-only mode.
+  // Similarity of one substituted word pair in the WordNet-only mode (kept per pair: a
+  // generator swaps the same pairs again and again). Thread-safe.
   double word_similarity(const std::string& a, const std::string& b) const;
 
  private:
@@ -54,6 +57,8 @@ class VectorSemEval {
   const vectors::EmbeddingMatrix* vectors_;
   const WordNetRelations& wordnet_;
   VectorSemEvalOptions options_;
+  mutable std::mutex pairs_mutex_;
+  mutable std::unordered_map<std::string, double> pair_similarity_;  // "a\0b"
 };
 
 }  // namespace assay::aeon

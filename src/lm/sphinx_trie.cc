@@ -292,8 +292,8 @@ void SphinxTrie::build_indexes() const {
   const Layer& bi = layers_[0];
   // Bigrams (v, ·) by v: the trie stores them under their last word.
   // Only the n-grams sphinxbase's look-up reaches (see find_child) enter the indexes.
-  std::vector<std::uint8_t> bi_found(uni_next_[V], 0);
-  before_offsets_.assign(V + 1, 0);
+  core::HugeArray<std::uint8_t> bi_found(uni_next_[V]);
+  before_offsets_ = core::HugeArray<std::uint32_t>(V + 1);
   for (std::size_t w = 0; w < V; ++w) {
     const bool sorted = strictly_increasing(bi.entries, uni_next_[w], uni_next_[w + 1]);
     for (std::uint32_t j = uni_next_[w]; j < uni_next_[w + 1]; ++j) {
@@ -302,18 +302,17 @@ void SphinxTrie::build_indexes() const {
     }
   }
   for (std::size_t v = 0; v < V; ++v) before_offsets_[v + 1] += before_offsets_[v];
-  before_.clear();
-  before_.reserve(before_offsets_[V]);
-  for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
-    if (bi_found[j]) before_.push_back(bi.entries[j]);
+  before_ = core::HugeArray<Entry>(before_offsets_[V]);
+  for (std::uint32_t j = 0, n = 0; j < uni_next_[V]; ++j) {
+    if (bi_found[j]) before_[n++] = bi.entries[j];
   }
-  after_offsets_.assign(V + 1, 0);
+  after_offsets_ = core::HugeArray<std::uint32_t>(V + 1);
   for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
     if (bi_found[j]) ++after_offsets_[static_cast<std::size_t>(bi.entries[j].word) + 1];
   }
   for (std::size_t v = 0; v < V; ++v) after_offsets_[v + 1] += after_offsets_[v];
-  after_.resize(after_offsets_[V]);
-  std::vector<std::uint32_t> after_entry(after_offsets_[V]);  // the bigram entry of after_[p]
+  after_ = core::HugeArray<Entry>(after_offsets_[V]);
+  core::HugeArray<std::uint32_t> after_entry(after_offsets_[V]);  // the bigram entry of after_[p]
   {
     std::vector<std::uint32_t> fill(after_offsets_.begin(), after_offsets_.end() - 1);
     for (std::size_t w = 0; w < V; ++w) {
@@ -330,9 +329,9 @@ void SphinxTrie::build_indexes() const {
   const Layer& tri = layers_[1];
   // Trigram (a, b, c) is stored along c → b → a.
   const std::uint32_t n_all = bi.next[uni_next_[V]];
-  std::vector<std::uint8_t> tri_found(n_all, 0);
-  tri_bc_offsets_.assign(std::size_t{uni_next_[V]} + 1, 0);
-  tri_ab_offsets_.assign(V + 1, 0);
+  core::HugeArray<std::uint8_t> tri_found(n_all);
+  tri_bc_offsets_ = core::HugeArray<std::uint32_t>(std::size_t{uni_next_[V]} + 1);
+  tri_ab_offsets_ = core::HugeArray<std::uint32_t>(V + 1);
   for (std::uint32_t j = 0; j < uni_next_[V]; ++j) {
     if (!bi_found[j]) continue;
     const bool sorted = strictly_increasing(tri.entries, bi.next[j], bi.next[j + 1]);
@@ -343,19 +342,19 @@ void SphinxTrie::build_indexes() const {
     }
   }
   for (std::uint32_t j = 0; j < uni_next_[V]; ++j) tri_bc_offsets_[j + 1] += tri_bc_offsets_[j];
-  tri_bc_.clear();
-  tri_bc_.reserve(tri_bc_offsets_.back());
-  for (std::uint32_t k = 0; k < n_all; ++k) {
-    if (tri_found[k]) tri_bc_.push_back(tri.entries[k]);
+  tri_bc_ = core::HugeArray<Entry>(tri_bc_offsets_[uni_next_[V]]);
+  for (std::uint32_t k = 0, n = 0; k < n_all; ++k) {
+    if (tri_found[k]) tri_bc_[n++] = tri.entries[k];
   }
   const std::uint32_t n_tri = static_cast<std::uint32_t>(tri_bc_.size());
   for (std::size_t a = 0; a < V; ++a) tri_ab_offsets_[a + 1] += tri_ab_offsets_[a];
-  tri_ac_offsets_ = tri_ab_offsets_;
+  tri_ac_offsets_ = core::HugeArray<std::uint32_t>(V + 1);
+  std::copy(tri_ab_offsets_.begin(), tri_ab_offsets_.end(), tri_ac_offsets_.begin());
   // Each (key, entry) is written straight into its place in the two arrays of its index.
-  tri_ab_keys_.resize(n_tri);
-  tri_ab_.resize(n_tri);
-  tri_ac_keys_.resize(n_tri);
-  tri_ac_.resize(n_tri);
+  tri_ab_keys_ = core::HugeArray<std::uint32_t>(n_tri);
+  tri_ab_ = core::HugeArray<Entry>(n_tri);
+  tri_ac_keys_ = core::HugeArray<std::uint32_t>(n_tri);
+  tri_ac_ = core::HugeArray<Entry>(n_tri);
   {
     // `ac` in (c, b) order within each a: c outer, b in the trie's order under c.
     std::vector<std::uint32_t> fill(tri_ac_offsets_.begin(), tri_ac_offsets_.end() - 1);
@@ -537,9 +536,9 @@ const SphinxTrie::Entry* SphinxTrie::bigram(WordId a, WordId b) const {
 }
 
 namespace {
-std::span<const SphinxTrie::Entry> keyed_range(const std::vector<std::uint32_t>& offsets,
-                                               const std::vector<std::uint32_t>& keys,
-                                               const std::vector<SphinxTrie::Entry>& entries, WordId a,
+std::span<const SphinxTrie::Entry> keyed_range(const core::HugeArray<std::uint32_t>& offsets,
+                                               const core::HugeArray<std::uint32_t>& keys,
+                                               const core::HugeArray<SphinxTrie::Entry>& entries, WordId a,
                                                WordId key) {
   const auto i = static_cast<std::size_t>(a);
   const auto first = keys.begin() + offsets[i], last = keys.begin() + offsets[i + 1];

@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/huge_array.h"
 #include "lm/ngram_model.h"
 
 namespace assay::lm {
@@ -111,17 +112,18 @@ class SphinxTrie final : public NgramModel {
     std::vector<std::uint32_t> next;   // entries.size() + 1 (empty for the longest layer)
   };
   std::vector<Layer> layers_;
-  // Indexes for the enumerations (order 3): CSR by the first word.
+  // Indexes for the enumerations (order 3): CSR by the first word. Huge-page arrays: they are
+  // filled in random order, and 4 KiB pages would cost a fault and a TLB miss per few writes.
   mutable std::once_flag indexes_once_;
-  mutable std::vector<std::uint32_t> after_offsets_;  // bigrams (v, ·) by v
-  mutable std::vector<Entry> after_;
-  mutable std::vector<std::uint32_t> before_offsets_;  // bigrams (·, x) by x
-  mutable std::vector<Entry> before_;
-  mutable std::vector<std::uint32_t> tri_bc_offsets_;  // trigrams (·, b, c) by the bigram entry of (b, c)
-  mutable std::vector<Entry> tri_bc_;
-  mutable std::vector<std::uint32_t> tri_ab_offsets_, tri_ac_offsets_;  // by the first word a
-  mutable std::vector<std::uint32_t> tri_ab_keys_, tri_ac_keys_;        // b / c, sorted per a
-  mutable std::vector<Entry> tri_ab_, tri_ac_;                          // c / b
+  mutable core::HugeArray<std::uint32_t> after_offsets_;  // bigrams (v, ·) by v
+  mutable core::HugeArray<Entry> after_;
+  mutable core::HugeArray<std::uint32_t> before_offsets_;  // bigrams (·, x) by x
+  mutable core::HugeArray<Entry> before_;
+  mutable core::HugeArray<std::uint32_t> tri_bc_offsets_;  // trigrams (·, b, c) by the bigram entry of (b, c)
+  mutable core::HugeArray<Entry> tri_bc_;
+  mutable core::HugeArray<std::uint32_t> tri_ab_offsets_, tri_ac_offsets_;  // by the first word a
+  mutable core::HugeArray<std::uint32_t> tri_ab_keys_, tri_ac_keys_;        // b / c, sorted per a
+  mutable core::HugeArray<Entry> tri_ab_, tri_ac_;                          // c / b
 };
 
 }  // namespace assay::lm
