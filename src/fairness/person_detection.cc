@@ -442,8 +442,18 @@ Perturbator::PersonNouns Perturbator::person_nouns(std::string_view text,
                                                    const PersonContext& context,
                                                    std::vector<DroppedCandidate>& dropped) const {
   const auto& tokens = tagged.tokens;
+  // A lower-case noun the tagger's lexicon does not know, before one word that reads as a
+  // name and is not a first name, is itself the first name of a full name ("dana janklowicz-mann
+  // and amir mann": WordNet knows "amir" as "emir"; "raja amari", "piper perabo"), not a role
+  // before one ("director peter sheridan", "novelist thulani davis": nouns of the lexicon;
+  // "filmmaker spike lee": a name of two words; "skateboarder tony hawk": a first name).
   const auto before_name = [&](std::size_t t) {
-    return name_follows(text, tagged, sentence_start, context, t, false);
+    if (!name_follows(text, tagged, sentence_start, context, t, false)) return false;
+    const auto noun = tokens[t].surface(text);
+    if (upper_first(noun) || r_.tagger->tables().find_word(text::to_lower(noun))) return true;
+    const std::string next = text::to_lower(tokens[t + 1].surface(text));
+    return (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) ||
+           name_follows(text, tagged, sentence_start, context, t + 1, false);
   };
   PersonNouns out;
   for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
