@@ -40,7 +40,15 @@ bool Perturbator::is_perturbable_person(const std::string& lemma) const {
     if (!common) return false;  // only a capitalised (proper) spelling names this sense
     break;
   }
-  if (persons.sense_is_person(senses.front())) return true;
+  // WordNet orders a noun's senses by how often each was tagged in its corpus; a noun none of
+  // whose senses was tagged has them in no such order, so its first sense is the most frequent
+  // only by chance: it counts as a person when every sense is one ("filmmaker"; not "extra":
+  // a minor actor, a newspaper's edition, something additional).
+  const bool untagged_mixed =
+      graph.tagged_noun_sense_count(lemma) == 0 &&
+      std::any_of(senses.begin(), senses.end(),
+                  [&](knowledge::NodeId s) { return !persons.sense_is_person(s); });
+  if (persons.sense_is_person(senses.front()) && !untagged_mixed) return true;
   // A noun whose most frequent sense is not a person is one only when it has a gender through
   // the lexicon (queen) — not through a rare sense ("bull": a heavyset man) — or is a member
   // noun of the attribute file.
