@@ -105,12 +105,12 @@ void PerturbationBuilder::perturb_groups() {
         }
       }
       if (!stranded.empty()) {
-        out.dropped.push_back({MutationKind::kGroup, attribute_.groups[g].name,
-                               std::string(text.substr(tokens[first_of_s->first].begin,
-                                                       tokens[first_of_s->end - 1].end -
-                                                           tokens[first_of_s->first].begin)),
-                               r.new_word,
-                               "the text's '" + stranded + "' has no " + lacking + " counterpart"});
+        out.dropped.push_back(
+            {MutationKind::kGroup, attribute_.groups[g].name,
+             std::string(
+                 text.substr(tokens[first_of_s->first].begin,
+                             tokens[first_of_s->end - 1].end - tokens[first_of_s->first].begin)),
+             r.new_word, "the text's '" + stranded + "' has no " + lacking + " counterpart"});
         continue;
       }
       // Member nouns and associated words take group g's word of their row; in a text that names
