@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <map>
 
 #include "fairness/first_names.h"
@@ -80,9 +81,48 @@ void PerturbationBuilder::perturb_groups() {
             tokens[t], text::transfer_case(tokens[t].surface(text), text::to_lower(name))));
         r.changes.push_back({t, t + 1, {text::to_lower(name)}});
       }
+      // An associated word of a group the text names moves with it: where the other group has
+      // no word of that row, the text cannot become one about that group ("if jews were
+      // catholics, this would be catechism"; "Christians read the bible" has no Hindu form).
+      // (Member nouns may stay: age's children are young whatever the text's group words.)
+      const bool g_named = std::any_of(group_mentions.begin(), group_mentions.end(),
+                                       [&](const GroupMention& m) { return m.group == g; });
+      // Whether the member or associated word at `at` is group `h`'s word of its row.
+      const auto of_group = [&](const MemberAt& at, std::size_t h) {
+        const std::string& w = (*at.rows)[at.row][h];
+        return !w.empty() && (words[at.token] == w ||
+                              (at.plural && words[at.token] == r_.inflector->pluralize(w)));
+      };
+      std::string stranded, lacking;
+      for (const MemberAt& at : members_at) {
+        if (at.rows != &attribute_.associated) continue;
+        const auto& row = (*at.rows)[at.row];
+        for (const std::size_t from : {s, g}) {
+          if (from == g && !g_named) continue;
+          const std::size_t to = from == s ? g : s;
+          if (of_group(at, from) && row[to].empty() && stranded.empty())
+            stranded = words[at.token], lacking = attribute_.groups[to].name;
+        }
+      }
+      if (!stranded.empty()) {
+        out.dropped.push_back(
+            {MutationKind::kGroup, attribute_.groups[g].name,
+             std::string(
+                 text.substr(tokens[first_of_s->first].begin,
+                             tokens[first_of_s->end - 1].end - tokens[first_of_s->first].begin)),
+             r.new_word, "the text's '" + stranded + "' has no " + lacking + " counterpart"});
+        continue;
+      }
+      // Member nouns and associated words take group g's word of their row; in a text that names
+      // both groups, g's own words take s's ("the Muslim imam and the Jewish rabbi" → "the
+      // Jewish rabbi and the Muslim imam"), and the words of a third group the text names stay.
       for (const MemberAt& at : members_at) {
         const auto& row = (*at.rows)[at.row];
-        const std::string& word = row[g];
+        bool of_other_named = false;
+        for (const GroupMention& m : group_mentions)
+          of_other_named |= m.group != s && m.group != g && of_group(at, m.group);
+        if (of_other_named) continue;
+        const std::string& word = row[g_named && of_group(at, g) ? s : g];
         const std::size_t t = at.token;
         if (word.empty() || text::to_lower(tokens[t].surface(text)) ==
                                 (at.plural ? r_.inflector->pluralize(word) : word))

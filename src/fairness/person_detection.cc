@@ -40,7 +40,15 @@ bool Perturbator::is_perturbable_person(const std::string& lemma) const {
     if (!common) return false;  // only a capitalised (proper) spelling names this sense
     break;
   }
-  if (persons.sense_is_person(senses.front())) return true;
+  // WordNet orders a noun's senses by how often each was tagged in its corpus; a noun none of
+  // whose senses was tagged has them in no such order, so its first sense is the most frequent
+  // only by chance: it counts as a person when every sense is one ("filmmaker"; not "extra":
+  // a minor actor, a newspaper's edition, something additional).
+  const bool untagged_mixed =
+      graph.tagged_noun_sense_count(lemma) == 0 &&
+      std::any_of(senses.begin(), senses.end(),
+                  [&](knowledge::NodeId s) { return !persons.sense_is_person(s); });
+  if (persons.sense_is_person(senses.front()) && !untagged_mixed) return true;
   // A noun whose most frequent sense is not a person is one only when it has a gender through
   // the lexicon (queen) — not through a rare sense ("bull": a heavyset man) — or is a member
   // noun of the attribute file.
@@ -457,8 +465,18 @@ Perturbator::PersonNouns Perturbator::person_nouns(std::string_view text,
                                                    const PersonContext& context,
                                                    std::vector<DroppedCandidate>& dropped) const {
   const auto& tokens = tagged.tokens;
+  // A lower-case noun the tagger's lexicon does not know, before one word that reads as a
+  // name and is not a first name, is itself the first name of a full name ("dana janklowicz-mann
+  // and amir mann": WordNet knows "amir" as "emir"; "raja amari", "piper perabo"), not a role
+  // before one ("director peter sheridan", "novelist thulani davis": nouns of the lexicon;
+  // "filmmaker spike lee": a name of two words; "skateboarder tony hawk": a first name).
   const auto before_name = [&](std::size_t t) {
-    return name_follows(text, tagged, sentence_start, context, t, false);
+    if (!name_follows(text, tagged, sentence_start, context, t, false)) return false;
+    const auto noun = tokens[t].surface(text);
+    if (upper_first(noun) || r_.tagger->tables().find_word(text::to_lower(noun))) return true;
+    const std::string next = text::to_lower(tokens[t + 1].surface(text));
+    return (r_.first_names && r_.first_names->gender_of(next) != knowledge::Gender::kNone) ||
+           name_follows(text, tagged, sentence_start, context, t + 1, false);
   };
   PersonNouns out;
   for (const auto& [i, plural] : noun_tokens(text, tagged, sentence_start)) {
@@ -489,13 +507,6 @@ Perturbator::PersonNouns Perturbator::person_nouns(std::string_view text,
             !name_follows(text, tagged, sentence_start, context, t, true))
           why = "part of a title: a title of address before a common word";
       }
-      // A bare noun the tagger's lexicon does not know, before a surname, is a first name the
-      // lists lack ("dana janklowicz-mann and amir mann", WordNet's amir an emir).
-      if (why.empty() && !plural && (i == 0 || sentence_start[i] || !context.determiner(i - 1)) &&
-          !r_.tagger->tables().find_word(text::to_lower(surface)) &&
-          !lexicon_word(text::to_lower(surface)) && before_name(i) &&
-          tokens[i + 1].surface(text).find('-') == std::string_view::npos)
-        why = "a name: a word the tagger does not know, before a surname";
       if (!why.empty()) {
         dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
                            std::string(surface), "", "not a person here: " + why});

@@ -20,18 +20,6 @@ namespace {
 
 class AttributeJudged : public ::testing::TestWithParam<std::string> {};
 
-// The goal on real text is 0.95, as on the hand-written sets; real reviews are not there yet
-// (film titles in lower case, a first name WordNet knows as a title, DVD "extras", words whose
-// sense only the wider text gives; docs/fairness.md), so each attribute has a floor just under
-// its measured precision that no change may lower.
-double sampled_floor(const std::string& attribute) {
-  if (attribute == "sexual-orientation") return 0.95;  // the goal
-  if (attribute == "age") return 0.91;
-  if (attribute == "race") return 0.94;
-  if (attribute == "nationality") return 0.93;
-  return 0.94;  // religion
-}
-
 TEST_P(AttributeJudged, HandwrittenSentences) {
   const auto& resources = testing::default_resources();
   ASSERT_TRUE(resources.first_names);
@@ -56,7 +44,8 @@ TEST_P(AttributeJudged, HandwrittenSentences) {
 
 // Perturbations of real text sampled for each attribute (tools/judged/sample.py: inputs with a
 // group word, then inputs with an inserted adjective), judged by reading; precision over every
-// perturbation now made of those inputs, an unjudged one counting as wrong.
+// perturbation now made of those inputs, an unjudged one counting as wrong. Goal: >= 95 %, as on
+// the hand-written sets.
 TEST_P(AttributeJudged, SampledFromCorpora) {
   if (!std::filesystem::exists(testing::kShared + "/rt-polarity-v1.0/rt-polarity.pos"))
     GTEST_SKIP() << "../shared/data absent";
@@ -75,7 +64,7 @@ TEST_P(AttributeJudged, SampledFromCorpora) {
       "ones still made %zu / %zu\n",
       name.c_str(), set.inputs.size(), s.right, s.made, s.unjudged, s.right, set.judged_right);
   if (std::getenv("ASSAY_JUDGED_REPORT")) std::printf("%s\n", s.report.c_str());
-  EXPECT_GE(precision, sampled_floor(name)) << s.report;
+  EXPECT_GE(precision, 0.95) << s.report;
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, AttributeJudged,
