@@ -152,6 +152,16 @@ class Perturbator {
   std::vector<std::pair<std::size_t, bool>> noun_tokens(
       std::string_view text, const text::TaggedText& tagged,
       const std::vector<bool>& sentence_start) const;
+  // The counterpart sources, one file each, behind one signature (counterpart_sources.cc runs
+  // them in order; perturbator_internal.h holds the search they share): each adds the
+  // counterparts it finds for the search's lemma, with their evidence, and drops the
+  // candidates it refuses, with the reason; kAnswered ends the search, kPass asks the next.
+  struct CounterpartSearch;
+  enum class SourceAnswer { kPass, kAnswered };
+  SourceAnswer lexicon_counterparts(CounterpartSearch& search) const;  // counterparts_lexicon.cc
+  SourceAnswer vector_counterparts(CounterpartSearch& search) const;   // counterparts_vectors.cc
+  SourceAnswer graph_counterparts(CounterpartSearch& search) const;    // counterparts_graph.cc
+  SourceAnswer member_counterparts(CounterpartSearch& search) const;   // counterparts_members.cc
   // Algorithm 3 with vectors: the group pt of a lemma (nullopt: no vector or no anchor), the
   // 3CosAdd query for every other group, the search options, and a query's neighbours (cached;
   // computed alone with most_similar_many when prepare() did not).
@@ -159,11 +169,19 @@ class Perturbator {
   std::vector<vectors::SimilarityQuery> analogy_queries(const std::string& lemma) const;
   vectors::SearchOptions search_options() const;
   std::vector<vectors::Neighbor> analogy_neighbours(const vectors::SimilarityQuery& query) const;
+  // Gender, with the knowledge graph's glosses: whether a gloss-derived counterpart is defined
+  // through the noun or defines it.
   bool glosses_link(const std::string& lemma, const std::string& counterpart) const;
+  // Gender (noun_gender.cc): the gender of a lemma's most frequent person sense, or of its
+  // -man form; kNone for a neutral noun.
   knowledge::Gender primary_gender(const std::string& lemma) const;
   // The gender a compound in -man / -woman carries when the lexicon does not list it
   // ("jazzman": male), else kNone.
   knowledge::Gender compound_gender(const std::string& lemma) const;
+  // Whether a graph or vector counterpart `word` may stand for group `group`: with gender and
+  // the lexicon, a person noun whose own gender is the group's (not man -> girl by vectors,
+  // not bull -> amazon); otherwise always.
+  bool gendered_person(const std::string& word, std::size_t group) const;
   const NounInfo& noun_info(const std::string& key, std::string_view word, bool plural) const;
   // Whether lower-case `word` reads as a name (rt-polarity is lower-cased: "peter", "paxton"):
   // the lexicon does not know it in lower case, and it knows the capitalised form as a proper

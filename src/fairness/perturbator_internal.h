@@ -1,7 +1,14 @@
-// The perturbator's internals shared by its source files (perturbator.cc: the constructor and
-// perturb(), which runs the steps of perturbation_builder.h; person_detection.cc: where a
-// person noun or a first name names a person; counterpart_sources.cc: counterparts, gender and
-// neutrality of a person noun). Not part of the library's interface.
+// The perturbator's internals shared by its source files. Not part of the library's interface.
+//   perturbator.cc             the constructor and perturb(), which runs the steps of
+//                              perturbation_builder.h;
+//   person_detection.cc        where a person noun or a first name names a person;
+//   noun_gender.cc             a person noun's gender, and whether it is neutral;
+//   counterpart_sources.cc     a person noun's counterparts: the sources asked in order, the
+//                              choice among several, the per-noun cache;
+//   counterparts_lexicon.cc    the sources, one each, behind one signature (perturbator.h)
+//   counterparts_vectors.cc    sharing one CounterpartSearch (below): the curated gender
+//   counterparts_graph.cc      lexicon, word vectors (Algorithm 3), the knowledge graph's
+//   counterparts_members.cc    gender counterparts, an attribute file's aligned member nouns.
 #pragma once
 
 #include <algorithm>
@@ -172,6 +179,34 @@ struct Perturbator::NounInfo {
   std::vector<std::vector<CounterpartCandidate>> candidates;  // per group
   std::vector<std::size_t> chosen;                            // per group (context-free)
   std::vector<DroppedCandidate> dropped;
+};
+
+// One search for a person lemma's counterparts, shared by the counterpart sources
+// (counterparts_*.cc): the lemma, the counterparts found for each group (index as in
+// attribute().groups) with their evidence, in the order found, and the candidates refused with
+// the reason.
+struct Perturbator::CounterpartSearch {
+  CounterpartSearch(const std::string& of, const SensitiveAttribute& attribute,
+                    std::vector<DroppedCandidate>* dropped)
+      : lemma(of), found(attribute.groups.size()), attribute_(attribute), dropped_(dropped) {}
+
+  void add(std::size_t group, std::string word, std::string evidence, double score) {
+    found[group].push_back({std::move(word), std::move(evidence), score});
+  }
+  // A candidate for `group` refused (listed when the caller asked for the dropped ones).
+  void drop(std::size_t group, const std::string& word, std::string reason) const {
+    if (dropped_) {
+      dropped_->push_back(
+          {MutationKind::kAnalogy, attribute_.groups[group].name, lemma, word, std::move(reason)});
+    }
+  }
+
+  const std::string& lemma;
+  std::vector<std::vector<CounterpartCandidate>> found;  // per group
+
+ private:
+  const SensitiveAttribute& attribute_;
+  std::vector<DroppedCandidate>* dropped_;  // null: not wanted
 };
 
 struct Perturbator::Impl {
