@@ -41,8 +41,8 @@ bool is_external_spec(std::string_view spec) {
 HostedRegistration::HostedRegistration(std::string spec,
                                        std::shared_ptr<HostedRecommender> recommender)
     : spec_(std::move(spec)) {
-  const std::string_view name = std::string_view(spec_).substr(
-      is_hosted_spec(spec_) ? kHosted.size() : 0);
+  const std::string_view name =
+      std::string_view(spec_).substr(is_hosted_spec(spec_) ? kHosted.size() : 0);
   bool ok = is_hosted_spec(spec_) && !name.empty();
   for (const char c : name) ok = ok && static_cast<unsigned char>(c) > ' ' && c != '\x7f';
   if (!ok) {

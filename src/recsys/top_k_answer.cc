@@ -37,8 +37,8 @@ void TopKAnswer::start_list(UserId user) {
 void TopKAnswer::add_item(UserId user, const std::string& label) {
   const auto i = train_.find_item(label);
   if (!i)
-    fail(TopKAnswerError::Kind::kMalformed, "unknown item '" + shorten(label) + "' for user '" +
-                                                train_.user_label(user) + "'");
+    fail(TopKAnswerError::Kind::kMalformed,
+         "unknown item '" + shorten(label) + "' for user '" + train_.user_label(user) + "'");
   if (train_.rating(user, *i))
     fail(TopKAnswerError::Kind::kRated, "recommends item '" + label + "' that user '" +
                                             train_.user_label(user) +
