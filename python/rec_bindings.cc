@@ -1,6 +1,8 @@
 // assay.rec: ratings (a data spec as `--data` takes, or columns from Python: lists, NumPy
-// arrays, a pandas DataFrame), the built-in recommenders, and every user's top-k as
-// `assay rec recommend` writes it.
+// arrays, a pandas DataFrame), the built-in recommenders, every user's top-k as `assay rec
+// recommend` writes it and fuzzing as `assay rec fuzz` does — with a recommender object
+// (python_recommender.h) or a cmd: program wherever an algorithm goes. The campaign is in
+// rec_campaign_bindings.cc.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 

@@ -12,6 +12,7 @@
 
 #include "bindings.h"
 #include "core/error.h"
+#include "core/shard.h"
 #include "interrupt.h"
 #include "json_value.h"
 #include "python_recommender.h"
@@ -58,6 +59,7 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
                   std::size_t threads, std::size_t k, std::size_t noise_trials,
                   const std::vector<std::string>& portfolio, double delta,
                   const std::string& delta_oracle, std::size_t stop_after,
+                  const std::optional<std::string>& shard, const std::vector<std::string>& merge,
                   const std::optional<std::string>& data_name, py::object progress) {
   if (threads == 0) throw core::UsageError("threads: expected at least 1");
   if (store_path.empty()) throw core::UsageError("store: expected a file name");
@@ -97,6 +99,8 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
   config.k = k;
   config.noise_trials = noise_trials;
   config.stop_after = stop_after;
+  if (shard) config.shard = core::parse_shard(*shard);
+  config.merge_from = merge;
   config.progress.quiet = true;
   config.progress.on_add = [&hooks](std::uint64_t done, std::uint64_t total) {
     hooks.report(done, total);
@@ -163,6 +167,8 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
   result["noise"] = noise;
   result["failures"] = failures;
   result["complete"] = r.complete;
+  result["shard_complete"] = r.shard_complete;
+  result["merged"] = r.n_merged;
   result["executed"] = r.n_executed;
   result["resumed"] = r.n_resumed;
   result["failed"] = r.n_failed;
@@ -179,21 +185,26 @@ void add_rec_campaign(py::module_& rec) {
       py::arg("sizes") = std::vector<std::size_t>{1, 10, 100}, py::arg("trials") = 100,
       py::arg("seed") = 0, py::arg("threads") = 1, py::arg("k") = 10, py::arg("noise_trials") = 5,
       py::arg("portfolio") = std::vector<std::string>{}, py::arg("delta") = 0.1,
-      py::arg("delta_oracle") = "top-out", py::arg("stop_after") = 0,
-      py::arg("data_name") = py::none(), py::arg("progress") = py::none(),
+      py::arg("delta_oracle") = "top-out", py::arg("stop_after") = 0, py::arg("shard") = py::none(),
+      py::arg("merge") = std::vector<std::string>{}, py::arg("data_name") = py::none(),
+      py::arg("progress") = py::none(),
       "campaign(data, algorithms=None, *, store, out=None, heuristics=None, sizes=[1, 10, 100], "
       "trials=100, seed=0, threads=1, k=10, noise_trials=5, portfolio=[], delta=0.1, "
-      "delta_oracle='top-out', stop_after=0, data_name=None, progress=None) -> dict\n\n"
+      "delta_oracle='top-out', stop_after=0, shard=None, merge=[], data_name=None, "
+      "progress=None) -> dict\n\n"
       "`assay rec campaign`: every algorithm × heuristic × size × trial run and the noise "
       "floor, each finished run kept in the SQLite store at once, so a call stopped part way "
       "(Ctrl-C, stop_after) is resumed by the same call. data: a data spec as `--data` takes "
       "(its files' hashes bind the store) or Ratings. algorithms: specs and recommender "
       "objects (default user-user, item-item, funk-svd, hybrid). heuristics: default all "
-      "ten. out: a directory for the command's report (summary.json, report.html, mods/ with "
+      "ten. shard: 'I/N' (or 'auto': an MPI or Slurm launcher's rank) runs that share of the "
+      "runs into this store; merge: other shards' stores copied in first. out: a directory for the "
+      "command's report (summary.json, report.html, mods/ with "
       "the sets exceeding delta, replayable by `assay rec replay`). Returns {'summary': what "
       "summary.json holds, 'runs': one record per run as `rec fuzz` writes its trials, "
       "'noise': the noise-floor retrainings, 'failures': runs whose program or object failed "
-      "(retried by the next call), 'complete', 'executed', 'resumed', 'failed', 'files'}.");
+      "(retried by the next call), 'complete', 'shard_complete', 'executed', 'resumed', "
+      "'merged', 'failed', 'files'}.");
 }
 
 }  // namespace assay::python

@@ -117,6 +117,15 @@ def test_campaign_with_an_object_replays_with_the_program(spec, tmp_path):
     replayed = lines[-1]
     for oracle in ("top-out", "jaccard", "aod", "rbo"):
         assert replayed[oracle] == pytest.approx(recorded["oracles"][oracle], abs=1e-12), oracle
+    # Again on the store (every run resumed) with a higher delta, into the same directory: mods/
+    # holds exactly the sets the new summary lists, as with `rec campaign --out`.
+    again = assay.rec.campaign(spec, [SvdRecommender()], store=str(tmp_path / "svd.sqlite"),
+                               out=str(tmp_path / "svd"), heuristics=["AMU"], sizes=[10],
+                               trials=2, noise_trials=1, seed=3, delta=1.0,
+                               delta_oracle="jaccard")
+    assert again["resumed"] == 2 and again["executed"] == 0
+    assert again["summary"]["exceeding_delta"]["files"] == []
+    assert list((tmp_path / "svd" / "mods").iterdir()) == []
 
 
 SMALL = "synthetic:users=30,items=40,ratings=300,seed=1"
@@ -270,3 +279,18 @@ def test_keyboard_interrupt_raised_by_the_object_ends_the_call():
 
     with pytest.raises(KeyboardInterrupt):
         assay.rec.fuzz(assay.rec.load(SMALL), Stopping(), "ARAND", trials=2)
+
+
+def test_a_campaign_in_shards_merges_to_the_whole(spec, tmp_path):
+    args = dict(heuristics=["AMU", "ARAND"], sizes=[10], trials=2, noise_trials=1, seed=2)
+    stores = [str(tmp_path / f"shard{i}.sqlite") for i in range(2)]
+    for i, store in enumerate(stores):
+        part = assay.rec.campaign(spec, [Popular()], store=store, shard=f"{i}/2", **args)
+        assert part["shard_complete"] and not part["complete"]
+    merged = assay.rec.campaign(spec, [Popular()], store=str(tmp_path / "merged.sqlite"),
+                                merge=stores, **args)
+    assert merged["complete"] and merged["merged"] == 4 and merged["executed"] == 0
+    whole = assay.rec.campaign(spec, [Popular()], store=str(tmp_path / "whole.sqlite"), **args)
+    assert merged["runs"] == whole["runs"] and merged["noise"] == whole["noise"]
+    with pytest.raises(assay.UsageError, match="shard"):
+        assay.rec.campaign(spec, [Popular()], store=str(tmp_path / "x.sqlite"), shard="2/2", **args)
