@@ -4,6 +4,7 @@
 
 #include "core/error.h"
 #include "models/model_error.h"
+#include "recsys/command_recommender.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -70,6 +71,8 @@ void register_errors(py::module_& m) {
     try {
       std::rethrow_exception(p);
     } catch (const models::ModelError& e) {
+      raise(k.model, e);
+    } catch (const recsys::RecommenderFailure& e) {  // a program's or an object's training
       raise(k.model, e);
     } catch (const core::ParseError& e) {
       raise(k.parse, e);

@@ -1,6 +1,8 @@
 // assay.rec: ratings (a data spec as `--data` takes, or columns from Python: lists, NumPy
-// arrays, a pandas DataFrame), the built-in recommenders, and every user's top-k as
-// `assay rec recommend` writes it.
+// arrays, a pandas DataFrame), the built-in recommenders, every user's top-k as `assay rec
+// recommend` writes it and fuzzing as `assay rec fuzz` does — with a recommender object
+// (python_recommender.h) or a cmd: program wherever an algorithm goes. The campaign is in
+// rec_campaign_bindings.cc.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -17,7 +19,9 @@
 #include "core/thread_pool.h"
 #include "interrupt.h"
 #include "json_value.h"
+#include "python_recommender.h"
 #include "recsys/data_spec.h"
+#include "recsys/external_recommender.h"
 #include "recsys/ratings.h"
 #include "recsys/ratings_builder.h"
 #include "recsys/recommender.h"
@@ -72,13 +76,24 @@ recsys::Ratings from_columns(const py::object& users, const py::object& items,
   return builder.build("ratings");
 }
 
-py::list recommend(const recsys::Ratings& data, const std::string& algorithm, std::size_t k,
+py::list recommend(const recsys::Ratings& data, const py::object& algorithm, std::size_t k,
                    std::uint64_t seed, std::size_t threads, py::object progress) {
   if (k == 0) throw core::UsageError("k: expected at least 1");
   if (threads == 0) throw core::UsageError("threads: expected at least 1");
-  const auto spec = recsys::parse_recommender_spec(algorithm);
   CallHooks hooks(std::move(progress));
-  auto model = recsys::make_recommender(spec);
+  const AlgorithmArg arg(algorithm, hooks);
+  if (recsys::is_external_spec(arg.spec())) {  // a program or an object: lists, no scores
+    const auto lists = run_training(hooks, [&] {
+      auto all = stability::train_and_recommend(data, arg.spec(), seed, k, threads);
+      hooks.report(1, 1);
+      return all;
+    });
+    py::list out;
+    for (recsys::UserId u = 0; u < data.n_users(); ++u)
+      out.append(to_python(recsys::top_k_record(nullptr, data, u, lists[u])));
+    return out;
+  }
+  auto model = recsys::make_recommender(recsys::parse_recommender_spec(arg.spec()));
   const auto lists = run_released(hooks, [&] {
     model->fit(data, {seed, threads});
     hooks.report(1, 2);
@@ -93,12 +108,16 @@ py::list recommend(const recsys::Ratings& data, const std::string& algorithm, st
   return out;
 }
 
-py::dict fuzz(const recsys::Ratings& data, const std::string& algorithm_spec,
+// A trial whose recommender failed (a program's or an object's training): its reason.
+struct FuzzTrial {
+  stability::RunResult run;
+  std::string failure, stderr_tail;
+};
+
+py::dict fuzz(const recsys::Ratings& data, const py::object& algorithm_arg,
               const std::string& heuristic_name, std::size_t size, std::size_t trials,
               std::uint64_t seed, std::size_t k, std::size_t threads,
               const std::vector<std::string>& portfolio, py::object progress) {
-  // As `assay rec fuzz`: the normalised spec names the configuration (seeds, records).
-  const std::string algorithm = recsys::normalize_recommender_spec(algorithm_spec);
   if (trials == 0) throw core::UsageError("trials: expected at least 1");
   if (size == 0) throw core::UsageError("size: expected at least 1");
   if (k == 0) throw core::UsageError("k: expected at least 1");
@@ -110,24 +129,44 @@ py::dict fuzz(const recsys::Ratings& data, const std::string& algorithm_spec,
     for (const auto& p : portfolio) hopts.portfolio.push_back(stability::parse_heuristic(p));
   }
   CallHooks hooks(std::move(progress));
-  const auto runs = run_released(hooks, [&] {
+  // As `assay rec fuzz`: the normalised spec names the configuration (seeds, records).
+  const AlgorithmArg arg(algorithm_arg, hooks);
+  const std::string& algorithm = arg.spec();
+  const auto runs = run_training(hooks, [&] {
     const auto baseline = stability::train_baseline(
         data, algorithm, stability::model_seed(seed, algorithm), k, threads);
-    std::vector<stability::RunResult> results(trials);
+    std::vector<FuzzTrial> results(trials);
     std::atomic<std::size_t> done{0};
     core::parallel_for(threads, 0, trials, 1, [&](std::size_t t) {
       hooks.check();
       const stability::RunKey key{algorithm, heuristic, size, t};
-      results[t] =
-          stability::execute_run(data, baseline, key, stability::run_seed(seed, key), hopts);
+      auto& trial = results[t];
+      trial.run.key = key;
+      trial.run.seed = stability::run_seed(seed, key);
+      try {
+        trial.run = stability::execute_run(data, baseline, key, trial.run.seed, hopts);
+      } catch (const recsys::RecommenderFailure& e) {  // this trial's result, as the command's
+        trial.failure = e.reason();
+        trial.stderr_tail = e.stderr_tail();
+      }
       hooks.report(++done, trials);
     });
     return results;
   });
   // The lines of `assay rec fuzz`: one per trial, then the summary's means and deviations.
   py::list lines;
-  for (const auto& r : runs) lines.append(to_python(stability::fuzz_trial_record(algorithm, r)));
-  const auto summary = stability::fuzz_summary_record(algorithm, heuristic, size, runs);
+  std::vector<stability::RunResult> finished;
+  for (const auto& t : runs) {
+    if (t.failure.empty()) {
+      lines.append(to_python(stability::fuzz_trial_record(algorithm, t.run)));
+      finished.push_back(t.run);
+    } else {
+      lines.append(
+          to_python(stability::fuzz_failure_record(algorithm, t.run, t.failure, t.stderr_tail)));
+    }
+  }
+  const auto summary = stability::fuzz_summary_record(algorithm, heuristic, size, finished,
+                                                      runs.size() - finished.size());
   py::dict result;
   result["trials"] = lines;
   result["summary"] = to_python(summary);
@@ -200,9 +239,11 @@ void add_rec(py::module_& parent) {
         py::arg("progress") = py::none(),
         "recommend(data, algorithm, *, k=10, seed=0, threads=1, progress=None) -> list[dict]\n\n"
         "Trains the algorithm (a configuration as `--algorithm` takes, e.g. "
-        "'funk-svd:damping=0') on data and returns every user's top-k as `assay rec "
-        "recommend` writes it: {'user': label, 'items': [{'item': label, 'score': s}, ...]}. "
-        "The same data, algorithm and seed give the same lists for any thread count.");
+        "'funk-svd:damping=0' or 'cmd:PROGRAM', or a recommender object with fit(ratings) and "
+        "recommend(users, k)) on data and returns every user's top-k as `assay rec "
+        "recommend` writes it: {'user': label, 'items': [{'item': label, 'score': s}, ...]} "
+        "(no scores from a program or an object). The same data, algorithm and seed give the "
+        "same lists for any thread count.");
   m.def("fuzz", &fuzz, py::arg("data"), py::arg("algorithm"), py::arg("heuristic"), py::kw_only(),
         py::arg("size") = 10, py::arg("trials") = 10, py::arg("seed") = 0, py::arg("k") = 10,
         py::arg("threads") = 1, py::arg("portfolio") = std::vector<std::string>{},
@@ -211,8 +252,11 @@ void add_rec(py::module_& parent) {
         "portfolio=[], progress=None) -> dict\n\n"
         "One heuristic (AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND APORTFOLIO), sets of `size` "
         "modifications, `trials` retrainings, as `assay rec fuzz`: {'trials': [one record per "
-        "trial with each oracle's distance], 'summary': {... 'mean', 'sd'}}. The same seed "
-        "gives the same records for any thread count.");
+        "trial with each oracle's distance], 'summary': {... 'mean', 'sd'}}. algorithm: a "
+        "spec or a recommender object (named python:NAME); a trial whose program or object "
+        "failed is a record with its reason, as the command writes it. The same seed gives "
+        "the same records for any thread count.");
+  add_rec_campaign(m);
 }
 
 }  // namespace assay::python

@@ -1,25 +1,22 @@
 // `assay rec campaign`: the AAAI-19 study (algorithms × heuristics × sizes × trials) in one
 // command, resumable through a SQLite store, with the report written into --out.
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <memory>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "command.h"
 #include "core/error.h"
 #include "core/interrupt.h"
-#include "core/json_file.h"
 #include "core/progress.h"
 #include "option_checks.h"
 #include "rec_options.h"
-#include "shard_options.h"
 #include "recsys/accuracy.h"
 #include "recsys/command_recommender.h"
 #include "recsys/data_spec.h"
 #include "recsys/recommender_spec.h"
+#include "shard_options.h"
 #include "stability/campaign.h"
 #include "stability/campaign_analysis.h"
 #include "stability/campaign_report.h"
@@ -51,44 +48,6 @@ struct RecCampaignOptions {
   bool quiet = false;
   RecProgramOptions program;
 };
-
-// The modification sets an earlier campaign saved under DIR/mods: those its DIR/summary.json
-// lists ("exceeding_delta.files"). Empty when there is no readable summary.
-std::vector<std::string> previous_sets(const std::string& dir) {
-  namespace fs = std::filesystem;
-  std::vector<std::string> files;
-  const fs::path summary = fs::path(dir) / "summary.json";
-  std::error_code ec;
-  if (!fs::is_regular_file(summary, ec)) return files;
-  try {
-    const auto j = core::read_json_file(summary.string());
-    for (const auto& f : j.at("exceeding_delta").at("files")) {
-      const std::string name = f.get<std::string>();
-      // Only a plain name directly in mods/, as the report writes them.
-      if (!name.starts_with("mods/") || !name.ends_with(".json")) continue;
-      const std::string base = name.substr(5);
-      if (base.find('/') != std::string::npos || base.starts_with(".")) continue;
-      files.push_back((fs::path(dir) / name).lexically_normal().string());
-    }
-  } catch (const std::exception&) {  // not a report's summary: remove nothing
-    files.clear();
-  }
-  return files;
-}
-
-// A reused --out DIR: the modification sets the earlier campaign wrote (`previous`, from its
-// summary.json) that this report does not list are removed, so mods/ holds exactly the sets of
-// summary.json. Every other file in DIR and DIR/mods (the user's own) is left alone.
-void remove_stale_sets(const std::vector<std::string>& previous,
-                       const std::vector<std::string>& written) {
-  namespace fs = std::filesystem;
-  std::set<std::string> keep;
-  for (const auto& w : written) keep.insert(fs::path(w).lexically_normal().string());
-  for (const auto& p : previous) {
-    std::error_code ec;
-    if (!keep.contains(p) && fs::is_regular_file(fs::symlink_status(p, ec))) fs::remove(p, ec);
-  }
-}
 
 // --sweep KEY=V1,V2,...: a non-empty key and non-empty values.
 CLI::Validator sweep_check() {
@@ -220,9 +179,7 @@ int run(const RecCampaignOptions& o) {
   const auto sets =
       stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
   core::set_resume_hint("");
-  const auto previous = previous_sets(o.out);
-  const auto written = stability::write_campaign_report(o.out, data, config, summary, sets, report);
-  remove_stale_sets(previous, written);
+  stability::write_campaign_report(o.out, data, config, summary, sets, report);
   if (!o.sharding.merge.empty()) {
     std::printf("rec campaign: merged %zu runs from %zu stores into %s\n", results.n_merged,
                 o.sharding.merge.size(), o.store.c_str());
@@ -296,10 +253,11 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                     "SQLite store of finished runs (resumes from it; one process at a time; "
                     "bound to the content of the data files)")
       ->required();
-  add_output_directory(cmd, "--out", o->out, "Report directory",
-                       {"summary.json", "cells.csv", "figure2.svg", "table3.md", "table3.csv",
-                        "table4.md", "table4.csv", "configurations.md", "sweep-*.svg", "sweep.md",
-                        "report.html", "mods/*.json"})->required();
+  add_output_directory(
+      cmd, "--out", o->out, "Report directory",
+      {"summary.json", "cells.csv", "figure2.svg", "table3.md", "table3.csv", "table4.md",
+       "table4.csv", "configurations.md", "sweep-*.svg", "sweep.md", "report.html", "mods/*.json"})
+      ->required();
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",
             {.min = 0, .max = 1'000'000'000'000});

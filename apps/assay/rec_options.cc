@@ -2,6 +2,7 @@
 
 #include "option_checks.h"
 #include "recsys/command_recommender.h"
+#include "recsys/external_recommender.h"
 
 namespace assay::cli {
 
@@ -31,6 +32,8 @@ void apply_rec_program_options(const RecProgramOptions& options) {
 }
 
 void check_rec_program(const std::string& spec) {
+  // python:NAME: an object of the Python module, which the command line has none of.
+  if (recsys::is_hosted_spec(spec)) (void)recsys::external_identity(spec);
   if (!recsys::is_command_spec(spec)) return;
   // Constructing the adapter resolves the program (no file is written, nothing runs).
   recsys::CommandRecommender adapter(spec, recsys::command_recommender_options());

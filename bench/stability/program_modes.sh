@@ -10,7 +10,11 @@
 #   copy-once           cmd:sh -c 'cp LISTS "$5"' (a program that does no work: the protocol's
 #                       own cost per training: writing the training files, starting the
 #                       program, reading and checking 943 lists)
+#   sklearn-object      the same recommender as a Python object in one process
+#                       (SvdRecommender of that file, through assay.rec.campaign: the module
+#                       built into BUILD_DIR/python/site), the same campaign
 #   funk-svd, item-item the built-in recommenders, for scale
+# CONFIGS="a b ..." runs only those configurations (default: all, in the order above).
 # Removals only (RRAND), so the precomputed lists of copy-once stay valid on every modified set.
 set -euo pipefail
 build=${1:?usage: program_modes.sh BUILD_DIR}
@@ -34,15 +38,29 @@ declare -A specs=(
   [funk-svd]="funk-svd"
   [item-item]="item-item"
 )
+# The campaign above, from Python, with the recommender object.
+object_campaign() {
+  PYTHONPATH="$build/python/site:$repo/examples/recsys" "$py" -c "
+import sys, assay
+from sklearn_svd import SvdRecommender
+assay.rec.campaign(sys.argv[1], [SvdRecommender()], heuristics=['RRAND'], sizes=[10],
+                   trials=int(sys.argv[2]), noise_trials=0, threads=1, store=sys.argv[3],
+                   out=sys.argv[4])" "$data" "$trials" "$work/store.sqlite" "$work/out"
+}
+configs=${CONFIGS:-copy-once sklearn-once sklearn-persistent sklearn-object funk-svd item-item}
 printf '%-20s %8s %10s %12s\n' configuration trainings "median s" trainings/s
-for name in copy-once sklearn-once sklearn-persistent funk-svd item-item; do
+for name in $configs; do
   times=()
   for ((r = 0; r < repeats; r++)); do
     rm -rf "$work/store.sqlite"* "$work/out"
     start=$(date +%s.%N)
-    "$assay" rec campaign --data "$data" --algorithm "${specs[$name]}" --heuristics RRAND \
-      --sizes 10 --trials "$trials" --noise-trials 0 --threads 1 --quiet \
-      --store "$work/store.sqlite" --out "$work/out" >/dev/null
+    if [[ $name == sklearn-object ]]; then
+      object_campaign
+    else
+      "$assay" rec campaign --data "$data" --algorithm "${specs[$name]}" --heuristics RRAND \
+        --sizes 10 --trials "$trials" --noise-trials 0 --threads 1 --quiet \
+        --store "$work/store.sqlite" --out "$work/out" >/dev/null
+    fi
     end=$(date +%s.%N)
     times+=("$(echo "$end - $start" | bc -l)")
   done

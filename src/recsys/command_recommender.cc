@@ -23,6 +23,7 @@
 #include "core/child_process.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
+#include "recsys/top_k_answer.h"
 
 namespace assay::recsys {
 namespace fs = std::filesystem;
@@ -33,11 +34,7 @@ namespace {
 constexpr std::string_view kOneShot = "cmd:";
 constexpr std::string_view kPersistent = "cmd+persistent:";
 
-std::string shorten(std::string_view text) {
-  constexpr std::size_t kMax = 200;
-  if (text.size() <= kMax) return std::string(text);
-  return std::string(text.substr(0, kMax)) + "...";
-}
+std::string shorten(std::string_view text) { return TopKAnswer::shorten(text); }
 
 // Keeps the last `limit` bytes of what a child writes (cut at a line start when possible).
 void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t limit) {
@@ -52,12 +49,6 @@ std::string finish_tail(std::string tail, std::size_t limit) {
   }
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
   return tail;
-}
-
-std::string number_text(float v) {
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
 }
 
 // A private directory under $TMPDIR (or /tmp); throws core::IoError.
@@ -108,7 +99,7 @@ void write_training_files(const Ratings& train, const std::string& train_path,
     for (std::size_t j = 0; j < items.size(); ++j) {
       text.append(train.user_label(u)).push_back('\t');
       text.append(train.item_label(items[j])).push_back('\t');
-      text.append(number_text(values[j])).push_back('\n');
+      text.append(rating_text(values[j])).push_back('\n');
     }
   }
   write_checked(train_path, text);
@@ -135,8 +126,7 @@ bool id_text(const nlohmann::json& j, std::string& out) {
 TopKLists read_output(const std::string& path, const Ratings& train, std::size_t k,
                       std::size_t max_line_bytes) {
   if (!fs::is_regular_file(path)) throw std::string("it wrote no output file");
-  TopKLists lists(train.n_users());
-  std::vector<bool> seen(train.n_users(), false);
+  TopKAnswer answer(train, k);
   core::LineReader reader(path);
   reader.set_max_line_bytes(max_line_bytes);
   std::string_view line;
@@ -146,32 +136,6 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
   auto where = [&] { return "output line " + std::to_string(n) + ": "; };
   auto malformed = [&](const std::string& what) -> std::string {
     return "malformed output: " + where() + what;
-  };
-  auto find_user = [&](const std::string& label) {
-    const auto u = train.find_user(label);
-    if (!u) throw malformed("unknown user '" + shorten(label) + "'");
-    return *u;
-  };
-  auto add_item = [&](UserId u, const std::string& label) {
-    const auto i = train.find_item(label);
-    if (!i)
-      throw malformed("unknown item '" + shorten(label) + "' for user '" + train.user_label(u) +
-                      "'");
-    if (train.rating(u, *i)) {
-      throw "recommends item '" + label + "' that user '" + train.user_label(u) +
-          "' rated in the training data (" + where() + shorten(line) + ")";
-    }
-    auto& list = lists[u];
-    for (const auto j : list) {
-      if (j == *i)
-        throw malformed("item '" + label + "' twice in the list of user '" + train.user_label(u) +
-                        "'");
-    }
-    if (list.size() == k) {
-      throw malformed("more than k = " + std::to_string(k) + " items for user '" +
-                      train.user_label(u) + "'");
-    }
-    list.push_back(*i);
   };
   try {
     while (reader.next(line)) {
@@ -190,9 +154,8 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
           throw malformed("expected {\"user\": ID, \"items\": [ID, ...]}, got '" + shorten(line) +
                           "'");
         }
-        const UserId u = find_user(label);
-        if (seen[u]) throw malformed("a second list for user '" + label + "'");
-        seen[u] = true;
+        const UserId u = answer.user(label);
+        answer.start_list(u);
         for (const auto& entry : *items) {
           std::string item;
           const nlohmann::json& id =
@@ -200,7 +163,7 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
           if (!id_text(id, item)) {
             throw malformed("an item must be a string or an integer, got " + shorten(entry.dump()));
           }
-          add_item(u, item);
+          answer.add_item(u, item);
         }
       } else {
         const std::size_t tab = line.find('\t');
@@ -212,41 +175,32 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
         const std::string item_label(line.substr(
             tab + 1, tab2 == std::string_view::npos ? std::string_view::npos : tab2 - tab - 1));
         if (item_label.empty()) throw malformed("an empty item id");
-        const UserId u = find_user(user_label);
+        const UserId u = answer.user(user_label);
         if (tsv_user != u) {  // a new user's block starts
-          if (seen[u]) {
+          if (answer.started(u)) {
             throw malformed("the lines of user '" + user_label +
                             "' are not together (a list is one block of lines, best first)");
           }
-          seen[u] = true;
+          answer.start_list(u);
           tsv_user = u;
         }
-        add_item(u, item_label);
+        answer.add_item(u, item_label);
       }
     }
+    return answer.finish();
+  } catch (const TopKAnswerError& e) {
+    switch (e.kind) {
+      case TopKAnswerError::Kind::kMalformed:
+        throw malformed(e.what);
+      case TopKAnswerError::Kind::kRated:
+        throw e.what + " (" + where() + shorten(line) + ")";
+      case TopKAnswerError::Kind::kIncomplete:
+        break;
+    }
+    throw "incomplete output: " + e.what;
   } catch (const core::Error& e) {
     throw "malformed output: " + std::string(e.what());
   }
-  std::size_t missing = 0;
-  std::string first_missing;
-  for (UserId u = 0; u < train.n_users(); ++u) {
-    const std::size_t unrated = train.n_items() - train.items_of(u).size();
-    const std::size_t expected = std::min(k, unrated);
-    if (!seen[u] && expected > 0) {
-      if (missing++ == 0) first_missing = train.user_label(u);
-      continue;
-    }
-    if (lists[u].size() < expected) {
-      throw "incomplete output: user '" + train.user_label(u) + "' has " +
-          std::to_string(lists[u].size()) + " items, expected " + std::to_string(expected) +
-          " (k = " + std::to_string(k) + ", " + std::to_string(unrated) + " items unrated)";
-    }
-  }
-  if (missing > 0) {
-    throw "incomplete output: no list for user '" + first_missing + "' (" +
-        std::to_string(missing) + " of " + std::to_string(train.n_users()) + " users missing)";
-  }
-  return lists;
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include "core/child_process.h"
 #include "core/error.h"
-#include "recsys/command_recommender.h"
+#include "recsys/external_recommender.h"
 #include "recsys/funk_svd.h"
 #include "recsys/hybrid.h"
 #include "recsys/item_item.h"
@@ -172,6 +172,11 @@ bool is_program(const std::string& name) {
   return name == "cmd" || name == "cmd+persistent";
 }
 
+// A recommender object of the Python module (python:NAME).
+bool is_object(const std::string& name) {
+  return name == "python";
+}
+
 // The words as split_command_words reads them back.
 std::string join_words(const std::vector<std::string>& words) {
   std::string out;
@@ -195,6 +200,7 @@ std::string join_words(const std::vector<std::string>& words) {
 
 std::string RecommenderSpec::identity() const {
   if (is_program(name)) return name + ":" + join_words(command);
+  if (is_object(name)) return name + ":" + command.front();
   std::string out = name;
   const NameDef& d = def_of(name);
   for (std::size_t k = 0; k < values.size(); ++k) {
@@ -206,7 +212,7 @@ std::string RecommenderSpec::identity() const {
 }
 
 std::string RecommenderSpec::full() const {
-  if (is_program(name)) return identity();
+  if (is_program(name) || is_object(name)) return identity();
   std::string out = name;
   for (const auto& [key, value] : values) out += ":" + key + "=" + value;
   return out;
@@ -229,6 +235,14 @@ RecommenderSpec parse_recommender_spec(std::string_view text) {
       throw core::UsageError("algorithm '" + std::string(text) + "' names no program (expected " +
                              spec.name + ":PROGRAM [ARGS...])");
     }
+    return spec;
+  }
+  if (is_hosted_spec(text)) {
+    spec.name = std::string(text.substr(0, colon));
+    spec.command = {std::string(text.substr(colon + 1))};
+    if (spec.command[0].empty())
+      throw core::UsageError("algorithm '" + std::string(text) + "' names no object (expected " +
+                             spec.name + ":NAME)");
     return spec;
   }
   spec.name = std::string(text.substr(0, colon));
@@ -298,6 +312,11 @@ std::unique_ptr<Recommender> make_recommender(const RecommenderSpec& s) {
   if (is_program(s.name)) {
     throw core::UsageError("algorithm " + s.identity() +
                            " is a program: it gives top-k lists, not scores");
+  }
+  if (is_object(s.name)) {
+    throw core::UsageError("algorithm " + s.identity() +
+                           " is a recommender object of the Python module: it gives top-k "
+                           "lists, not scores");
   }
   if (s.name == "user-user" || s.name == "item-item") {
     const std::size_t neighbors = count_of(s, "neighbors");

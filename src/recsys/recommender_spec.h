@@ -5,7 +5,9 @@
 // (funk-svd-lenskit: funk-svd with LensKit 3's documented defaults). The user's own program,
 // `cmd:PROGRAM [ARGS...]` or `cmd+persistent:PROGRAM [ARGS...]` (recsys/command_recommender.h),
 // is a spec too: its name is "cmd" or "cmd+persistent", it has no keys, and its normal form
-// writes the command's words separated by one blank (quoted where needed). Every key of the name is
+// writes the command's words separated by one blank (quoted where needed). A recommender object
+// of the Python module, `python:NAME` (recsys/external_recommender.h), is named "python", its
+// NAME the one word of `command`, its normal form the text itself. Every key of the name is
 // a documented hyper-parameter (recommender_spec_keys() lists them with their defaults);
 // an unknown name, an unknown or repeated key, or a bad value is a core::UsageError naming it.
 //
@@ -35,7 +37,8 @@ struct SpecKey {
 
 struct RecommenderSpec {
   std::string name;  // the algorithm or profile; "cmd" or "cmd+persistent" for a program
-  std::vector<std::string> command;  // a program's words (empty for built-in algorithms)
+  // A program's words, or a Python object's NAME (empty for built-in algorithms).
+  std::vector<std::string> command;
   // Every key of `name` in table order with its canonical value (defaults filled in).
   std::vector<std::pair<std::string, std::string>> values;
 
@@ -57,8 +60,8 @@ const std::vector<SpecKey>& recommender_spec_keys(std::string_view name);
 // Algorithms and profiles: user-user, item-item, funk-svd, funk-svd-lenskit, hybrid.
 const std::vector<std::string>& recommender_spec_names();
 
-// Throws core::UsageError for a program's spec: a program gives top-k lists, not a model
-// (train it with stability::train_and_recommend).
+// Throws core::UsageError for a program's or an object's spec: they give top-k lists, not a
+// model (train them with stability::train_and_recommend).
 std::unique_ptr<Recommender> make_recommender(const RecommenderSpec& spec);
 
 }  // namespace assay::recsys

@@ -1,14 +1,14 @@
 #include "stability/algorithm_baseline.h"
 
-#include "recsys/command_recommender.h"
+#include "recsys/external_recommender.h"
 
 namespace assay::stability {
 
 recsys::TopKLists train_and_recommend(const recsys::Ratings& data, const std::string& algorithm,
                                       std::uint64_t model_seed, std::size_t k,
                                       std::size_t n_threads) {
-  if (recsys::is_command_spec(algorithm)) {
-    return recsys::command_recommender(algorithm).recommend_all(data, k, model_seed);
+  if (recsys::is_external_spec(algorithm)) {
+    return recsys::external_recommend_all(algorithm, data, k, model_seed);
   }
   auto model = recsys::make_recommender(algorithm);
   recsys::FitOptions fit;

@@ -28,8 +28,8 @@ AlgorithmBaseline train_baseline(const recsys::Ratings& data, const std::string&
                                  std::size_t n_threads = 1);
 
 // Trains `algorithm` on `data` with `model_seed` and returns everyone's top-k. A program's spec
-// (cmd:...) runs recsys::command_recommender(algorithm), which throws recsys::RecommenderFailure
-// when the program fails.
+// (cmd:...) or an object's (python:NAME) runs recsys::external_recommend_all, which throws
+// recsys::RecommenderFailure when the training fails.
 recsys::TopKLists train_and_recommend(const recsys::Ratings& data, const std::string& algorithm,
                                       std::uint64_t model_seed, std::size_t k,
                                       std::size_t n_threads = 1);

@@ -13,7 +13,7 @@
 #include "core/unit_plan.h"
 #include "core/unit_runner.h"
 #include "core/unit_store.h"
-#include "recsys/command_recommender.h"
+#include "recsys/external_recommender.h"
 #include "recsys/recommender_spec.h"
 
 namespace assay::stability {
@@ -72,9 +72,9 @@ std::map<std::string, std::string> full_identity(const recsys::Ratings& data,
   core::add_input_files(identity, c.input_files);
   for (const auto& a : c.algorithms) {
     // A program is named by its words and the content of its files (an edited script is
-    // another recommender, whose runs must not mix with these).
-    identity["algorithm:" + a] = recsys::is_command_spec(a)
-                                     ? recsys::command_recommender(a).identity()
+    // another recommender, whose runs must not mix with these); an object by its name.
+    identity["algorithm:" + a] = recsys::is_external_spec(a)
+                                     ? recsys::external_identity(a)
                                      : recsys::parse_recommender_spec(a).full();
   }
   return identity;

@@ -9,9 +9,11 @@
 #include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/json_file.h"
 #include "core/svg_chart.h"
 #include "core/table.h"
 #include "core/unit_plan.h"
@@ -660,12 +662,55 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
   return out;
 }
 
+namespace {
+
+// The modification sets an earlier campaign saved under DIR/mods: those its DIR/summary.json
+// lists ("exceeding_delta.files"). Empty when there is no readable summary.
+std::vector<std::string> previous_sets(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> files;
+  const fs::path summary = fs::path(dir) / "summary.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(summary, ec)) return files;
+  try {
+    const auto j = core::read_json_file(summary.string());
+    for (const auto& f : j.at("exceeding_delta").at("files")) {
+      const std::string name = f.get<std::string>();
+      // Only a plain name directly in mods/, as the report writes them.
+      if (!name.starts_with("mods/") || !name.ends_with(".json")) continue;
+      const std::string base = name.substr(5);
+      if (base.find('/') != std::string::npos || base.starts_with(".")) continue;
+      files.push_back((fs::path(dir) / name).lexically_normal().string());
+    }
+  } catch (const std::exception&) {  // not a report's summary: remove nothing
+    files.clear();
+  }
+  return files;
+}
+
+// A reused report directory: the modification sets the earlier campaign wrote (`previous`, from its
+// summary.json) that this report does not list are removed, so mods/ holds exactly the sets of
+// summary.json. Every other file in DIR and DIR/mods (the user's own) is left alone.
+void remove_stale_sets(const std::vector<std::string>& previous,
+                       const std::vector<std::string>& written) {
+  namespace fs = std::filesystem;
+  std::set<std::string> keep;
+  for (const auto& w : written) keep.insert(fs::path(w).lexically_normal().string());
+  for (const auto& p : previous) {
+    std::error_code ec;
+    if (!keep.contains(p) && fs::is_regular_file(fs::symlink_status(p, ec))) fs::remove(p, ec);
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> write_campaign_report(const std::string& dir, const recsys::Ratings& data,
                                                const CampaignConfig& config,
                                                const CampaignSummary& summary,
                                                const std::vector<SavedModificationSet>& sets,
                                                const ReportOptions& options) {
   namespace fs = std::filesystem;
+  const auto previous = previous_sets(dir);
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "mods", ec);
   if (ec) {
@@ -737,6 +782,7 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       " saved under mods/; replay one with <code>assay rec "
       "replay --data SPEC --mods FILE --algorithm NAME</code>.</p>\n</body></html>\n";
   put("report.html", html);
+  remove_stale_sets(previous, written);
   return written;
 }
 

@@ -64,7 +64,9 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
 // File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
 std::string modification_set_file_name(const RunKey& key);
 
-// Writes every output into `dir` (created if needed); returns the paths written.
+// Writes every output into `dir` (created if needed); returns the paths written. A directory an
+// earlier report used keeps only this report's sets in mods/: the sets the earlier summary.json
+// listed and this one does not are removed; every other file (the user's own) is left alone.
 std::vector<std::string> write_campaign_report(const std::string& dir,
                                                const recsys::Ratings& data,
                                                const CampaignConfig& config,
