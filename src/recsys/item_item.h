@@ -41,7 +41,7 @@ struct ItemItemOptions {
   static constexpr std::size_t kKeepAll = std::numeric_limits<std::size_t>::max();
   // `keep`: all up to ItemItem::kMaxItems items, kAutoKeep similar items per item above.
   static constexpr std::size_t kKeepAuto = 0;
-  static constexpr std::size_t kAutoKeep = 200;
+  static constexpr std::size_t kAutoKeep = 1000;
 
   std::size_t n_neighbors = 20;
   float min_similarity = 1e-6f;

@@ -56,7 +56,7 @@ std::vector<KeyDef> item_item_keys() {
                   "auto",
                   "similar items kept per item: all (a dense n_items^2 matrix, at most 16384 "
                   "items), K (the K most similar, integer in [1, 1000000]: sparse lists, memory "
-                  "O(n_items K)), or auto (all up to 16384 items, 200 above)",
+                  "O(n_items K)), or auto (all up to 16384 items, 1000 above)",
                   {"auto", "all"},
                   1'000'000});
   return keys;

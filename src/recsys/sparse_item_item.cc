@@ -184,48 +184,94 @@ struct Scratch {
   std::vector<float> value;
   std::vector<std::uint32_t> count, offset;
   std::vector<ItemId> touched;
+  std::vector<float> num, den;  // the running sums of a light user's targets
 };
 thread_local Scratch scratch;
 
 }  // namespace
 
+void SparseItemItem::flag_rated(std::size_t n_rated, const ItemId* rated,
+                                const float* centred) const {
+  Scratch& w = scratch;
+  w.rated.assign(n_items_, 0);
+  w.value.resize(n_items_);
+  for (std::size_t r = 0; r < n_rated; ++r) {
+    w.rated[rated[r]] = 1;
+    w.value[rated[r]] = centred[r];
+  }
+}
+
+std::size_t SparseItemItem::walk(ItemId target, Candidate* chosen) const {
+  // The list is most similar first, ties by smaller id: its first n_neighbors rated items
+  // are the neighbourhood.
+  const Scratch& w = scratch;
+  std::size_t n = 0;
+  for (std::size_t p = nbr_offsets_[target];
+       p < nbr_offsets_[target + 1] && n < options_.n_neighbors; ++p) {
+    const ItemId j = nbr_ids_[p];
+    if (w.rated[j]) chosen[n++] = {nbr_sims_[p], w.value[j], j};
+  }
+  return n;
+}
+
 void SparseItemItem::score_all(std::size_t n_rated, const ItemId* rated, const float* centred,
                                std::vector<float>& dense) const {
   // Each rated item j offers itself, in id order, to the targets that keep it; a target's
-  // candidates are then its kept items that the user rated, in id order.
+  // candidates are then its kept items that the user rated, in id order. A light user sums in
+  // id order, the order they come in: the sums run as they come, in one pass, and only the
+  // targets offered more than n_neighbors candidates (popular items sit in many lists) have
+  // theirs grouped in a second pass and selected. A heavy user sums most similar first: all
+  // targets' candidates are grouped and selected.
   Scratch& w = scratch;
   w.count.assign(n_items_, 0);
-  w.offset.resize(n_items_);
   w.touched.clear();
+  w.num.resize(n_items_);
+  w.den.resize(n_items_);
+  const bool heavy = n_rated > heavy_min_rated_;
+  const std::size_t k = options_.n_neighbors;
   for (std::size_t r = 0; r < n_rated; ++r) {
     const ItemId j = rated[r];
+    const float c = centred[r];
     for (std::size_t q = inv_offsets_[j]; q < inv_offsets_[j + 1]; ++q) {
       const ItemId t = inv_targets_[q];
-      if (w.count[t]++ == 0) w.touched.push_back(t);
+      const float s = inv_sims_[q];
+      if (w.count[t]++ == 0) {
+        w.touched.push_back(t);
+        w.num[t] = 0.0f;
+        w.den[t] = 0.0f;
+      }
+      w.num[t] += s * c;
+      w.den[t] += s;
     }
   }
+  const auto grouped = [&](ItemId t) { return heavy || w.count[t] > k; };
+  w.offset.resize(n_items_);
   std::uint32_t total = 0;
   for (const ItemId t : w.touched) {
     w.offset[t] = total;
-    total += w.count[t];
+    if (grouped(t)) total += w.count[t];
   }
   thread_local std::vector<Candidate> cand;
   cand.resize(total);
-  for (std::size_t r = 0; r < n_rated; ++r) {
-    const ItemId j = rated[r];
-    for (std::size_t q = inv_offsets_[j]; q < inv_offsets_[j + 1]; ++q) {
-      cand[w.offset[inv_targets_[q]]++] = {inv_sims_[q], centred[r], j};
+  if (total > 0) {
+    for (std::size_t r = 0; r < n_rated; ++r) {
+      const ItemId j = rated[r];
+      for (std::size_t q = inv_offsets_[j]; q < inv_offsets_[j + 1]; ++q) {
+        const ItemId t = inv_targets_[q];
+        if (grouped(t)) cand[w.offset[t]++] = {inv_sims_[q], centred[r], j};
+      }
     }
   }
   dense.assign(n_items_, std::numeric_limits<float>::quiet_NaN());
-  const bool heavy = n_rated > heavy_min_rated_;
-  const std::size_t k = options_.n_neighbors;
   for (const ItemId t : w.touched) {
     const std::size_t n = w.count[t];
-    Candidate* first = cand.data() + (w.offset[t] - n);  // offset now marks the group's end
-    if (n > k) {
-      std::nth_element(first, first + k, first + n, more_similar<Candidate>);
+    if (!grouped(t)) {
+      dense[t] = static_cast<float>(item_mean_[t] + static_cast<double>(w.num[t]) /
+                                                        static_cast<double>(w.den[t]));
+      continue;
     }
+    Candidate* first = cand.data() + (w.offset[t] - n);  // offset now marks the group's end
+    if (n > k) std::nth_element(first, first + k, first + n, more_similar<Candidate>);
     dense[t] = finish(t, first, std::min(n, k), heavy);
   }
 }
@@ -245,27 +291,11 @@ void SparseItemItem::score(UserId user, std::span<const ItemId> items,
     for (std::size_t k = 0; k < items.size(); ++k) out[k] = dense[items[k]];
     return;
   }
-  Scratch& w = scratch;
-  w.rated.assign(n_items_, 0);
-  w.value.resize(n_items_);
-  for (std::size_t r = 0; r < n_rated; ++r) {
-    w.rated[rated[r]] = 1;
-    w.value[rated[r]] = centred[r];
-  }
+  flag_rated(n_rated, rated, centred);
   const bool heavy = n_rated > heavy_min_rated_;
-  std::vector<Candidate> chosen;
-  chosen.reserve(options_.n_neighbors);
+  std::vector<Candidate> chosen(options_.n_neighbors);
   for (std::size_t k = 0; k < items.size(); ++k) {
-    chosen.clear();
-    const ItemId t = items[k];
-    // The list is most similar first, ties by smaller id: its first n_neighbors rated items
-    // are the neighbourhood.
-    for (std::size_t p = nbr_offsets_[t];
-         p < nbr_offsets_[t + 1] && chosen.size() < options_.n_neighbors; ++p) {
-      const ItemId j = nbr_ids_[p];
-      if (w.rated[j]) chosen.push_back({nbr_sims_[p], w.value[j], j});
-    }
-    out[k] = finish(t, chosen.data(), chosen.size(), heavy);
+    out[k] = finish(items[k], chosen.data(), walk(items[k], chosen.data()), heavy);
   }
 }
 

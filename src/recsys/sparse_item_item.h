@@ -28,7 +28,7 @@ namespace assay::recsys {
 struct SparseItemItemOptions {
   std::size_t n_neighbors = 20;
   float min_similarity = 1e-6f;
-  std::size_t keep = 200;  // similar items kept per item (>= 1)
+  std::size_t keep = 1000;  // similar items kept per item (>= 1)
 };
 
 class SparseItemItem final : public Recommender {
@@ -54,6 +54,11 @@ class SparseItemItem final : public Recommender {
   // Every target's score for `user` at once (NaN where none of its kept items is rated).
   void score_all(std::size_t n_rated, const ItemId* rated, const float* centred,
                  std::vector<float>& dense) const;
+  // Flags the user's rated items (and their centred values) in this thread's scratch.
+  void flag_rated(std::size_t n_rated, const ItemId* rated, const float* centred) const;
+  // The neighbourhood of `target` among the flagged items into chosen[0..n_neighbors): the
+  // first rated items of its list. Returns how many.
+  std::size_t walk(ItemId target, Candidate* chosen) const;
   // The score of target i from its selected neighbours (at most n_neighbors), summed in the
   // order of the user's path (heavy: most similar first; light: by id).
   float finish(ItemId target, Candidate* chosen, std::size_t n, bool heavy) const;

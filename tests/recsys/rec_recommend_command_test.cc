@@ -123,7 +123,7 @@ TEST(RecRecommendCommand, ItemItemAboveTheDenseCapKeepsBoundedListsInBoundedMemo
   // The same lists whatever the thread count.
   const auto two = dir.file("two.jsonl");
   r = run_assay(dir, "rec recommend --data " + spec +
-                         " --algorithm item-item:keep=200 --threads 2 --quiet --out " + two);
+                         " --algorithm item-item:keep=1000 --threads 2 --quiet --out " + two);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(read_file(out), read_file(two));
 }
