@@ -13,7 +13,10 @@ const char* const kRecDataHelp =
 
 const char* const kRecAlgorithmHelp =
     "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value parameters "
-    "(docs/recsys.md); or your own program: cmd:PROGRAM [ARGS...] (run once per training with "
+    "(docs/recsys.md; item-item keeps a dense n_items^2 similarity matrix up to 16384 items "
+    "and each item's 1000 most similar items above, item-item:keep=K|all|auto; user-user keeps "
+    "a dense n_users^2 matrix up to 16384 users and computes each user's similarities when "
+    "scoring above); or your own program: cmd:PROGRAM [ARGS...] (run once per training with "
     "TRAIN_TSV USERS_FILE K SEED OUTPUT appended) or cmd+persistent:PROGRAM [ARGS...] (one JSON "
     "line per training on its stdin); see docs/stability.md";
 

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/check.h"
 #include "core/error.h"
 #include "core/thread_pool.h"
+#include "recsys/item_centring.h"
 #include "recsys/kernels/column_top_k.h"
 #include "recsys/kernels/isa.h"
 #include "recsys/kernels/neighbor_walk.h"
@@ -29,19 +31,28 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   if (options_.n_neighbors == 0) {
     throw core::UsageError("item-item needs at least one neighbour (n_neighbors is 0)");
   }
-  if (n_items_ > kMaxItems) {
-    throw core::UsageError("item-item keeps a dense similarity matrix and supports at most " +
-                           std::to_string(kMaxItems) + " items; the data has " +
-                           std::to_string(n_items_));
+  const std::size_t keep = options_.keep;
+  if (keep == ItemItemOptions::kKeepAll && n_items_ > kMaxItems) {
+    throw core::UsageError("item-item with keep=all keeps a dense similarity matrix and supports "
+                           "at most " + std::to_string(kMaxItems) + " items; the data has " +
+                           std::to_string(n_items_) + " (keep=K or keep=auto keep each item's K "
+                           "most similar items)");
   }
-  item_mean_.assign(n_items_, 0.0f);
-  for (ItemId i = 0; i < n_items_; ++i) {
-    const auto values = train.values_of_item(i);
-    double s = 0;
-    for (float v : values) s += v;
-    item_mean_[i] =
-        values.empty() ? 0.0f : static_cast<float>(s / static_cast<double>(values.size()));
+  sparse_.reset();
+  if (keep != ItemItemOptions::kKeepAll && (keep != ItemItemOptions::kKeepAuto ||
+                                            n_items_ > kMaxItems)) {
+    // Release the dense model's arrays of an earlier fit before the sparse one is built.
+    *this = ItemItem(options_);
+    n_users_ = train.n_users();
+    n_items_ = train.n_items();
+    sparse_ = std::make_unique<SparseItemItem>(SparseItemItemOptions{
+        options_.n_neighbors, options_.min_similarity,
+        keep == ItemItemOptions::kKeepAuto ? ItemItemOptions::kAutoKeep : keep});
+    sparse_->fit(train, fit_options);
+    return;
   }
+  ItemCentredRatings centred = centre_by_item(train);
+  item_mean_ = std::move(centred.item_mean);
   // Matrix columns in order of decreasing item mean (ties: smaller id), so that a top-k can
   // stop at the first column whose mean already bounds every later score below the k-th.
   by_mean_.resize(n_items_);
@@ -50,33 +61,10 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
                    [&](ItemId a, ItemId b) { return item_mean_[a] > item_mean_[b]; });
   col_of_.resize(n_items_);
   for (std::size_t c = 0; c < n_items_; ++c) col_of_[by_mean_[c]] = static_cast<std::uint32_t>(c);
-  user_offsets_.assign(n_users_ + 1, 0);
-  user_items_.clear();
-  user_centred_.clear();
-  user_items_.reserve(train.n_ratings());
-  user_centred_.reserve(train.n_ratings());
-  for (UserId u = 0; u < n_users_; ++u) {
-    const auto items = train.items_of(u);
-    const auto values = train.values_of_user(u);
-    for (std::size_t k = 0; k < items.size(); ++k) {
-      user_items_.push_back(items[k]);
-      user_centred_.push_back(values[k] - item_mean_[items[k]]);
-    }
-    user_offsets_[u + 1] = user_items_.size();
-  }
-  // Centred item vectors: norms, and for row i the dot products with every other item,
-  // accumulated user by user (sum over u in U_i of c_ui * c_u*).
-  std::vector<double> norm(n_items_, 0.0);
-  for (ItemId i = 0; i < n_items_; ++i) {
-    const auto users = train.users_of(i);
-    const auto values = train.values_of_item(i);
-    double s = 0;
-    for (std::size_t k = 0; k < users.size(); ++k) {
-      const double c = values[k] - item_mean_[i];
-      s += c * c;
-    }
-    norm[i] = std::sqrt(s);
-  }
+  user_offsets_ = std::move(centred.user_offsets);
+  user_items_ = std::move(centred.user_items);
+  user_centred_ = std::move(centred.user_centred);
+  const std::vector<double>& norm = centred.norm;
   stride_ = (n_items_ + 7) / 8 * 8;
   // 11 MB for ML-100K, rebuilt at every fit: a HugeArray (huge pages, few faults). Every entry
   // is written below all the same: row i's upper part and padding by its own task, the
@@ -268,6 +256,7 @@ void ItemItem::walk_scores(const ItemId* items, std::size_t n, float* out) const
 }
 
 void ItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
+  if (sparse_) return sparse_->score(user, items, out);
   ASSAY_CHECK(user < n_users_ && items.size() == out.size());
   const std::size_t begin = user_offsets_[user], end = user_offsets_[user + 1];
   const ItemId* rated = user_items_.data() + begin;
@@ -321,6 +310,7 @@ class BestK {
 
 std::vector<ItemId> ItemItem::top_k(UserId user, std::span<const ItemId> candidates,
                                     std::size_t k) const {
+  if (sparse_) return sparse_->top_k(user, candidates, k);
   ASSAY_CHECK(user < n_users_);
   const std::size_t begin = user_offsets_[user], end = user_offsets_[user + 1];
   const ItemId* rated = user_items_.data() + begin;

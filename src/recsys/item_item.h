@@ -16,23 +16,38 @@
 // The matrix columns are kept in order of decreasing item mean: top_k() visits items in that
 // order and stops once mean + the user's largest centred rating (a bound on every later score)
 // is below the k-th best score, which gives the exhaustive list.
-// The similarity matrix is dense (n_items^2 floats), so the model is limited to kMaxItems.
+// The similarity matrix is dense (n_items^2 floats), so this form is limited to kMaxItems.
+// With `keep` set to K (or left at auto on data with more than kMaxItems items) the model
+// keeps only each item's K most similar items instead (sparse_item_item.h: memory
+// O(n_items * K), the same scores when nothing is cut).
 // Training is deterministic and uses no randomness; n_threads parallelises the similarity
 // rows without changing a bit of the result.
 #pragma once
 
 #include <cstdint>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/huge_array.h"
 #include "recsys/recommender.h"
+#include "recsys/sparse_item_item.h"
 
 namespace assay::recsys {
 
 struct ItemItemOptions {
+  // `keep`: every positive similarity in the dense matrix (at most ItemItem::kMaxItems items).
+  static constexpr std::size_t kKeepAll = std::numeric_limits<std::size_t>::max();
+  // `keep`: all up to ItemItem::kMaxItems items, kAutoKeep similar items per item above.
+  static constexpr std::size_t kKeepAuto = 0;
+  static constexpr std::size_t kAutoKeep = 1000;
+
   std::size_t n_neighbors = 20;
   float min_similarity = 1e-6f;
+  // Similar items kept per item: kKeepAll, kKeepAuto, or K >= 1 (sparse lists of the K most
+  // similar, whatever the number of items).
+  std::size_t keep = kKeepAuto;
   // The walk's AVX-512 loop where the instruction-set selection allows it (core::cpu_isa(),
   // lowered by ASSAY_ISA) and there are at most 2048 items (the same bits as the scalar loop;
   // false pins the scalar one, for tests).
@@ -45,7 +60,9 @@ class ItemItem final : public Recommender {
 
   explicit ItemItem(ItemItemOptions options = {}) : options_(options) {}
   std::string name() const override { return "item-item"; }
-  // Throws core::UsageError when the data has more than kMaxItems items or n_neighbors is 0.
+  const ItemItemOptions& options() const { return options_; }
+  // Throws core::UsageError when n_neighbors is 0, or keep is kKeepAll and the data has more
+  // than kMaxItems items.
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
   // Visits candidates in order of decreasing item mean and stops once mean + the user's largest
@@ -53,10 +70,14 @@ class ItemItem final : public Recommender {
   std::vector<ItemId> top_k(UserId user, std::span<const ItemId> candidates,
                             std::size_t k) const override;
 
+  // The dense matrix's entry (only when the last fit kept every similarity: !sparse()).
   float similarity(ItemId a, ItemId b) const { return sim_[a * stride_ + col_of_[b]]; }
+  // The truncated model the last fit built, or null when it built the dense matrix.
+  const SparseItemItem* sparse() const { return sparse_.get(); }
 
  private:
   ItemItemOptions options_;
+  std::unique_ptr<SparseItemItem> sparse_;
   std::size_t n_users_ = 0, n_items_ = 0;
   std::vector<float> item_mean_;
   // Scores of matrix columns [c0, c1) (c0, c1 multiples of 8 or c1 = stride_) into

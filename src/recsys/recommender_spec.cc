@@ -24,6 +24,7 @@ enum class Kind : std::uint8_t {
   kPositiveF64,  // double > 0
   kNonNegativeF64,
   kChoice,  // one of `choices`
+  kCountOrChoice,  // integer in [1, max_count], or one of `choices`
 };
 
 struct KeyDef {
@@ -46,6 +47,19 @@ std::vector<KeyDef> neighbourhood_keys() {
       {"neighbors", Kind::kCount, "20", "neighbours per score (integer in [1, 100000])", {},
        100'000},
       {"min-sim", Kind::kNonNegative, "1e-06", "similarities at or below this are dropped (>= 0)"}};
+}
+
+std::vector<KeyDef> item_item_keys() {
+  std::vector<KeyDef> keys = neighbourhood_keys();
+  keys.push_back({"keep",
+                  Kind::kCountOrChoice,
+                  "auto",
+                  "similar items kept per item: all (a dense n_items^2 matrix, at most 16384 "
+                  "items), K (the K most similar, integer in [1, 1000000]: sparse lists, memory "
+                  "O(n_items K)), or auto (all up to 16384 items, 1000 above)",
+                  {"auto", "all"},
+                  1'000'000});
+  return keys;
 }
 
 std::vector<KeyDef> funk_keys(const char* damping, const char* clamp, const char* order) {
@@ -72,7 +86,7 @@ std::vector<KeyDef> funk_keys(const char* damping, const char* clamp, const char
 const std::vector<NameDef>& table() {
   static const std::vector<NameDef> kTable = {
       {"user-user", neighbourhood_keys()},
-      {"item-item", neighbourhood_keys()},
+      {"item-item", item_item_keys()},
       {"funk-svd", funk_keys("5", "scale", "stable")},
       {"funk-svd-lenskit", funk_keys("0", "none", "shuffle")},
       {"hybrid",
@@ -144,8 +158,16 @@ std::string canonical(const std::string& name, const KeyDef& k, std::string_view
       return shortest(v == 0.0 ? 0.0 : v);
     }
     case Kind::kChoice:
+    case Kind::kCountOrChoice:
       for (const auto& c : k.choices) {
         if (value == c) return c;
+      }
+      if (k.kind == Kind::kCountOrChoice) {
+        unsigned long long v = 0;
+        const auto r = std::from_chars(first, last, v);
+        if (r.ec == std::errc() && r.ptr == last && v >= 1 && v <= k.max_count) {
+          return std::to_string(v);
+        }
       }
       bad_value(name, k, value);
   }
@@ -326,6 +348,10 @@ std::unique_ptr<Recommender> make_recommender(const RecommenderSpec& s) {
     ItemItemOptions o;
     o.n_neighbors = neighbors;
     o.min_similarity = min_sim;
+    const std::string& keep = s.value("keep");
+    o.keep = keep == "auto"  ? ItemItemOptions::kKeepAuto
+             : keep == "all" ? ItemItemOptions::kKeepAll
+                             : count_of(s, "keep");
     return std::make_unique<ItemItem>(o);
   }
   if (s.name == "funk-svd" || s.name == "funk-svd-lenskit") {

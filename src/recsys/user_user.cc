@@ -19,13 +19,8 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
   if (options_.n_neighbors == 0) {
     throw core::UsageError("user-user needs at least one neighbour (n_neighbors is 0)");
   }
-  if (n_users_ > kMaxUsers) {
-    throw core::UsageError("user-user keeps a dense similarity matrix and supports at most " +
-                           std::to_string(kMaxUsers) + " users; the data has " +
-                           std::to_string(n_users_));
-  }
   user_mean_.assign(n_users_, 0.0f);
-  std::vector<double> norm(n_users_, 0.0);
+  norm_.assign(n_users_, 0.0);
   for (UserId u = 0; u < n_users_; ++u) {
     const auto values = train.values_of_user(u);
     double s = 0;
@@ -37,7 +32,7 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
       const double c = v - user_mean_[u];
       ss += c * c;
     }
-    norm[u] = std::sqrt(ss);
+    norm_[u] = std::sqrt(ss);
   }
   item_offsets_.assign(n_items_ + 1, 0);
   item_users_.clear();
@@ -65,8 +60,9 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
     }
     user_offsets_[u + 1] = user_items_.size();
   }
+  sim_ = core::HugeArray<float>();
+  if (n_users_ > options_.max_dense_users) return;  // rows are computed when a user is scored
   sim_ = core::HugeArray<float>(n_users_ * n_users_);  // zeroed
-  const float min_sim = options_.min_similarity;
   core::ThreadPool pool(std::max<std::size_t>(1, fit_options.n_threads));
   constexpr std::size_t kGrain = 16;
   const std::size_t n_chunks = (n_users_ + kGrain - 1) / kGrain;
@@ -74,28 +70,33 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     std::vector<double> acc(n_users_);
     for (std::size_t u = chunk * kGrain; u < std::min(n_users_, (chunk + 1) * kGrain); ++u) {
-      if (norm[u] == 0.0) continue;
-      float* row = sim_.data() + u * n_users_;
-      std::fill(acc.begin(), acc.end(), 0.0);
-      const auto items = train.items_of(static_cast<UserId>(u));
-      const auto values = train.values_of_user(static_cast<UserId>(u));
-      for (std::size_t k = 0; k < items.size(); ++k) {
-        const double cu = values[k] - user_mean_[u];
-        if (cu == 0.0) continue;
-        const ItemId i = items[k];
-        for (std::size_t p = item_offsets_[i]; p < item_offsets_[i + 1]; ++p) {
-          acc[item_users_[p]] += cu * item_centred_[p];
-        }
-      }
-      // Branch-free (the test is a coin toss): a user with norm 0 has acc 0, 0 / 0 is NaN,
-      // and NaN > min_sim is false, so the entry stays 0 like one below the threshold.
-      for (std::size_t v = 0; v < n_users_; ++v) {
-        const auto s = static_cast<float>(acc[v] / (norm[u] * norm[v]));
-        row[v] = s > min_sim ? s : 0.0f;
-      }
-      row[u] = 0.0f;
+      similarity_row(static_cast<UserId>(u), acc, sim_.data() + u * n_users_);
     }
   });
+}
+
+void UserUser::similarity_row(UserId u, std::vector<double>& acc, float* row) const {
+  if (norm_[u] == 0.0) {
+    std::fill(row, row + n_users_, 0.0f);
+    return;
+  }
+  acc.assign(n_users_, 0.0);
+  for (std::size_t q = user_offsets_[u]; q < user_offsets_[u + 1]; ++q) {
+    const double cu = user_centred_[q];
+    if (cu == 0.0) continue;
+    const ItemId i = user_items_[q];
+    for (std::size_t p = item_offsets_[i]; p < item_offsets_[i + 1]; ++p) {
+      acc[item_users_[p]] += cu * item_centred_[p];
+    }
+  }
+  // Branch-free (the test is a coin toss): a user with norm 0 has acc 0, 0 / 0 is NaN,
+  // and NaN > min_sim is false, so the entry stays 0 like one below the threshold.
+  const float min_sim = options_.min_similarity;
+  for (std::size_t v = 0; v < n_users_; ++v) {
+    const auto s = static_cast<float>(acc[v] / (norm_[u] * norm_[v]));
+    row[v] = s > min_sim ? s : 0.0f;
+  }
+  row[u] = 0.0f;
 }
 
 namespace {
@@ -119,7 +120,16 @@ constexpr std::size_t kWalkMinItems = 32;
 void UserUser::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
   ASSAY_CHECK(user < n_users_ && items.size() == out.size());
   for (ItemId i : items) ASSAY_CHECK(i < n_items_);
-  const float* row = sim_.data() + static_cast<std::size_t>(user) * n_users_;
+  const float* row = nullptr;
+  if (sim_.size() != 0) {
+    row = sim_.data() + static_cast<std::size_t>(user) * n_users_;
+  } else {
+    thread_local std::vector<double> acc;
+    thread_local std::vector<float> own;
+    own.resize(n_users_);
+    similarity_row(user, acc, own.data());
+    row = own.data();
+  }
   const std::size_t k_max = options_.n_neighbors;
   const float nan = std::numeric_limits<float>::quiet_NaN();
   auto finish = [&](float num, float den) {

@@ -8,8 +8,11 @@
 // id first), whichever of the two scoring paths is taken (per item for short item lists; a
 // walk over the user's neighbours, most similar first, for long ones), so both give the same
 // bits.
-// The similarity matrix is dense (n_users^2 floats), limited to kMaxUsers. No randomness;
-// n_threads parallelises the similarity rows without changing a bit.
+// Up to max_dense_users users (16384) the similarity matrix is dense (n_users^2 floats, computed at fit);
+// above, a user's row is computed when the user is scored (the same sums in the same order, so
+// the same bits; memory O(n_users) per thread, and scoring every user costs what the dense fit
+// would: sum over items of n_i^2). No randomness; n_threads parallelises the similarity rows
+// without changing a bit.
 #pragma once
 
 #include <string>
@@ -23,26 +26,31 @@ namespace assay::recsys {
 struct UserUserOptions {
   std::size_t n_neighbors = 20;
   float min_similarity = 1e-6f;
+  // Above this many users the rows are computed when scored (lowered by tests).
+  std::size_t max_dense_users = 16384;
 };
 
 class UserUser final : public Recommender {
  public:
-  static constexpr std::size_t kMaxUsers = 16384;
 
   explicit UserUser(UserUserOptions options = {}) : options_(options) {}
   std::string name() const override { return "user-user"; }
-  // Throws core::UsageError when the data has more than kMaxUsers users or n_neighbors is 0.
+  // Throws core::UsageError when n_neighbors is 0.
   void fit(const Ratings& train, const FitOptions& options) override;
   void score(UserId user, std::span<const ItemId> items, std::span<float> out) const override;
 
+  // The dense matrix's entry (only when the data had at most max_dense_users users).
   float similarity(UserId a, UserId b) const { return sim_[a * n_users_ + b]; }
 
  private:
   UserUserOptions options_;
   std::size_t n_users_ = 0, n_items_ = 0;
   std::vector<float> user_mean_;
-  // Row-major n_users x n_users; 0 on the diagonal and below threshold. A HugeArray: rebuilt at
-  // every fit, and huge pages save most of its page faults.
+  std::vector<double> norm_;  // of each user's centred ratings
+  // Row u of the similarity matrix into row[0..n_users) (acc: scratch of n_users doubles).
+  void similarity_row(UserId u, std::vector<double>& acc, float* row) const;
+  // Row-major n_users x n_users (empty above max_dense_users users); 0 on the diagonal and below
+  // threshold. A HugeArray: rebuilt at every fit, and huge pages save most of its page faults.
   core::HugeArray<float> sim_;
   // Each item's raters (sorted) and their ratings centred by user mean.
   std::vector<std::size_t> item_offsets_;

@@ -56,6 +56,10 @@ TEST(RecommenderSpec, IdentityKeepsNonDefaultKeysInTableOrderCanonically) {
   EXPECT_EQ(normalize_recommender_spec("user-user:neighbors=30:min-sim=0.000001"),
             "user-user:neighbors=30");
   EXPECT_EQ(normalize_recommender_spec("item-item:min-sim=0"), "item-item:min-sim=0");
+  EXPECT_EQ(normalize_recommender_spec("item-item:keep=auto"), "item-item");
+  EXPECT_EQ(normalize_recommender_spec("item-item:keep=0050"), "item-item:keep=50");
+  EXPECT_EQ(normalize_recommender_spec("item-item:keep=all:neighbors=5"),
+            "item-item:neighbors=5:keep=all");
   EXPECT_EQ(normalize_recommender_spec("hybrid:attributes=no:epochs=50"),
             "hybrid:epochs=50:attributes=no");
   EXPECT_EQ(normalize_recommender_spec("hybrid:learning-rate=0.050"), "hybrid");
@@ -84,6 +88,13 @@ TEST(RecommenderSpec, BadInputIsAUsageErrorNamingTheKey) {
       {"funk-svd:order=random", "'order'"},
       {"hybrid:attributes=1", "'attributes'"},
       {"item-item:neighbors=-3", "'neighbors'"},
+      {"item-item:keep=0", "'keep'"},
+      {"item-item:keep=-5", "'keep'"},
+      {"item-item:keep=1000001", "'keep' (similar items kept per item"},
+      {"item-item:keep=some", "'keep'"},
+      {"item-item:keep=", "'keep'"},
+      {"item-item:keep=2.5", "'keep'"},
+      {"user-user:keep=10", "unknown key 'keep'"},
       {"funk-svd:damping=1:damping=2", "'damping' given twice"},
       {"funk-svd:damping", "'damping' is not key=value"},
       {"funk-svd:", "'' is not key=value"},
@@ -125,6 +136,15 @@ TEST(RecommenderSpec, EveryKeyReachesTheModel) {
   EXPECT_TRUE(p->options().clamp);
   EXPECT_EQ(p->options().order, FunkSvdOrder::kStable);
 
+  const auto keep_of = [](const std::string& spec) {
+    auto m = make_recommender(spec);
+    const auto* i = dynamic_cast<const ItemItem*>(m.get());
+    return i == nullptr ? std::size_t{1} : i->options().keep;
+  };
+  EXPECT_EQ(keep_of("item-item"), ItemItemOptions::kKeepAuto);
+  EXPECT_EQ(keep_of("item-item:keep=all"), ItemItemOptions::kKeepAll);
+  EXPECT_EQ(keep_of("item-item:keep=37"), 37u);
+
   // The neighbourhood and hybrid keys change what the models recommend.
   const Ratings r = fixtures::small_synthetic(8);
   auto lists_of = [&](const std::string& spec) {
@@ -137,6 +157,8 @@ TEST(RecommenderSpec, EveryKeyReachesTheModel) {
     EXPECT_NE(lists_of(base), lists_of(base + ":neighbors=2")) << base;
     EXPECT_NE(lists_of(base), lists_of(base + ":min-sim=0.3")) << base;
   }
+  EXPECT_EQ(lists_of("item-item"), lists_of("item-item:keep=all"));
+  EXPECT_NE(lists_of("item-item"), lists_of("item-item:keep=3"));
   EXPECT_EQ(lists_of("hybrid"), lists_of("hybrid:components=10:epochs=30:max-sampled=10"));
   for (const std::string other :
        {"hybrid:components=4", "hybrid:epochs=3", "hybrid:max-sampled=1",
