@@ -107,6 +107,8 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
           c.failed = failed == failed_runs.end() ? 0 : failed->second;
           c.ratio = kNaN;
           c.p = kNaN;
+          c.p_holm = kNaN;
+          c.p_bh = kNaN;
           c.baseline_mean = kNaN;
           if (base_it != values.end()) {
             const auto& b = base_it->second[o];
@@ -126,7 +128,6 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     std::vector<CellStats*> family;
     std::vector<double> p;
     for (auto& c : s.cells) {
-      c.p_holm = c.p_bh = kNaN;
       if (c.oracle != oracle || is_random_baseline(c.heuristic) || std::isnan(c.p)) continue;
       family.push_back(&c);
       p.push_back(c.p);
@@ -200,7 +201,7 @@ std::string low_power_warning(const PowerCheck& power) {
                      std::to_string(power.targeted) +
                      " targeted Top Out cells reach p < 0.05 against their random baseline, " +
                      std::to_string(power.holm) + " after Holm's correction for " +
-                     std::to_string(power.targeted) + " comparisons (" +
+                     std::to_string(power.targeted) + " comparison" + (power.targeted == 1 ? "" : "s") + " (" +
                      std::to_string(power.bh) + " after Benjamini-Hochberg's)";
   if (power.min_trials < kLowPowerTrials) {
     text += "; with " + std::to_string(power.min_trials) + " trial" +

@@ -43,11 +43,12 @@ std::string ratio_text(const CellStats& c) {
   return num(c.ratio) + "×";
 }
 
-// "[0.012, 0.034]": the cell's 95 % interval of the mean, clipped at 0 (Top Out cannot be
-// negative); "n/a" for one trial.
+// "[0.012, 0.034]": the cell's 95 % interval of the mean, clipped to [0, 1] (every oracle is a
+// share of users or a distance in [0, 1]); "n/a" for one trial.
 std::string interval_text(const CellStats& c) {
   if (std::isnan(c.ci_low)) return "n/a";
-  return "[" + num(std::max(0.0, c.ci_low)) + ", " + num(c.ci_high) + "]";
+  return "[" + num(std::clamp(c.ci_low, 0.0, 1.0)) + ", " + num(std::clamp(c.ci_high, 0.0, 1.0)) +
+         "]";
 }
 
 const ConfigurationProfile* find_configuration(const CampaignSummary& summary,
@@ -746,8 +747,8 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
                        " pushed the top recommendation of " + people(c.mean);
     if (!std::isnan(c.ci_low)) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "; 95 %% CI %.1f–%.1f %%", 100.0 * std::max(0.0, c.ci_low),
-                    100.0 * c.ci_high);
+      std::snprintf(buf, sizeof buf, "; 95 %% CI %.1f–%.1f %%",
+                    100.0 * std::clamp(c.ci_low, 0.0, 1.0), 100.0 * std::clamp(c.ci_high, 0.0, 1.0));
       text.insert(text.size() - 1, buf);  // inside the parenthesis of people()
     }
     text += " out of their top-" + std::to_string(config.k) + " list";
