@@ -384,6 +384,8 @@ std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summ
 
 namespace {
 
+constexpr std::size_t kMaxRatingColumns = 5;
+
 core::Table configurations_table(const CampaignSummary& summary) {
   std::vector<double> values;
   for (const auto& c : summary.configurations) {
@@ -394,7 +396,14 @@ core::Table configurations_table(const CampaignSummary& summary) {
   std::sort(values.begin(), values.end());
   std::vector<core::Table::Column> columns{{"configuration", core::Align::kLeft},
                                            {"full spec", core::Align::kLeft}};
-  for (const double v : values) columns.push_back({"I_R(" + num(v) + ")", core::Align::kRight});
+  // A column per value while they are few (whole stars); half stars and finer grids hold one
+  // column of "r: I_R(r)" pairs, so the table fits the page.
+  const bool one_column = values.size() > kMaxRatingColumns;
+  if (one_column) {
+    columns.push_back({"I_R(r) per rating value r", core::Align::kLeft});
+  } else {
+    for (const double v : values) columns.push_back({"I_R(" + num(v) + ")", core::Align::kRight});
+  }
   columns.push_back({"RMSE", core::Align::kRight});
   columns.push_back({"MAE", core::Align::kRight});
   core::Table table(std::move(columns),
@@ -403,13 +412,19 @@ core::Table configurations_table(const CampaignSummary& summary) {
                     "measured.");
   for (const auto& c : summary.configurations) {
     std::vector<std::string> row{c.algorithm, c.spec};
+    std::string pairs;
     for (const double v : values) {
       std::string text = "n/a";
       for (std::size_t k = 0; k < c.rating_values.size(); ++k) {
         if (c.rating_values[k] == v) text = std::to_string(c.rating_influence[k]);
       }
-      row.push_back(std::move(text));
+      if (one_column) {
+        pairs += (pairs.empty() ? "" : ", ") + num(v) + ": " + text;
+      } else {
+        row.push_back(std::move(text));
+      }
     }
+    if (one_column) row.push_back(std::move(pairs));
     row.push_back(c.has_accuracy ? num(c.rmse) : "");
     row.push_back(c.has_accuracy ? num(c.mae) : "");
     table.add_row(std::move(row));
@@ -825,7 +840,9 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
   const core::Table findings = findings_table(config, summary);
   const std::string warning = low_power_warning(top_out_power(summary));
   put("top_out.md", top_out.markdown());
-  put("findings.md", findings.markdown() + (warning.empty() ? "" : "\n" + warning + "\n"));
+  put("findings.md",
+      (findings.rows().empty() ? "None. " + findings.caption() + "\n" : findings.markdown()) +
+          (warning.empty() ? "" : "\n" + warning + "\n"));
   std::string sweep_html;
   std::string sweep_md;
   for (const auto& sw : find_sweeps(summary)) {
@@ -844,7 +861,7 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#"
+      "text-align:left;overflow-wrap:anywhere}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#"
       "555}"
       "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}"
       ".warning{border-left:4px solid #e15759;padding:4px 10px;background:#fdf0f0}</style>"
@@ -858,7 +875,10 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Configurations</h2>\n" +
       configurations.html() +
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
-      "<h2>Findings</h2>\n" + findings.html() + "<h2>Figure 2</h2>\n" + svg +
+      "<h2>Findings</h2>\n" +
+      (findings.rows().empty() ? "<p>None. " + core::xml_escape(findings.caption()) + "</p>\n"
+                               : findings.html()) +
+      "<h2>Figure 2</h2>\n" + svg +
       "\n<p>A bar is a cell's mean Top Out over its random baseline's (log scale), its whisker "
       "the quartiles of the cell's trials over that mean; faint bars do not survive Holm's "
       "correction (p &ge; 0.05). A triangle marks a cell whose random baseline moved no one: its "
