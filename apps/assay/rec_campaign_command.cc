@@ -220,8 +220,8 @@ int run(const RecCampaignOptions& o) {
     }
   }
   const auto sets = stability::sets_exceeding(
-      data, config, results,
-      o.save_all ? -std::numeric_limits<double>::infinity() : report.delta, report.delta_oracle);
+      data, config, results, o.save_all ? -std::numeric_limits<double>::infinity() : report.delta,
+      report.delta_oracle);
   core::set_resume_hint("");
   const auto previous = previous_sets(o.out);
   const auto written = stability::write_campaign_report(o.out, data, config, summary, sets, report);

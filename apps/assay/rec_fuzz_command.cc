@@ -199,7 +199,7 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay, export", "fuzz",
-                       add_rec_fuzz_command)
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay, export",
+                       "fuzz", add_rec_fuzz_command)
 
 }  // namespace assay::cli

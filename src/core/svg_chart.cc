@@ -207,9 +207,9 @@ std::string render_svg(const BarChart& chart) {
           // An open triangle standing on the origin line, as wide as the bar (at most 12 px).
           const double w = std::min(bar_w, 12.0), cx = x + bar_w / 2;
           s += "<path d=\"M" + num(cx - w / 2) + " " + num(zero_px) + "L" + num(cx + w / 2) + " " +
-               num(zero_px) + "L" + num(cx) + " " + num(zero_px - w) + "Z\" fill=\"white\" stroke=\"" +
-               color(k) + "\" stroke-width=\"1.5\"><title>" + xml_escape(series.name + " / " + what) +
-               note + "</title></path>\n";
+               num(zero_px) + "L" + num(cx) + " " + num(zero_px - w) +
+               "Z\" fill=\"white\" stroke=\"" + color(k) + "\" stroke-width=\"1.5\"><title>" +
+               xml_escape(series.name + " / " + what) + note + "</title></path>\n";
         }
         continue;
       }
@@ -297,10 +297,9 @@ std::string render_svg(const BarChart& chart) {
                                      num(kx + 12) + "L" + num(kx + 6) + " " + num(key_y) +
                                      "Z\" fill=\"white\" stroke=\"#555\" stroke-width=\"1.5\"/>\n");
   key_line(chart.whisker_meaning, "<path d=\"M" + num(kx + 6) + " " + num(key_y) + "V" +
-                                      num(key_y + 12) + "M" + num(kx + 3) + " " + num(key_y) +
-                                      "H" + num(kx + 9) + "M" + num(kx + 3) + " " +
-                                      num(key_y + 12) + "H" + num(kx + 9) +
-                                      "\" stroke=\"#222\" fill=\"none\"/>\n");
+                                      num(key_y + 12) + "M" + num(kx + 3) + " " + num(key_y) + "H" +
+                                      num(kx + 9) + "M" + num(kx + 3) + " " + num(key_y + 12) +
+                                      "H" + num(kx + 9) + "\" stroke=\"#222\" fill=\"none\"/>\n");
   s += "</svg>\n";
   return s;
 }

@@ -149,8 +149,8 @@ Ratings generate_synthetic_ratings(const SyntheticOptions& o) {
       const std::size_t raters = 1 + rng.below(3);
       for (std::size_t r = 0, tries = 0; r < raters && tries < 100 * raters; ++tries) {
         const auto u = static_cast<std::size_t>(rng.below(o.n_users));
-        if (n_of[u] < 2 || std::find(planted[u].begin(), planted[u].end(), item) !=
-                               planted[u].end()) {
+        if (n_of[u] < 2 ||
+            std::find(planted[u].begin(), planted[u].end(), item) != planted[u].end()) {
           continue;
         }
         planted[u].push_back(item);

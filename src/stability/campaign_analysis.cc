@@ -97,9 +97,9 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
           c.q1 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.25);
           c.q3 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.75);
           const double n_x = static_cast<double>(x.size());
-          const double half = x.size() < 2 ? kNaN
-                                           : core::student_t_quantile(0.975, n_x - 1) * c.sd /
-                                                 std::sqrt(n_x);
+          const double half =
+              x.size() < 2 ? kNaN
+                           : core::student_t_quantile(0.975, n_x - 1) * c.sd / std::sqrt(n_x);
           c.ci_low = c.mean - half;
           c.ci_high = c.mean + half;
           c.mean_set_size = core::mean(set_sizes[key]);
@@ -197,12 +197,12 @@ PowerCheck top_out_power(const CampaignSummary& summary) {
 
 std::string low_power_warning(const PowerCheck& power) {
   if (!power.low) return "";
-  std::string text = "Low power: " + std::to_string(power.raw) + " of " +
-                     std::to_string(power.targeted) +
-                     " targeted Top Out cells reach p < 0.05 against their random baseline, " +
-                     std::to_string(power.holm) + " after Holm's correction for " +
-                     std::to_string(power.targeted) + " comparison" + (power.targeted == 1 ? "" : "s") + " (" +
-                     std::to_string(power.bh) + " after Benjamini-Hochberg's)";
+  std::string text =
+      "Low power: " + std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
+      " targeted Top Out cells reach p < 0.05 against their random baseline, " +
+      std::to_string(power.holm) + " after Holm's correction for " +
+      std::to_string(power.targeted) + " comparison" + (power.targeted == 1 ? "" : "s") + " (" +
+      std::to_string(power.bh) + " after Benjamini-Hochberg's)";
   if (power.min_trials < kLowPowerTrials) {
     text += "; with " + std::to_string(power.min_trials) + " trial" +
             (power.min_trials == 1 ? "" : "s") +

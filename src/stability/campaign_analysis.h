@@ -38,7 +38,7 @@ struct CellStats {
   // of any false finding, Benjamini–Hochberg the expected share of false findings. NaN with p.
   double p_holm = 0;
   double p_bh = 0;
-  double q1 = 0, q3 = 0;          // quartiles of the trial values (numpy's linear); NaN if none
+  double q1 = 0, q3 = 0;           // quartiles of the trial values (numpy's linear); NaN if none
   double ci_low = 0, ci_high = 0;  // 95 % t-interval of the mean; NaN for one trial
   bool baseline_zero = false;
   double mean_set_size = 0;  // mean number of modifications actually generated
@@ -102,10 +102,10 @@ bool survives_correction(const CellStats& cell);
 
 // How much the Top Out comparisons of targeted (non-random) heuristics can tell.
 struct PowerCheck {
-  std::size_t targeted = 0;       // cells with a defined p
-  std::size_t raw = 0;            // of them, p < kAlpha before correction
-  std::size_t holm = 0, bh = 0;   // after Holm's / Benjamini–Hochberg's correction
-  std::size_t min_trials = 0;     // fewest trials in a targeted cell
+  std::size_t targeted = 0;      // cells with a defined p
+  std::size_t raw = 0;           // of them, p < kAlpha before correction
+  std::size_t holm = 0, bh = 0;  // after Holm's / Benjamini–Hochberg's correction
+  std::size_t min_trials = 0;    // fewest trials in a targeted cell
   // Fewer than kLowPowerTrials trials in some targeted cell, or no cell survives Holm.
   bool low = false;
 };

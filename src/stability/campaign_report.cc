@@ -599,11 +599,11 @@ core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& s
         const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
         if (!c) continue;
         table.add_row({a, std::string(to_string(h)), std::to_string(n), std::to_string(c->trials),
-                       num(c->mean), interval_text(*c), ratio_text(*c), num(c->p),
-                       num(c->p_holm), num(c->p_bh),
-                       is_random_baseline(h)       ? "baseline"
-                       : survives_correction(*c)   ? "yes"
-                                                   : ""});
+                       num(c->mean), interval_text(*c), ratio_text(*c), num(c->p), num(c->p_holm),
+                       num(c->p_bh),
+                       is_random_baseline(h)     ? "baseline"
+                       : survives_correction(*c) ? "yes"
+                                                 : ""});
       }
     }
   }
@@ -613,24 +613,23 @@ core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& s
 // The cells that survive the correction (the headline's), or a line saying none do.
 core::Table findings_table(const CampaignConfig& config, const CampaignSummary& summary) {
   const PowerCheck power = top_out_power(summary);
-  core::Table table({{"algorithm", core::Align::kLeft},
-                     {"heuristic", core::Align::kLeft},
-                     {"n", core::Align::kRight},
-                     {"trials", core::Align::kRight},
-                     {"mean Top Out", core::Align::kRight},
-                     {"95 % CI", core::Align::kRight},
-                     {"baseline", core::Align::kLeft},
-                     {"ratio", core::Align::kRight},
-                     {"Welch p", core::Align::kRight},
-                     {"Holm p", core::Align::kRight},
-                     {"BH p", core::Align::kRight}},
-                    "Heuristics that moved more users' top item than the same number of random "
-                    "modifications, at p < 0.05 after Holm's correction for " +
-                        std::to_string(power.targeted) + " comparisons: " +
-                        std::to_string(power.holm) + " of " + std::to_string(power.targeted) +
-                        " targeted cells (" + std::to_string(power.raw) +
-                        " before the correction, " + std::to_string(power.bh) +
-                        " after Benjamini-Hochberg's).");
+  core::Table table(
+      {{"algorithm", core::Align::kLeft},
+       {"heuristic", core::Align::kLeft},
+       {"n", core::Align::kRight},
+       {"trials", core::Align::kRight},
+       {"mean Top Out", core::Align::kRight},
+       {"95 % CI", core::Align::kRight},
+       {"baseline", core::Align::kLeft},
+       {"ratio", core::Align::kRight},
+       {"Welch p", core::Align::kRight},
+       {"Holm p", core::Align::kRight},
+       {"BH p", core::Align::kRight}},
+      "Heuristics that moved more users' top item than the same number of random "
+      "modifications, at p < 0.05 after Holm's correction for " +
+          std::to_string(power.targeted) + " comparisons: " + std::to_string(power.holm) + " of " +
+          std::to_string(power.targeted) + " targeted cells (" + std::to_string(power.raw) +
+          " before the correction, " + std::to_string(power.bh) + " after Benjamini-Hochberg's).");
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
       for (const auto n : config.sizes) {
@@ -734,10 +733,9 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
       without.push_back(a);
     }
   }
-  const std::string counts =
-      std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
-      " targeted cells reach p < 0.05 before the correction, " + std::to_string(power.holm) +
-      " after it";
+  const std::string counts = std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
+                             " targeted cells reach p < 0.05 before the correction, " +
+                             std::to_string(power.holm) + " after it";
   if (best.empty()) {
     if (power.targeted == 0) {
       return "<p class=\"headline\">No heuristic cell with a Top Out comparison against its "
@@ -763,7 +761,8 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
     if (!std::isnan(c.ci_low)) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "; 95 %% CI %.1f–%.1f %%",
-                    100.0 * std::clamp(c.ci_low, 0.0, 1.0), 100.0 * std::clamp(c.ci_high, 0.0, 1.0));
+                    100.0 * std::clamp(c.ci_low, 0.0, 1.0),
+                    100.0 * std::clamp(c.ci_high, 0.0, 1.0));
       text.insert(text.size() - 1, buf);  // inside the parenthesis of people()
     }
     text += " out of their top-" + std::to_string(config.k) + " list";
@@ -861,7 +860,8 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:left;overflow-wrap:anywhere}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#"
+      "text-align:left;overflow-wrap:anywhere}.num{text-align:right}caption{caption-side:bottom;"
+      "text-align:left;color:#"
       "555}"
       "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}"
       ".warning{border-left:4px solid #e15759;padding:4px 10px;background:#fdf0f0}</style>"
@@ -884,8 +884,7 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "correction (p &ge; 0.05). A triangle marks a cell whose random baseline moved no one: its "
       "ratio is undefined, whatever the cell's own mean (in its tooltip and the table below).</p>"
       "\n<h2>Top Out per cell</h2>\n" +
-      top_out.html() + "<h2>Noise floor</h2>\n" +
-      noise_table(summary).html() +
+      top_out.html() + "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
       (summary.failed.empty() ? std::string()
                               : "<h2>Failed runs</h2>\n" + failed_table(summary).html()) +
       "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" + table4.html() +

@@ -10,7 +10,8 @@
 //   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
 //   configurations.md every configuration: its name in the tables, the full spec with defaults
 //                     filled in, I_R per rating value, accuracy when measured
-//   sweep.md, sweep-*-instability.svg, sweep-*-accuracy.svg  for every group of configurations of one algorithm that differ in
+//   sweep.md, sweep-*-instability.svg, sweep-*-accuracy.svg  for every group of configurations of
+//   one algorithm that differ in
 //                     one numeric key: instability (APORTFOLIO and ARAND Top Out at n = 10,
 //                     100) and accuracy (RMSE, MAE) against that key's value
 //   report.html       everything above in one page (SVG inline)

@@ -54,8 +54,8 @@ TEST(SvgChart, BarStylesWhiskersFaintAndMarkers) {
   c.marker_meaning = "baseline 0";
   c.whisker_meaning = "quartiles";
   const std::string svg = render_svg(c);
-  EXPECT_EQ(count(svg, "fill-opacity=\"0.3\""), 2);  // b and its key swatch
-  EXPECT_EQ(count(svg, "stroke=\"#222\""), 3);       // a's and b's whiskers, the key's
+  EXPECT_EQ(count(svg, "fill-opacity=\"0.3\""), 2);    // b and its key swatch
+  EXPECT_EQ(count(svg, "stroke=\"#222\""), 3);         // a's and b's whiskers, the key's
   EXPECT_EQ(count(svg, "fill=\"white\" stroke="), 2);  // c's triangle, the key's
   EXPECT_NE(svg.find("n = 10 / c (baseline 0)</title>"), std::string::npos);
   EXPECT_NE(svg.find(": 2 (p 0.4)</title>"), std::string::npos);

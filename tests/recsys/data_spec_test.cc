@@ -50,7 +50,8 @@ TEST(DataSpec, LoadsSyntheticAndCsv) {
   const Ratings r = load_ratings("synthetic:users=50,items=80,ratings=1000,seed=3");
   EXPECT_EQ(r.n_users(), 50u);
   EXPECT_EQ(r.n_ratings(), 1000u);
-  const Ratings planted = load_ratings("synthetic:users=50,items=80,ratings=1000,seed=3,top_only=4");
+  const Ratings planted =
+      load_ratings("synthetic:users=50,items=80,ratings=1000,seed=3,top_only=4");
   std::size_t five_only = 0;
   for (ItemId i = 0; i < planted.n_items(); ++i) {
     const auto v = planted.values_of_item(i);

@@ -111,8 +111,7 @@ TEST(CampaignReport, HeadlineQuotesOnlyWhatSurvivesTheCorrection) {
   EXPECT_NE(h.find("10 trials"), std::string::npos) << h;
   EXPECT_EQ(h.find("AMU"), std::string::npos) << h;  // not a finding: not quoted
   // b's AMR beats a baseline of 0 but its p does not survive: b is said to have none.
-  EXPECT_NE(h.find("on b, no heuristic's effect survives the correction"), std::string::npos)
-      << h;
+  EXPECT_NE(h.find("on b, no heuristic's effect survives the correction"), std::string::npos) << h;
 
   // findings.md lists the one finding; top_out.md marks it.
   ::assay::testing::TempDir dir;

@@ -74,8 +74,8 @@ TEST(RecFuzz, SaveDirWithoutDeltaSavesEveryTrialsSet) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("3 sets saved under"), std::string::npos) << r.err;
   for (int t = 0; t < 3; ++t) {
-    EXPECT_TRUE(std::filesystem::exists(dir.file("sets/item-item-CRAND-n3-t" + std::to_string(t) +
-                                                 ".json")))
+    EXPECT_TRUE(std::filesystem::exists(
+        dir.file("sets/item-item-CRAND-n3-t" + std::to_string(t) + ".json")))
         << t;
   }
 }
@@ -100,8 +100,8 @@ TEST(RecExport, WritesTheModifiedDataSetThatCsvReadsBack) {
                                        dir.file("sets"));
   ASSERT_EQ(fuzz.exit_code, 0) << fuzz.err;
   const std::string mods = dir.file("sets/item-item-APORTFOLIO-n6-t0.json");
-  const auto r = run_assay(dir, "rec export --data " + spec + " --mods " + mods + " --out " +
-                                    dir.file("modified.csv"));
+  const auto r = run_assay(
+      dir, "rec export --data " + spec + " --mods " + mods + " --out " + dir.file("modified.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string back = "csv:" + dir.file("modified.csv") + ",low=0.5,high=5,step=0.5";
   EXPECT_NE(r.err.find("read it back with --data " + back), std::string::npos) << r.err;
@@ -140,8 +140,8 @@ TEST(RecExport, ASetThatDoesNotFitTheDataIsBadInputAndWritesNothing) {
       "mods.json", R"({"format": "assay-rec-mods/1", "data": "x", "algorithm": "user-user",
         "heuristic": "AMU", "size": 1, "trial": 0, "campaign_seed": 0, "run_seed": 1,
         "model_seed": 2, "k": 10,
-        "modifications": [{"kind": "add", "user": ")" + user + R"(", "item": ")" + item +
-                                 R"(", "value": 1}]})");
+        "modifications": [{"kind": "add", "user": ")" +
+                       user + R"(", "item": ")" + item + R"(", "value": 1}]})");
   const auto r = run_assay(
       dir, "rec export --data " + kData + " --mods " + mods + " --out " + dir.file("out.csv"));
   EXPECT_EQ(r.exit_code, 2) << r.err;
@@ -325,13 +325,13 @@ TEST(RecCampaign, SaveAllSavesEverySetAndFewTrialsWarnOfLowPower) {
                                     dir.file("s.sqlite") + " --out " + dir.file("c"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("every run's set (4) saved"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("of 1 targeted Top Out cells beat their random baseline"),
-            std::string::npos)
+  EXPECT_NE(r.out.find("of 1 targeted Top Out cells beat their random baseline"), std::string::npos)
       << r.out;
   EXPECT_NE(r.err.find("rec campaign: warning: Low power: "), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("with 2 trials in a cell"), std::string::npos) << r.err;
   std::size_t n = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir.file("c/mods"))) n += e.is_regular_file();
+  for (const auto& e : std::filesystem::directory_iterator(dir.file("c/mods")))
+    n += e.is_regular_file();
   EXPECT_EQ(n, 4u);
   const auto summary = nlohmann::json::parse(read_file(dir.file("c/summary.json")));
   EXPECT_EQ(summary["exceeding_delta"]["files"].size(), 4u);
