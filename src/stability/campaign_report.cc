@@ -244,8 +244,10 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
         std::string note;
         if (c && std::isfinite(c->ratio) && c->ratio > 0) {
           v = c->ratio;
-          low = c->q1 / c->baseline_mean;
-          high = c->q3 / c->baseline_mean;
+          if (c->q3 > 0) {  // quartiles both 0 have nothing to draw on a log axis
+            low = c->q1 / c->baseline_mean;
+            high = c->q3 / c->baseline_mean;
+          }
         }
         if (c) {
           note = c->baseline_zero ? "random moved none; " : "";
@@ -880,7 +882,8 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
                                : findings.html()) +
       "<h2>Figure 2</h2>\n" + svg +
       "\n<p>A bar is a cell's mean Top Out over its random baseline's (log scale), its whisker "
-      "the quartiles of the cell's trials over that mean; faint bars do not survive Holm's "
+      "the quartiles of the cell's trials over that mean (one reaching the foot of the axis "
+      "starts at 0); faint bars do not survive Holm's "
       "correction (p &ge; 0.05). A triangle marks a cell whose random baseline moved no one: its "
       "ratio is undefined, whatever the cell's own mean (in its tooltip and the table below).</p>"
       "\n<h2>Top Out per cell</h2>\n" +
