@@ -38,6 +38,7 @@ struct RecCampaignOptions {
   std::size_t noise_trials = 5;
   double delta = 0.1;
   std::string delta_oracle = "top-out";
+  bool save_all = false;
   std::string store;
   std::string out;
   std::size_t stop_after = 0;
@@ -130,6 +131,7 @@ int run(const RecCampaignOptions& o) {
   stability::ReportOptions report;
   report.delta = o.delta;
   report.delta_oracle = stability::parse_oracle(o.delta_oracle);
+  report.save_all = o.save_all;
   for (const auto& a : config.algorithms) {
     if (recsys::is_command_spec(a)) {
       check_rec_program(a);
@@ -176,8 +178,9 @@ int run(const RecCampaignOptions& o) {
       c.folds = acc.folds;
     }
   }
-  const auto sets =
-      stability::sets_exceeding(data, config, results, report.delta, report.delta_oracle);
+  const auto sets = stability::sets_exceeding(
+      data, config, results, o.save_all ? -std::numeric_limits<double>::infinity() : report.delta,
+      report.delta_oracle);
   core::set_resume_hint("");
   stability::write_campaign_report(o.out, data, config, summary, sets, report);
   if (!o.sharding.merge.empty()) {
@@ -200,8 +203,22 @@ int run(const RecCampaignOptions& o) {
         results.failures.size(), results.n_failed, results.failures.front().unit_key().c_str(),
         results.failures.front().reason.c_str());
   }
-  std::printf("rec campaign: %zu sets exceed %s %g, saved under %s/mods\n", sets.size(),
-              o.delta_oracle.c_str(), o.delta, o.out.c_str());
+  if (o.save_all) {
+    std::printf("rec campaign: every run's set (%zu) saved under %s/mods\n", sets.size(),
+                o.out.c_str());
+  } else {
+    std::printf("rec campaign: %zu sets exceed %s %g, saved under %s/mods\n", sets.size(),
+                o.delta_oracle.c_str(), o.delta, o.out.c_str());
+  }
+  const auto power = stability::top_out_power(summary);
+  std::printf(
+      "rec campaign: %zu of %zu targeted Top Out cells beat their random baseline at p < 0.05 "
+      "after Holm's correction (%zu before it), listed in %s/findings.md\n",
+      power.holm, power.targeted, power.raw, o.out.c_str());
+  if (power.low) {
+    std::fprintf(stderr, "rec campaign: warning: %s\n",
+                 stability::low_power_warning(power).c_str());
+  }
   std::printf("rec campaign: report %s/report.html, summary %s/summary.json\n", o.out.c_str(),
               o.out.c_str());
   return kOk;
@@ -249,14 +266,17 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
       ->capture_default_str();
+  cmd->add_flag("--save-all", o->save_all,
+                "Save every run's modification set under mods/, whatever its instability "
+                "(rec replay and rec export read them)");
   add_database_file(cmd, "--store", o->store,
                     "SQLite store of finished runs (resumes from it; one process at a time; "
                     "bound to the content of the data files)")
       ->required();
-  add_output_directory(
-      cmd, "--out", o->out, "Report directory",
-      {"summary.json", "cells.csv", "figure2.svg", "table3.md", "table3.csv", "table4.md",
-       "table4.csv", "configurations.md", "sweep-*.svg", "sweep.md", "report.html", "mods/*.json"})
+  add_output_directory(cmd, "--out", o->out, "Report directory",
+                       {"summary.json", "cells.csv", "top_out.md", "findings.md", "figure2.svg",
+                        "table3.md", "table3.csv", "table4.md", "table4.csv", "configurations.md",
+                        "sweep-*.svg", "sweep.md", "report.html", "mods/*.json"})
       ->required();
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",
@@ -276,7 +296,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay",
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay, export",
                        "campaign", add_rec_campaign_command)
 
 }  // namespace assay::cli

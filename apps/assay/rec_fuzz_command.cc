@@ -1,7 +1,7 @@
 // `assay rec fuzz`: one heuristic, one set size, T trials against one algorithm. Prints one JSON
 // line per trial (deterministic: same seed, same bytes for any --threads) and a summary line;
 // timing goes to stderr. With --delta, exit 1 when some trial's Top Out exceeds it, and the
-// offending sets are saved under --save-dir.
+// offending sets are saved under --save-dir (without --delta, every trial's set is).
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -129,12 +129,15 @@ int run(RecFuzzOptions o) {
                  1e3 * gen / static_cast<double>(runs.size()), runs.size());
   }
 
-  if (o.delta < 0) return kOk;
-  std::size_t n_exceeding = 0;
+  // --save-dir without --delta saves every finished trial's set; with it, those exceeding it.
+  const bool check = o.delta >= 0;
+  if (!check && o.save_dir.empty()) return kOk;
+  std::size_t n_exceeding = 0, n_saved = 0;
   for (const auto& r : runs) {
-    if (!(r.oracle[0] > o.delta)) continue;
-    ++n_exceeding;
+    if (check && !(r.oracle[0] > o.delta)) continue;
+    n_exceeding += check ? 1 : 0;
     if (o.save_dir.empty()) continue;
+    ++n_saved;
     std::filesystem::create_directories(o.save_dir);
     stability::SavedModificationSet set;
     set.data = o.data;
@@ -149,6 +152,10 @@ int run(RecFuzzOptions o) {
         (std::filesystem::path(o.save_dir) / stability::modification_set_file_name(r.key)).string(),
         set, data);
   }
+  if (!o.save_dir.empty()) {
+    std::fprintf(stderr, "rec fuzz: %zu sets saved under %s\n", n_saved, o.save_dir.c_str());
+  }
+  if (!check) return kOk;
   std::fprintf(stderr, "rec fuzz: %zu of %zu trials exceed Top Out %g\n", n_exceeding, runs.size(),
                o.delta);
   return n_exceeding > 0 ? kFailuresFound : kOk;
@@ -181,7 +188,9 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
       ->delimiter(',');
   add_finite(cmd, "--delta", o->delta, "Exit 1 when a trial's Top Out exceeds this (>= 0)",
              {.min = 0});
-  add_output_directory(cmd, "--save-dir", o->save_dir, "Save the sets exceeding --delta here",
+  add_output_directory(cmd, "--save-dir", o->save_dir,
+                       "Save the sets exceeding --delta here (every trial's set without --delta); "
+                       "rec replay and rec export read them",
                        {"*.json"});
   add_output_file(cmd, "--out", o->out, "Write the JSON lines to FILE (atomically)");
   add_rec_program_options(cmd, o->program);
@@ -190,7 +199,7 @@ void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay", "fuzz",
-                       add_rec_fuzz_command)
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay, export",
+                       "fuzz", add_rec_fuzz_command)
 
 }  // namespace assay::cli

@@ -9,7 +9,8 @@ namespace assay::cli {
 const char* const kRecDataHelp =
     "Ratings: movielens-100k:DIR, movielens-1m:DIR, movielens-latest:DIR, "
     "csv:FILE[,user=COL,item=COL,rating=COL,low=L,high=H,step=S], "
-    "synthetic[:users=N,items=M,ratings=R,seed=S]";
+    "synthetic[:users=N,items=M,ratings=R,seed=S,top_only=K] (K obscure items rated only the top "
+    "value)";
 
 const char* const kRecAlgorithmHelp =
     "user-user, item-item, funk-svd, funk-svd-lenskit or hybrid, with :key=value parameters "

@@ -111,7 +111,7 @@ void add_rec_recommend_command(CLI::App& rec, CommandResult& result) {
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay",
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay, export",
                        "recommend", add_rec_recommend_command)
 
 }  // namespace assay::cli

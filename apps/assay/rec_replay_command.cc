@@ -122,7 +122,7 @@ void add_rec_replay_command(CLI::App& rec, CommandResult& result) {
 
 }  // namespace
 
-ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay", "replay",
-                       add_rec_replay_command)
+ASSAY_REGISTER_COMMAND("rec", "Recommender stability: recommend, fuzz, campaign, replay, export",
+                       "replay", add_rec_replay_command)
 
 }  // namespace assay::cli

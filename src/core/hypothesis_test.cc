@@ -1,5 +1,6 @@
 #include "core/hypothesis_test.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -58,6 +59,19 @@ double student_t_cdf(double t, double df) {
   const double x = df / (df + t * t);
   const double tail = 0.5 * incomplete_beta(df / 2, 0.5, x);  // P(T > |t|)
   return t > 0 ? 1 - tail : tail;
+}
+
+double student_t_quantile(double q, double df) {
+  if (!(q > 0 && q < 1) || !(df > 0)) return kNaN;
+  // Bisection on the cdf: widen the bracket until it holds q, then halve it to the last bit.
+  double lo = -1, hi = 1;
+  while (student_t_cdf(lo, df) > q) lo *= 2;
+  while (student_t_cdf(hi, df) < q) hi *= 2;
+  for (int i = 0; i < 200 && hi - lo > 1e-15 * std::max(1.0, std::fabs(lo)); ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (student_t_cdf(mid, df) < q ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
 }
 
 WelchResult welch_t_test(std::span<const double> a, std::span<const double> b) {

@@ -10,6 +10,9 @@ namespace assay::core {
 double incomplete_beta(double a, double b, double x);
 // P(T <= t) for Student's t with df > 0 degrees of freedom (df may be fractional).
 double student_t_cdf(double t, double df);
+// The q-quantile of Student's t with df > 0 degrees of freedom (scipy.stats.t.ppf), q in (0, 1);
+// NaN otherwise.
+double student_t_quantile(double q, double df);
 
 struct WelchResult {
   double t = 0;   // statistic, (mean(a) - mean(b)) / se

@@ -150,11 +150,13 @@ std::string render_svg(const BarChart& chart) {
   };
   double lo = 0, hi = chart.log_y ? 0.0 : 1e-12;
   for (const auto& s : chart.series) {
-    for (double v : s.values) {
-      const double a = axis_value(v);
-      if (!std::isfinite(a)) continue;
-      lo = std::min(lo, a);
-      hi = std::max(hi, a);
+    for (const auto* vs : {&s.values, &s.low, &s.high}) {
+      for (double v : *vs) {
+        const double a = axis_value(v);
+        if (!std::isfinite(a)) continue;
+        lo = std::min(lo, a);
+        hi = std::max(hi, a);
+      }
     }
   }
   if (chart.log_y) {
@@ -190,18 +192,46 @@ std::string render_svg(const BarChart& chart) {
   for (std::size_t c = 0; c < chart.categories.size(); ++c) {
     const double gx = kMarginLeft + group_w * static_cast<double>(c);
     for (std::size_t k = 0; k < chart.series.size(); ++k) {
-      const auto& values = chart.series[k].values;
+      const auto& series = chart.series[k];
+      const auto& values = series.values;
       if (c >= values.size()) continue;
       const double a = axis_value(values[c]);
-      if (!std::isfinite(a)) continue;
-      const double y = to_px(a);
       const double x = gx + group_w * 0.1 + bar_w * static_cast<double>(k);
       const std::string what =
           grouped ? chart.groups[c] + " " + chart.categories[c] : chart.categories[c];
+      const std::string note = c < series.notes.size() && !series.notes[c].empty()
+                                   ? " (" + xml_escape(series.notes[c]) + ")"
+                                   : "";
+      if (!std::isfinite(a)) {
+        if (c < series.marker.size() && series.marker[c]) {
+          // An open triangle standing on the origin line, as wide as the bar (at most 12 px).
+          const double w = std::min(bar_w, 12.0), cx = x + bar_w / 2;
+          s += "<path d=\"M" + num(cx - w / 2) + " " + num(zero_px) + "L" + num(cx + w / 2) + " " +
+               num(zero_px) + "L" + num(cx) + " " + num(zero_px - w) +
+               "Z\" fill=\"white\" stroke=\"" + color(k) + "\" stroke-width=\"1.5\"><title>" +
+               xml_escape(series.name + " / " + what) + note + "</title></path>\n";
+        }
+        continue;
+      }
+      const double y = to_px(a);
+      const bool faint = c < series.faint.size() && series.faint[c];
       s += "<rect x=\"" + num(x) + "\" y=\"" + num(std::min(y, zero_px)) + "\" width=\"" +
            num(bar_w) + "\" height=\"" + num(std::fabs(zero_px - y)) + "\" fill=\"" + color(k) +
-           "\"><title>" + xml_escape(chart.series[k].name + " / " + what) + ": " +
-           tick_label(values[c]) + "</title></rect>\n";
+           (faint ? "\" fill-opacity=\"0.3" : "") + "\"><title>" +
+           xml_escape(series.name + " / " + what) + ": " + tick_label(values[c]) + note +
+           "</title></rect>\n";
+      if (c < series.low.size() && c < series.high.size() && !std::isnan(series.low[c]) &&
+          !std::isnan(series.high[c])) {
+        const auto end_px = [&](double v) {
+          const double e = axis_value(v);
+          return std::isfinite(e) ? to_px(std::clamp(e, lo, hi)) : to_px(lo);
+        };
+        const double y0 = end_px(series.low[c]), y1 = end_px(series.high[c]);
+        const double cx = x + bar_w / 2, cap = std::min(bar_w * 0.3, 4.0);
+        s += "<path d=\"M" + num(cx) + " " + num(y0) + "V" + num(y1) + "M" + num(cx - cap) + " " +
+             num(y0) + "H" + num(cx + cap) + "M" + num(cx - cap) + " " + num(y1) + "H" +
+             num(cx + cap) + "\" stroke=\"#222\" fill=\"none\"/>\n";
+      }
     }
     const double base = kMarginTop + f.plot_h();
     if (angle == 0) {
@@ -251,6 +281,25 @@ std::string render_svg(const BarChart& chart) {
   std::vector<std::string> names;
   for (const auto& se : chart.series) names.push_back(se.name);
   s += legend(grown, names);
+  // The style key under the series: a grey example of each style, then its meaning.
+  double key_y = kMarginTop + 18.0 * static_cast<double>(names.size()) + 8;
+  const double kx = grown.width - kMarginRight + 12;
+  const auto key_line = [&](const std::string& meaning, const std::string& glyph) {
+    if (meaning.empty()) return;
+    s += glyph + "<text x=\"" + num(kx + 18) + "\" y=\"" + num(key_y + 10) +
+         "\" font-size=\"11\">" + xml_escape(meaning) + "</text>\n";
+    key_y += 18;
+  };
+  key_line(chart.faint_meaning, "<rect x=\"" + num(kx) + "\" y=\"" + num(key_y) +
+                                    "\" width=\"12\" height=\"12\" fill=\"#555\" "
+                                    "fill-opacity=\"0.3\"/>\n");
+  key_line(chart.marker_meaning, "<path d=\"M" + num(kx) + " " + num(key_y + 12) + "H" +
+                                     num(kx + 12) + "L" + num(kx + 6) + " " + num(key_y) +
+                                     "Z\" fill=\"white\" stroke=\"#555\" stroke-width=\"1.5\"/>\n");
+  key_line(chart.whisker_meaning, "<path d=\"M" + num(kx + 6) + " " + num(key_y) + "V" +
+                                      num(key_y + 12) + "M" + num(kx + 3) + " " + num(key_y) + "H" +
+                                      num(kx + 9) + "M" + num(kx + 3) + " " + num(key_y + 12) +
+                                      "H" + num(kx + 9) + "\" stroke=\"#222\" fill=\"none\"/>\n");
   s += "</svg>\n";
   return s;
 }

@@ -1,8 +1,9 @@
 // Self-contained SVG charts for reports: grouped bar charts (optionally on a log10 axis),
 // line charts and histograms, with title, axis labels and a legend. Output is a complete
 // <svg> document; numbers are printed with fixed precision so the same data gives the same
-// bytes. The opt-in fields (BarChart::groups, fit_labels, counts; LineChart::log_x, markers) leave
-// the output of a chart that does not set them byte for byte as it was.
+// bytes. The opt-in fields (BarChart::groups, fit_labels, counts, BarSeries::low/high, faint,
+// marker; LineChart::log_x, markers) leave the output of a chart that does not set them byte for
+// byte as it was.
 #pragma once
 
 #include <string>
@@ -23,6 +24,15 @@ struct ChartLabels {
 struct BarSeries {
   std::string name;
   std::vector<double> values;  // one per category; NaN draws no bar
+  // Optional, one per category each: a whisker from low to high over the bar (the spread of
+  // the trials behind it; NaN: none; on a log axis an end <= 0 is drawn at the axis bottom),
+  // a bar drawn faint (e.g. not significant), and, where the value is NaN, an open triangle on
+  // the origin line marking a value that exists but cannot be drawn (e.g. a ratio over 0).
+  std::vector<double> low = {}, high = {};
+  std::vector<bool> faint = {};
+  std::vector<bool> marker = {};
+  // Optional, one per category: more text for the bar's tooltip.
+  std::vector<std::string> notes = {};
 };
 
 struct BarChart {
@@ -43,6 +53,9 @@ struct BarChart {
   // The values are counts: ticks are whole numbers and the axis ends at the first tick at or
   // above the tallest bar, so every bar reads against a labelled gridline.
   bool counts = false;
+  // Legend lines explaining the opt-in bar styles, each shown when non-empty (short: the legend
+  // column is 160 px wide).
+  std::string faint_meaning, marker_meaning, whisker_meaning;
 };
 
 struct LineSeries {

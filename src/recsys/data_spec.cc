@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kSpecHelp =
     "expected movielens-100k:DIR, movielens-1m:DIR, movielens-latest:DIR, "
     "csv:FILE[,user=COL,item=COL,rating=COL,low=L,high=H,step=S] or "
-    "synthetic[:users=N,items=M,ratings=R,seed=S]";
+    "synthetic[:users=N,items=M,ratings=R,seed=S,top_only=K]";
 
 std::vector<std::string> split(std::string_view text, char sep) {
   std::vector<std::string> parts;
@@ -80,7 +80,7 @@ DataSpec parse_data_spec(std::string_view text) {
   }
   const std::vector<std::string> allowed =
       out.kind == "csv" ? std::vector<std::string>{"user", "item", "rating", "low", "high", "step"}
-                        : std::vector<std::string>{"users", "items", "ratings", "seed"};
+                        : std::vector<std::string>{"users", "items", "ratings", "seed", "top_only"};
   for (const auto& part : parts) {
     const std::size_t eq = part.find('=');
     if (eq == std::string::npos || eq == 0) {
@@ -164,6 +164,8 @@ Ratings load_ratings(const DataSpec& spec) {
         o.n_ratings = n;
       else if (k == "seed")
         o.seed = n;
+      else if (k == "top_only")
+        o.top_only_items = n;
     }
     constexpr std::uint64_t kMaxIds = std::numeric_limits<std::uint32_t>::max();
     if (o.n_users > kMaxIds || o.n_items > kMaxIds) {

@@ -5,7 +5,7 @@
 //   csv:FILE[,user=COL,item=COL,rating=COL,low=L,high=H,step=S]
 //                           header row with named columns (defaults user, item, rating;
 //                           scale 1..5 in steps of 1)
-//   synthetic[:users=N,items=M,ratings=R,seed=S]
+//   synthetic[:users=N,items=M,ratings=R,seed=S,top_only=K]
 //                           the generator (defaults 943 users, 1682 items, 100000 ratings,
 //                           seed 0: MovieLens 100K's shape)
 #pragma once

@@ -19,6 +19,7 @@ enum Stream : std::uint64_t {
   kUserStream = 3,
   kActivityStream = 4,
   kPopularityStream = 5,
+  kTopOnlyStream = 6,
   kSampleStreamBase = 1000,  // + user id
 };
 
@@ -132,6 +133,34 @@ Ratings generate_synthetic_ratings(const SyntheticOptions& o) {
     }
   }
 
+  // Top-only items: the least popular ones, each rated the top value by 1–3 random users whose
+  // share (above one rating) pays for it. No other rating of theirs is drawn.
+  if (o.top_only_items > o.n_items / 2) {
+    throw core::UsageError("synthetic data: top_only=" + std::to_string(o.top_only_items) +
+                           " is more than half of the " + std::to_string(o.n_items) + " items");
+  }
+  std::vector<bool> top_only(o.n_items, false);
+  std::vector<std::vector<std::size_t>> planted(o.n_users);  // per user, top-only items rated
+  {
+    core::Rng rng(o.seed, kTopOnlyStream);
+    for (std::size_t k = 0; k < o.top_only_items; ++k) {
+      const std::size_t item = rank[o.n_items - 1 - k];
+      top_only[item] = true;
+      const std::size_t raters = 1 + rng.below(3);
+      for (std::size_t r = 0, tries = 0; r < raters && tries < 100 * raters; ++tries) {
+        const auto u = static_cast<std::size_t>(rng.below(o.n_users));
+        if (n_of[u] < 2 ||
+            std::find(planted[u].begin(), planted[u].end(), item) != planted[u].end()) {
+          continue;
+        }
+        planted[u].push_back(item);
+        --n_of[u];
+        ++r;
+      }
+    }
+  }
+  const float top_value = 5.0F;
+
   // Ratings: each user samples distinct items by popularity (rejection; a deterministic
   // fallback in popularity order when the user's items crowd the head of the distribution).
   std::vector<Rating> triplets;
@@ -140,6 +169,9 @@ Ratings generate_synthetic_ratings(const SyntheticOptions& o) {
   for (std::size_t u = 0; u < o.n_users; ++u) {
     core::Rng rng(o.seed, kSampleStreamBase + u);
     const auto mark = static_cast<std::uint32_t>(u + 1);
+    for (const std::size_t item : planted[u]) {
+      triplets.push_back({static_cast<UserId>(u), static_cast<ItemId>(item), top_value});
+    }
     std::size_t taken = 0, attempts = 0;
     auto take = [&](std::size_t item) {
       stamp[item] = mark;
@@ -157,10 +189,10 @@ Ratings generate_synthetic_ratings(const SyntheticOptions& o) {
           static_cast<std::size_t>(std::lower_bound(item_cdf.begin(), item_cdf.end(), x) -
                                    item_cdf.begin()),
           o.n_items - 1);
-      if (stamp[rank[k]] != mark) take(rank[k]);
+      if (stamp[rank[k]] != mark && !top_only[rank[k]]) take(rank[k]);
     }
     for (std::size_t k = 0; taken < n_of[u] && k < o.n_items; ++k) {
-      if (stamp[rank[k]] != mark) take(rank[k]);
+      if (stamp[rank[k]] != mark && !top_only[rank[k]]) take(rank[k]);
     }
   }
 

@@ -6,7 +6,9 @@
 #include <map>
 #include <tuple>
 
+#include "core/bootstrap.h"
 #include "core/hypothesis_test.h"
+#include "core/multiple_comparisons.h"
 #include "core/summary_stats.h"
 #include "recsys/recommender_spec.h"
 
@@ -90,11 +92,23 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
           c.trials = x.size();
           c.mean = core::mean(x);
           c.sd = core::standard_deviation(x);
+          std::vector<double> sorted = x;
+          std::sort(sorted.begin(), sorted.end());
+          c.q1 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.25);
+          c.q3 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.75);
+          const double n_x = static_cast<double>(x.size());
+          const double half =
+              x.size() < 2 ? kNaN
+                           : core::student_t_quantile(0.975, n_x - 1) * c.sd / std::sqrt(n_x);
+          c.ci_low = c.mean - half;
+          c.ci_high = c.mean + half;
           c.mean_set_size = core::mean(set_sizes[key]);
           const auto failed = failed_runs.find(key);
           c.failed = failed == failed_runs.end() ? 0 : failed->second;
           c.ratio = kNaN;
           c.p = kNaN;
+          c.p_holm = kNaN;
+          c.p_bh = kNaN;
           c.baseline_mean = kNaN;
           if (base_it != values.end()) {
             const auto& b = base_it->second[o];
@@ -107,6 +121,22 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
           s.cells.push_back(c);
         }
       }
+    }
+  }
+  // One family per oracle: every targeted cell with a defined p.
+  for (const auto oracle : kAllOracles) {
+    std::vector<CellStats*> family;
+    std::vector<double> p;
+    for (auto& c : s.cells) {
+      if (c.oracle != oracle || is_random_baseline(c.heuristic) || std::isnan(c.p)) continue;
+      family.push_back(&c);
+      p.push_back(c.p);
+    }
+    const auto holm = core::holm_adjust(p);
+    const auto bh = core::benjamini_hochberg_adjust(p);
+    for (std::size_t k = 0; k < family.size(); ++k) {
+      family[k]->p_holm = holm[k];
+      family[k]->p_bh = bh[k];
     }
   }
 
@@ -141,6 +171,47 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     }
   }
   return s;
+}
+
+bool survives_correction(const CellStats& c) {
+  return c.baseline && c.p_holm < kAlpha && c.mean > c.baseline_mean;
+}
+
+PowerCheck top_out_power(const CampaignSummary& summary) {
+  PowerCheck power;
+  bool first = true;
+  for (const auto& c : summary.cells) {
+    if (c.oracle != Oracle::kTopOut || is_random_baseline(c.heuristic) || std::isnan(c.p)) {
+      continue;
+    }
+    ++power.targeted;
+    power.raw += c.p < kAlpha ? 1 : 0;
+    power.holm += c.p_holm < kAlpha ? 1 : 0;
+    power.bh += c.p_bh < kAlpha ? 1 : 0;
+    power.min_trials = first ? c.trials : std::min(power.min_trials, c.trials);
+    first = false;
+  }
+  power.low = power.targeted > 0 && (power.min_trials < kLowPowerTrials || power.holm == 0);
+  return power;
+}
+
+std::string low_power_warning(const PowerCheck& power) {
+  if (!power.low) return "";
+  std::string text =
+      "Low power: " + std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
+      " targeted Top Out cells reach p < 0.05 against their random baseline, " +
+      std::to_string(power.holm) + " after Holm's correction for " +
+      std::to_string(power.targeted) + " comparison" + (power.targeted == 1 ? "" : "s") + " (" +
+      std::to_string(power.bh) + " after Benjamini-Hochberg's)";
+  if (power.min_trials < kLowPowerTrials) {
+    text += "; with " + std::to_string(power.min_trials) + " trial" +
+            (power.min_trials == 1 ? "" : "s") +
+            " in a cell only large effects can be told from chance: run more --trials (" +
+            std::to_string(kLowPowerTrials) + " or more)";
+  } else {
+    text += "; no heuristic is shown to move more users than random modifications do";
+  }
+  return text + ".";
 }
 
 const CellStats* find_cell(const CampaignSummary& summary, const std::string& algorithm,

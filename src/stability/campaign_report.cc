@@ -45,6 +45,14 @@ std::string ratio_text(const CellStats& c) {
   return num(c.ratio) + "×";
 }
 
+// "[0.012, 0.034]": the cell's 95 % interval of the mean, clipped to [0, 1] (every oracle is a
+// share of users or a distance in [0, 1]); "n/a" for one trial.
+std::string interval_text(const CellStats& c) {
+  if (std::isnan(c.ci_low)) return "n/a";
+  return "[" + num(std::clamp(c.ci_low, 0.0, 1.0)) + ", " + num(std::clamp(c.ci_high, 0.0, 1.0)) +
+         "]";
+}
+
 const ConfigurationProfile* find_configuration(const CampaignSummary& summary,
                                                const std::string& algorithm) {
   for (const auto& c : summary.configurations) {
@@ -140,12 +148,29 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
     e["baseline_mean"] = number_or_null(c.baseline_mean);
     e["ratio"] = number_or_null(c.ratio);
     e["p"] = number_or_null(c.p);
+    e["p_holm"] = number_or_null(c.p_holm);
+    e["p_bh"] = number_or_null(c.p_bh);
+    e["ci95"] = {number_or_null(c.ci_low), number_or_null(c.ci_high)};
+    e["quartiles"] = {number_or_null(c.q1), number_or_null(c.q3)};
     e["baseline_zero"] = c.baseline_zero;
     e["mean_set_size"] = number_or_null(c.mean_set_size);
     e["failed_runs"] = c.failed;
     cells.push_back(e);
   }
   j["cells"] = cells;
+  const PowerCheck power = top_out_power(summary);
+  nlohmann::ordered_json pw;
+  pw["alpha"] = kAlpha;
+  pw["correction"] = "holm";
+  pw["family"] = "per oracle: every cell of a non-random heuristic with a defined p";
+  pw["targeted_top_out_cells"] = power.targeted;
+  pw["below_alpha"] = power.raw;
+  pw["below_alpha_holm"] = power.holm;
+  pw["below_alpha_bh"] = power.bh;
+  pw["min_trials"] = power.min_trials;
+  pw["low_power"] = power.low;
+  pw["warning"] = low_power_warning(power);
+  j["significance"] = pw;
   auto noise = nlohmann::ordered_json::array();
   for (const auto& f : summary.noise_floor) {
     nlohmann::ordered_json e;
@@ -185,6 +210,7 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
   nlohmann::ordered_json ex;
   ex["delta"] = options.delta;
   ex["oracle"] = std::string(to_string(options.delta_oracle));
+  ex["all"] = options.save_all;
   ex["files"] = mod_files;
   j["exceeding_delta"] = ex;
   return j.dump(1) + "\n";
@@ -194,15 +220,19 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
   core::BarChart chart;
   chart.log_y = true;
   chart.labels.title = "Figure 2: Top Out relative to the same-type random baseline";
-  chart.labels.x_label = "heuristic, grouped by algorithm (baseline-0 cells drawn at the top)";
+  chart.labels.x_label = "heuristic, grouped by algorithm";
   chart.labels.y_label = "ratio to baseline (log10)";
-  for (const auto n : config.sizes) chart.series.push_back({"n = " + std::to_string(n), {}});
-  // Baseline-0 cells with a non-zero mean are drawn at the largest finite ratio, as the paper
-  // plotted them at the top of the axis.
-  double top = 1;
-  for (const auto& c : summary.cells) {
-    if (c.oracle == Oracle::kTopOut && std::isfinite(c.ratio)) top = std::max(top, c.ratio);
+  chart.faint_meaning = "Holm p >= 0.05";
+  chart.marker_meaning = "random moved none";
+  chart.whisker_meaning = "trial quartiles";
+  for (const auto n : config.sizes) {
+    core::BarSeries series;
+    series.name = "n = " + std::to_string(n);
+    chart.series.push_back(std::move(series));
   }
+  // A bar is the ratio of the cell's mean to its baseline's mean; its whisker the quartiles of
+  // the trials over that mean; faint unless it survives Holm's correction. A cell whose
+  // baseline moved no one has no ratio: an open triangle on the 1x line, not a bar.
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
       if (is_random_baseline(h)) continue;
@@ -210,13 +240,28 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
       chart.groups.push_back(a);
       for (std::size_t s = 0; s < config.sizes.size(); ++s) {
         const auto* c = find_cell(summary, a, h, config.sizes[s], Oracle::kTopOut);
-        double v = std::numeric_limits<double>::quiet_NaN();
-        if (c && c->baseline_zero && c->mean > 0) {
-          v = top;
-        } else if (c && std::isfinite(c->ratio) && c->ratio > 0) {
+        auto& series = chart.series[s];
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        double v = nan, low = nan, high = nan;
+        std::string note;
+        if (c && std::isfinite(c->ratio) && c->ratio > 0) {
           v = c->ratio;
+          if (c->q3 > 0) {  // quartiles both 0 have nothing to draw on a log axis
+            low = c->q1 / c->baseline_mean;
+            high = c->q3 / c->baseline_mean;
+          }
         }
-        chart.series[s].values.push_back(v);
+        if (c) {
+          note = c->baseline_zero ? "random moved none; " : "";
+          note += "mean Top Out " + num(c->mean) + ", p " + num(c->p) + ", Holm p " +
+                  num(c->p_holm) + ", " + std::to_string(c->trials) + " trials";
+        }
+        series.values.push_back(v);
+        series.low.push_back(low);
+        series.high.push_back(high);
+        series.faint.push_back(!(c && c->p_holm < kAlpha));
+        series.marker.push_back(c && c->baseline_zero && c->mean > 0);
+        series.notes.push_back(std::move(note));
       }
     }
   }
@@ -300,13 +345,19 @@ core::Table table4_table(const CampaignConfig& config, const CampaignSummary& su
                      {"APORTFOLIO Top Out", core::Align::kRight},
                      {"ARAND Top Out", core::Align::kRight},
                      {"ratio", core::Align::kRight},
-                     {"Welch p", core::Align::kRight}},
-                    "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out).");
+                     {"Welch p", core::Align::kRight},
+                     {"Holm p", core::Align::kRight},
+                     {"BH p", core::Align::kRight},
+                     {"trials", core::Align::kRight}},
+                    "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out); p "
+                    "adjusted for every targeted Top Out comparison of the campaign (Holm; "
+                    "Benjamini-Hochberg).");
   for (const auto& r : table4_rows(config, summary)) {
-    table.add_row(
-        {r.algorithm, std::to_string(r.size), r.portfolio ? num(r.portfolio->mean) : "n/a",
-         r.random ? num(r.random->mean) : "n/a", r.portfolio ? ratio_text(*r.portfolio) : "n/a",
-         r.portfolio ? num(r.portfolio->p) : "n/a"});
+    const auto* p = r.portfolio;
+    table.add_row({r.algorithm, std::to_string(r.size), p ? num(p->mean) : "n/a",
+                   r.random ? num(r.random->mean) : "n/a", p ? ratio_text(*p) : "n/a",
+                   p ? num(p->p) : "n/a", p ? num(p->p_holm) : "n/a", p ? num(p->p_bh) : "n/a",
+                   p ? std::to_string(p->trials) : "n/a"});
   }
   return table;
 }
@@ -318,19 +369,26 @@ std::string table4_markdown(const CampaignConfig& config, const CampaignSummary&
 }
 
 std::string table4_csv(const CampaignConfig& config, const CampaignSummary& summary) {
-  std::string out = "algorithm,size,aportfolio_top_out,arand_top_out,ratio,p,baseline_zero\n";
+  std::string out =
+      "algorithm,size,aportfolio_top_out,arand_top_out,ratio,p,baseline_zero,p_holm,p_bh,"
+      "trials\n";
   for (const auto& r : table4_rows(config, summary)) {
     out += r.algorithm + "," + std::to_string(r.size) + "," +
            (r.portfolio ? num(r.portfolio->mean, "") : "") + "," +
            (r.random ? num(r.random->mean, "") : "") + "," +
            (r.portfolio ? num(r.portfolio->ratio, "") : "") + "," +
            (r.portfolio ? num(r.portfolio->p, "") : "") + "," +
-           (r.portfolio && r.portfolio->baseline_zero ? "1" : "0") + "\n";
+           (r.portfolio && r.portfolio->baseline_zero ? "1" : "0") + "," +
+           (r.portfolio ? num(r.portfolio->p_holm, "") : "") + "," +
+           (r.portfolio ? num(r.portfolio->p_bh, "") : "") + "," +
+           (r.portfolio ? std::to_string(r.portfolio->trials) : "") + "\n";
   }
   return out;
 }
 
 namespace {
+
+constexpr std::size_t kMaxRatingColumns = 5;
 
 core::Table configurations_table(const CampaignSummary& summary) {
   std::vector<double> values;
@@ -342,7 +400,14 @@ core::Table configurations_table(const CampaignSummary& summary) {
   std::sort(values.begin(), values.end());
   std::vector<core::Table::Column> columns{{"configuration", core::Align::kLeft},
                                            {"full spec", core::Align::kLeft}};
-  for (const double v : values) columns.push_back({"I_R(" + num(v) + ")", core::Align::kRight});
+  // A column per value while they are few (whole stars); half stars and finer grids hold one
+  // column of "r: I_R(r)" pairs, so the table fits the page.
+  const bool one_column = values.size() > kMaxRatingColumns;
+  if (one_column) {
+    columns.push_back({"I_R(r) per rating value r", core::Align::kLeft});
+  } else {
+    for (const double v : values) columns.push_back({"I_R(" + num(v) + ")", core::Align::kRight});
+  }
   columns.push_back({"RMSE", core::Align::kRight});
   columns.push_back({"MAE", core::Align::kRight});
   core::Table table(std::move(columns),
@@ -351,13 +416,19 @@ core::Table configurations_table(const CampaignSummary& summary) {
                     "measured.");
   for (const auto& c : summary.configurations) {
     std::vector<std::string> row{c.algorithm, c.spec};
+    std::string pairs;
     for (const double v : values) {
       std::string text = "n/a";
       for (std::size_t k = 0; k < c.rating_values.size(); ++k) {
         if (c.rating_values[k] == v) text = std::to_string(c.rating_influence[k]);
       }
-      row.push_back(std::move(text));
+      if (one_column) {
+        pairs += (pairs.empty() ? "" : ", ") + num(v) + ": " + text;
+      } else {
+        row.push_back(std::move(text));
+      }
     }
+    if (one_column) row.push_back(std::move(pairs));
     row.push_back(c.has_accuracy ? num(c.rmse) : "");
     row.push_back(c.has_accuracy ? num(c.mae) : "");
     table.add_row(std::move(row));
@@ -494,14 +565,16 @@ SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep) {
 std::string cells_csv(const CampaignSummary& summary) {
   std::string out =
       "algorithm,heuristic,size,oracle,trials,mean,sd,baseline,baseline_mean,ratio,p,"
-      "baseline_zero,mean_set_size\n";
+      "baseline_zero,mean_set_size,p_holm,p_bh,ci_low,ci_high,q1,q3\n";
   for (const auto& c : summary.cells) {
     out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," + std::to_string(c.size) +
            "," + std::string(to_string(c.oracle)) + "," + std::to_string(c.trials) + "," +
            num(c.mean, "") + "," + num(c.sd, "") + "," +
            (c.baseline ? std::string(to_string(*c.baseline)) : "") + "," +
            num(c.baseline_mean, "") + "," + num(c.ratio, "") + "," + num(c.p, "") + "," +
-           (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "\n";
+           (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "," +
+           num(c.p_holm, "") + "," + num(c.p_bh, "") + "," + num(c.ci_low, "") + "," +
+           num(c.ci_high, "") + "," + num(c.q1, "") + "," + num(c.q3, "") + "\n";
   }
   return out;
 }
@@ -509,21 +582,67 @@ std::string cells_csv(const CampaignSummary& summary) {
 namespace {
 
 core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& summary) {
-  std::vector<core::Table::Column> columns{{"algorithm", core::Align::kLeft},
-                                           {"heuristic", core::Align::kLeft}};
-  for (const auto n : config.sizes) {
-    columns.push_back({"n = " + std::to_string(n), core::Align::kRight});
-  }
-  core::Table table(std::move(columns),
-                    "Mean Top Out per cell (ratio to the same-type random baseline, Welch p).");
+  core::Table table({{"algorithm", core::Align::kLeft},
+                     {"heuristic", core::Align::kLeft},
+                     {"n", core::Align::kRight},
+                     {"trials", core::Align::kRight},
+                     {"mean", core::Align::kRight},
+                     {"95 % CI", core::Align::kRight},
+                     {"ratio", core::Align::kRight},
+                     {"Welch p", core::Align::kRight},
+                     {"Holm p", core::Align::kRight},
+                     {"BH p", core::Align::kRight},
+                     {"finding", core::Align::kLeft}},
+                    "Top Out per cell: mean over trials with its 95 % t-interval, ratio to the "
+                    "same-type random baseline, Welch's p and p adjusted for every targeted "
+                    "Top Out comparison of the campaign (Holm; Benjamini-Hochberg). A finding "
+                    "is a cell above its baseline with Holm p < 0.05.");
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
-      std::vector<std::string> row{a, std::string(to_string(h))};
       for (const auto n : config.sizes) {
         const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
-        row.push_back(c ? num(c->mean) + " (" + ratio_text(*c) + ", p " + num(c->p) + ")" : "n/a");
+        if (!c) continue;
+        table.add_row({a, std::string(to_string(h)), std::to_string(n), std::to_string(c->trials),
+                       num(c->mean), interval_text(*c), ratio_text(*c), num(c->p), num(c->p_holm),
+                       num(c->p_bh),
+                       is_random_baseline(h)     ? "baseline"
+                       : survives_correction(*c) ? "yes"
+                                                 : ""});
       }
-      table.add_row(std::move(row));
+    }
+  }
+  return table;
+}
+
+// The cells that survive the correction (the headline's), or a line saying none do.
+core::Table findings_table(const CampaignConfig& config, const CampaignSummary& summary) {
+  const PowerCheck power = top_out_power(summary);
+  core::Table table(
+      {{"algorithm", core::Align::kLeft},
+       {"heuristic", core::Align::kLeft},
+       {"n", core::Align::kRight},
+       {"trials", core::Align::kRight},
+       {"mean Top Out", core::Align::kRight},
+       {"95 % CI", core::Align::kRight},
+       {"baseline", core::Align::kLeft},
+       {"ratio", core::Align::kRight},
+       {"Welch p", core::Align::kRight},
+       {"Holm p", core::Align::kRight},
+       {"BH p", core::Align::kRight}},
+      "Heuristics that moved more users' top item than the same number of random "
+      "modifications, at p < 0.05 after Holm's correction for " +
+          std::to_string(power.targeted) + " comparisons: " + std::to_string(power.holm) + " of " +
+          std::to_string(power.targeted) + " targeted cells (" + std::to_string(power.raw) +
+          " before the correction, " + std::to_string(power.bh) + " after Benjamini-Hochberg's).");
+  for (const auto& a : config.algorithms) {
+    for (const auto h : config.heuristics) {
+      for (const auto n : config.sizes) {
+        const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
+        if (!c || is_random_baseline(h) || !survives_correction(*c)) continue;
+        table.add_row({a, std::string(to_string(h)), std::to_string(n), std::to_string(c->trials),
+                       num(c->mean), interval_text(*c), std::string(to_string(*c->baseline)),
+                       ratio_text(*c), num(c->p), num(c->p_holm), num(c->p_bh)});
+      }
     }
   }
   return table;
@@ -598,27 +717,40 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
                   data.n_users(), 100.0 * mean);
     return std::string(buf);
   };
-  // Per algorithm, the cell (non-random heuristic, size) that moved the most users' top item.
+  // Per algorithm, the cell (non-random heuristic, size) that moved the most users' top item
+  // among those that survive Holm's correction; only these are quoted.
+  const PowerCheck power = top_out_power(summary);
   std::vector<const CellStats*> best;
+  std::vector<std::string> without;  // algorithms with no surviving cell
   for (const auto& a : config.algorithms) {
     const CellStats* top = nullptr;
     for (const auto& c : summary.cells) {
       if (c.algorithm != a || c.oracle != Oracle::kTopOut || is_random_baseline(c.heuristic) ||
-          !std::isfinite(c.mean)) {
+          !survives_correction(c)) {
         continue;
       }
       if (!top || c.mean > top->mean) top = &c;
     }
-    if (top) best.push_back(top);
-  }
-  if (best.empty() ||
-      std::all_of(best.begin(), best.end(), [](const CellStats* c) { return !(c->mean > 0); })) {
-    if (!best.empty()) {
-      return "<p class=\"headline\">No heuristic moved any user's top item out of their top-" +
-             std::to_string(config.k) + " list.</p>\n";
+    if (top) {
+      best.push_back(top);
+    } else {
+      without.push_back(a);
     }
-    return "<p class=\"headline\">No heuristic cell with a Top Out measurement: nothing to "
-           "summarise.</p>\n";
+  }
+  const std::string counts = std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
+                             " targeted cells reach p < 0.05 before the correction, " +
+                             std::to_string(power.holm) + " after it";
+  if (best.empty()) {
+    if (power.targeted == 0) {
+      return "<p class=\"headline\">No heuristic cell with a Top Out comparison against its "
+             "random baseline: nothing to summarise.</p>\n";
+    }
+    return "<p class=\"headline\">No heuristic moved more users' top item out of their top-" +
+           std::to_string(config.k) +
+           " list than the same number of random modifications, once the p-values are "
+           "corrected for the campaign's " +
+           std::to_string(power.targeted) + " comparisons (Holm, 5 %): " + counts +
+           ". The ratios in Figure 2 and the tables are not findings.</p>\n";
   }
   const CellStats* lead = best.front();
   for (const auto* c : best) {
@@ -626,37 +758,46 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
   }
   const auto sentence = [&](const CellStats& c, bool bold) {
     const std::string b0 = bold ? "<b>" : "", b1 = bold ? "</b>" : "";
-    if (!(c.mean > 0)) {
-      return "on " + b0 + core::xml_escape(c.algorithm) + b1 +
-             ", no heuristic moved any user's top item out of their top-" +
-             std::to_string(config.k) + " list";
-    }
     std::string text = "on " + b0 + core::xml_escape(c.algorithm) + b1 + ", " + verb(c.heuristic) +
                        " " + std::to_string(c.size) + " rating" + (c.size == 1 ? "" : "s") +
                        " chosen by " + b0 + std::string(to_string(c.heuristic)) + b1 +
-                       " pushed the top recommendation of " + people(c.mean) +
-                       " out of their top-" + std::to_string(config.k) + " list";
-    if (c.baseline && c.baseline_zero) {
+                       " pushed the top recommendation of " + people(c.mean);
+    if (!std::isnan(c.ci_low)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "; 95 %% CI %.1f–%.1f %%",
+                    100.0 * std::clamp(c.ci_low, 0.0, 1.0),
+                    100.0 * std::clamp(c.ci_high, 0.0, 1.0));
+      text.insert(text.size() - 1, buf);  // inside the parenthesis of people()
+    }
+    text += " out of their top-" + std::to_string(config.k) + " list";
+    if (c.baseline_zero) {
       text += ", where as many random " + std::string(random_kind(*c.baseline)) + " (" +
               std::string(to_string(*c.baseline)) + ") moved none";
-    } else if (c.baseline && std::isfinite(c.ratio) && c.mean > 0) {
+    } else {
       text += ", " + num(c.ratio) + " times as many as the same number of random " +
               std::string(random_kind(*c.baseline)) + " (" + std::string(to_string(*c.baseline)) +
               ")";
     }
+    text += " (Welch p = " + num(c.p) + ", Holm-adjusted " + num(c.p_holm) + ", " +
+            std::to_string(c.trials) + " trials)";
     return text;
   };
-  std::string out = "<p class=\"headline\">Largest effect: " + sentence(*lead, true);
+  std::string out = "<p class=\"headline\">Largest effect that survives the correction for " +
+                    std::to_string(power.targeted) + " comparisons: " + sentence(*lead, true);
   for (const auto& f : summary.noise_floor) {
     if (f.algorithm == lead->algorithm && std::isfinite(f.mean[0])) {
       out += "; retraining " + core::xml_escape(f.algorithm) +
              " on unchanged data with another seed moves " + people(f.mean[0]);
     }
   }
-  out += " (means over " + std::to_string(lead->trials) + " trials).</p>\n";
-  if (best.size() > 1) {
+  out += ".</p>\n";
+  if (best.size() + without.size() > 1) {
     out += "<ul class=\"headline-list\">\n";
     for (const auto* c : best) out += "<li>" + sentence(*c, false) + ".</li>\n";
+    for (const auto& a : without) {
+      out += "<li>on " + core::xml_escape(a) +
+             ", no heuristic's effect survives the correction.</li>\n";
+    }
     out += "</ul>\n";
   }
   return out;
@@ -741,6 +882,13 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
   put("table4.md", table4.markdown());
   put("table4.csv", table4_csv(config, summary));
   put("configurations.md", configurations.markdown());
+  const core::Table top_out = top_out_table(config, summary);
+  const core::Table findings = findings_table(config, summary);
+  const std::string warning = low_power_warning(top_out_power(summary));
+  put("top_out.md", top_out.markdown());
+  put("findings.md",
+      (findings.rows().empty() ? "None. " + findings.caption() + "\n" : findings.markdown()) +
+          (warning.empty() ? "" : "\n" + warning + "\n"));
   std::string sweep_html;
   std::string sweep_md;
   for (const auto& sw : find_sweeps(summary)) {
@@ -759,28 +907,43 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:left}.num{text-align:right}caption{caption-side:bottom;text-align:left;color:#"
+      "text-align:left;overflow-wrap:anywhere}.num{text-align:right}caption{caption-side:bottom;"
+      "text-align:left;color:#"
       "555}"
-      "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}</style>"
+      "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}"
+      ".warning{border-left:4px solid #e15759;padding:4px 10px;background:#fdf0f0}</style>"
       "</head><body>\n<h1>Recommender stability campaign</h1>\n" +
       campaign_headline_html(data, config, summary) +
+      (warning.empty() ? std::string()
+                       : "<p class=\"warning\">" + core::xml_escape(warning) + "</p>\n") +
       "<p>Data: " + core::xml_escape(config.data_description) + "; seed " +
       std::to_string(config.seed) + "; top-" + std::to_string(config.k) + "; " +
       std::to_string(summary.n_runs) + " runs" +
       (summary.complete ? "" : " (incomplete campaign)") + ".</p>\n<h2>Configurations</h2>\n" +
       configurations.html() +
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
-      "<h2>Figure 2</h2>\n" + svg + "\n<h2>Top Out per cell</h2>\n" +
-      top_out_table(config, summary).html() + "<h2>Noise floor</h2>\n" +
-      noise_table(summary).html() +
+      "<h2>Findings</h2>\n" +
+      (findings.rows().empty() ? "<p>None. " + core::xml_escape(findings.caption()) + "</p>\n"
+                               : findings.html()) +
+      "<h2>Figure 2</h2>\n" + svg +
+      "\n<p>A bar is a cell's mean Top Out over its random baseline's (log scale), its whisker "
+      "the quartiles of the cell's trials over that mean (one reaching the foot of the axis "
+      "starts at 0); faint bars do not survive Holm's "
+      "correction (p &ge; 0.05). A triangle marks a cell whose random baseline moved no one: its "
+      "ratio is undefined, whatever the cell's own mean (in its tooltip and the table below).</p>"
+      "\n<h2>Top Out per cell</h2>\n" +
+      top_out.html() + "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
       (summary.failed.empty() ? std::string()
                               : "<h2>Failed runs</h2>\n" + failed_table(summary).html()) +
       "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" + table4.html() +
-      "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
-      std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>" +
+      (options.save_all ? std::string("<h2>Modification sets (every run)</h2>\n<p>")
+                        : "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
+                              std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>") +
       std::to_string(mod_files.size()) +
       " saved under mods/; replay one with <code>assay rec "
-      "replay --data SPEC --mods FILE --algorithm NAME</code>.</p>\n</body></html>\n";
+      "replay --data SPEC --mods FILE --algorithm NAME</code>, write the data it modified with "
+      "<code>assay rec export --data SPEC --mods FILE --out FILE.csv</code>.</p>\n"
+      "</body></html>\n";
   put("report.html", html);
   remove_stale_sets(previous, written);
   return written;

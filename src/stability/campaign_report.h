@@ -2,16 +2,21 @@
 //   summary.json      cells (mean, sd, baseline, ratio, p per algorithm/heuristic/size/oracle),
 //                     noise_floor, timing
 //   cells.csv         the same cells as CSV
-//   figure2.svg       Figure 2: Top Out ratio to the same-type random baseline, log10 axis
+//   top_out.md        every Top Out cell: mean, 95 % CI, ratio, Welch p, Holm and BH p
+//   findings.md       the Top Out cells that survive Holm's correction, and the low-power warning
+//   figure2.svg       Figure 2: Top Out ratio to the same-type random baseline, log10 axis, with
+//                     trial quartiles, faint bars where Holm p >= 0.05, a marker for baseline 0
 //   table3.md/.csv    Table 3: mean modification-set generation time per heuristic and size
 //   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
 //   configurations.md every configuration: its name in the tables, the full spec with defaults
 //                     filled in, I_R per rating value, accuracy when measured
-//   sweep.md, sweep-*-instability.svg, sweep-*-accuracy.svg  for every group of configurations of one algorithm that differ in
+//   sweep.md, sweep-*-instability.svg, sweep-*-accuracy.svg  for every group of configurations of
+//   one algorithm that differ in
 //                     one numeric key: instability (APORTFOLIO and ARAND Top Out at n = 10,
 //                     100) and accuracy (RMSE, MAE) against that key's value
 //   report.html       everything above in one page (SVG inline)
-//   mods/*.json       every modification set whose instability exceeded delta (replayable)
+//   mods/*.json       every modification set whose instability exceeded delta, or every set
+//                     with ReportOptions::save_all (replayable; `rec export` writes its data)
 #pragma once
 
 #include <string>
@@ -26,6 +31,7 @@ namespace assay::stability {
 struct ReportOptions {
   double delta = 0.1;
   Oracle delta_oracle = Oracle::kTopOut;
+  bool save_all = false;  // the sets given are every run's, not those exceeding delta
 };
 
 std::string summary_json(const CampaignConfig& config, const CampaignSummary& summary,
@@ -54,10 +60,12 @@ struct SweepCharts {
 };
 SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep);
 
-// The report's opening paragraph, in words: for the algorithm and heuristic whose sets moved
-// the most users' top item (Top Out), how many users of the data, against the same-type random
-// baseline and the retraining noise floor; then one line per algorithm with its strongest
-// heuristic. HTML (a <p class="headline"> and, for several algorithms, a <ul>).
+// The report's opening paragraph, in words. Only cells that survive Holm's correction (see
+// survives_correction) are quoted: for the one whose sets moved the most users' top item (Top
+// Out), how many users of the data with its 95 % interval, against the same-type random
+// baseline (ratio, Welch p, Holm p, trials) and the retraining noise floor; then one line per
+// algorithm. When no cell survives, it says so with the counts before and after the correction.
+// HTML (a <p class="headline"> and, for several algorithms, a <ul>).
 std::string campaign_headline_html(const recsys::Ratings& data, const CampaignConfig& config,
                                    const CampaignSummary& summary);
 

@@ -92,6 +92,7 @@ std::vector<Row> table() {
        "--quiet --data csv:{in} --algorithms user-user --heuristics AMU "
        "--sizes 1 --trials 1 --noise-trials 1 --store {in}.db",
        "--out", true, kRatings, false},
+      {"rec export", "--data csv:{in}", "--out", false, kRatings, false},
       {"rec fuzz", "--data csv:{in} --algorithm user-user --heuristic AMU --size 1 --trials 1",
        "--out", false, kRatings},
       {"rec recommend", "--quiet --data csv:{in} --algorithm user-user --top-k 2", "--out", false,

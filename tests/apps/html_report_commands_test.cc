@@ -7,6 +7,9 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "fairness/biased_lr.h"
@@ -112,6 +115,46 @@ TEST(HtmlReports, RecCampaignReport) {
                     dir.file("s.sqlite") + " --out " + dir.file("c"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   expect_renders_cleanly(dir, dir.file("c/report.html"), "rec-campaign-report.png");
+}
+
+// A user's first campaigns on real data, whole stars (MovieLens 100K) and half stars (the same
+// ratings in MovieLens latest's format, every other one half a star lower: ten rating values,
+// so ten I_R figures per configuration): each page fits the 1280 px window.
+TEST(HtmlReports, RecCampaignReportOnWholeAndHalfStarMovieLens) {
+  const std::string ml = std::string(ASSAY_SHARED_DATA_DIR) + "/movielens-100k";
+  if (!std::filesystem::exists(ml + "/u.data")) GTEST_SKIP() << "no shared MovieLens 100K";
+  TempDir dir;
+  std::ifstream in(ml + "/u.data");
+  std::string csv = "userId,movieId,rating,timestamp\n", line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    long user = 0, item = 0, time = 0;
+    double rating = 0;
+    fields >> user >> item >> rating >> time;
+    if ((user + item) % 2 == 1) rating -= 0.5;
+    std::ostringstream out;
+    out << user << ',' << item << ',' << rating << ',' << time << '\n';
+    csv += out.str();
+  }
+  std::filesystem::create_directories(dir.file("half"));
+  dir.write("half/ratings.csv", csv);
+  const std::string specs[] = {"movielens-100k:" + ml, "movielens-latest:" + dir.file("half")};
+  for (const std::string& data : specs) {
+    const std::string name = data.starts_with("movielens-100k") ? "whole" : "half";
+    SCOPED_TRACE(name);
+    const auto r = run_assay(dir, "rec campaign --data " + data +
+                                      " --algorithms item-item --heuristics AMR,ARAND "
+                                      "--sizes 1,10 --trials 2 --noise-trials 0 --threads 2 "
+                                      "--quiet --store " +
+                                      dir.file(name + ".sqlite") + " --out " + dir.file(name));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string html = read_file(dir.file(name + "/report.html"));
+    EXPECT_NE(html.find(name == "half" ? "I_R(r) per rating value r" : "I_R(5)</th>"),
+              std::string::npos)
+        << html.substr(0, 3000);
+    expect_renders_cleanly(dir, dir.file(name + "/report.html"),
+                           "rec-campaign-report-" + name + "-star.png");
+  }
 }
 
 }  // namespace

@@ -30,6 +30,21 @@ TEST(Welch, MatchesScipyTtestInd) {
   }
 }
 
+// scipy.stats.t.ppf (scipy 1.10.1).
+TEST(StudentT, QuantileMatchesScipy) {
+  const struct {
+    double q, df, want;
+  } cases[] = {{0.975, 1, 12.706204736432095},  {0.975, 3, 3.182446305284263},
+               {0.975, 5.5, 2.501858612469493}, {0.975, 19, 2.093024054408263},
+               {0.025, 7, -2.3646242510103},    {0.995, 30, 2.7499956535670305}};
+  for (const auto& c : cases) {
+    EXPECT_NEAR(student_t_quantile(c.q, c.df), c.want, 1e-7 * std::fabs(c.want))
+        << c.q << " " << c.df;
+  }
+  EXPECT_TRUE(std::isnan(student_t_quantile(0, 3)));
+  EXPECT_TRUE(std::isnan(student_t_quantile(0.5, 0)));
+}
+
 TEST(Welch, IdenticalConstantSamplesGiveNaN) {
   const std::vector<double> a{1, 1, 1}, b{1, 1, 1};
   EXPECT_TRUE(std::isnan(welch_t_test(a, b).p));

@@ -36,6 +36,42 @@ TEST(SvgChart, LogAxisDrawsBarsDownwardBelowOne) {
   EXPECT_NE(svg.find(">0.01</text>"), std::string::npos);
 }
 
+// Whiskers, faint bars and markers: each drawn where asked, and the style key explains them.
+TEST(SvgChart, BarStylesWhiskersFaintAndMarkers) {
+  BarChart c;
+  c.log_y = true;
+  c.categories = {"a", "b", "c"};
+  BarSeries s;
+  s.name = "n = 10";
+  s.values = {4, 2, NAN};
+  s.low = {2, 0, NAN};  // b's lower quartile is 0: its whisker runs to the axis bottom
+  s.high = {1000, 3, NAN};
+  s.faint = {false, true, false};
+  s.marker = {false, false, true};
+  s.notes = {"", "p 0.4", "baseline 0"};
+  c.series = {s};
+  c.faint_meaning = "not significant";
+  c.marker_meaning = "baseline 0";
+  c.whisker_meaning = "quartiles";
+  const std::string svg = render_svg(c);
+  EXPECT_EQ(count(svg, "fill-opacity=\"0.3\""), 2);    // b and its key swatch
+  EXPECT_EQ(count(svg, "stroke=\"#222\""), 3);         // a's and b's whiskers, the key's
+  EXPECT_EQ(count(svg, "fill=\"white\" stroke="), 2);  // c's triangle, the key's
+  EXPECT_NE(svg.find("n = 10 / c (baseline 0)</title>"), std::string::npos);
+  EXPECT_NE(svg.find(": 2 (p 0.4)</title>"), std::string::npos);
+  EXPECT_NE(svg.find(">not significant</text>"), std::string::npos);
+  // The axis holds the whisker's top (1000), not only the bars (4).
+  EXPECT_NE(svg.find(">1000</text>"), std::string::npos);
+  // Without the opt-in fields, nothing of them is drawn.
+  BarChart plain;
+  plain.log_y = true;
+  plain.categories = c.categories;
+  plain.series = {{"n = 10", {4, 2, NAN}}};
+  const std::string p = render_svg(plain);
+  EXPECT_EQ(count(p, "fill-opacity"), 0);
+  EXPECT_EQ(count(p, "<path"), 0);
+}
+
 TEST(SvgChart, LineChartAndHistogram) {
   LineChart l;
   l.series = {{"ap", {0, 1, 2}, {0.1, 0.5, 0.9}}};

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/error.h"
 #include "support/temp_dir.h"
 
@@ -48,6 +50,16 @@ TEST(DataSpec, LoadsSyntheticAndCsv) {
   const Ratings r = load_ratings("synthetic:users=50,items=80,ratings=1000,seed=3");
   EXPECT_EQ(r.n_users(), 50u);
   EXPECT_EQ(r.n_ratings(), 1000u);
+  const Ratings planted =
+      load_ratings("synthetic:users=50,items=80,ratings=1000,seed=3,top_only=4");
+  std::size_t five_only = 0;
+  for (ItemId i = 0; i < planted.n_items(); ++i) {
+    const auto v = planted.values_of_item(i);
+    five_only += !v.empty() && v.size() <= 3 &&
+                 std::all_of(v.begin(), v.end(), [](float x) { return x == 5.0F; });
+  }
+  EXPECT_EQ(five_only, 4u);
+  EXPECT_THROW(load_ratings("synthetic:items=80,top_only=41"), assay::core::UsageError);
   assay::testing::TempDir dir;
   const auto p = dir.write("r.csv", "u,i,stars\n1,1,0.25\n2,1,1\n");
   const Ratings c = load_ratings("csv:" + p + ",user=u,item=i,rating=stars,low=0,high=1,step=0.25");

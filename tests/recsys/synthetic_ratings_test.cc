@@ -88,4 +88,51 @@ TEST(SyntheticRatings, DenseSmallCaseIsExact) {
   EXPECT_EQ(r.n_ratings(), 50u);
 }
 
+// Items whose every rating is the top value, with at most `max_raters` raters.
+std::vector<ItemId> top_only_items(const Ratings& r, std::size_t max_raters) {
+  std::vector<ItemId> out;
+  for (ItemId i = 0; i < r.n_items(); ++i) {
+    const auto v = r.values_of_item(i);
+    if (v.empty() || v.size() > max_raters) continue;
+    if (std::all_of(v.begin(), v.end(), [](float x) { return x == 5.0F; })) out.push_back(i);
+  }
+  return out;
+}
+
+// The planted tail: exactly K obscure items rated only 5 stars by one to three users, the
+// least popular items, with the total number of ratings unchanged; without the option the
+// generator plants nothing of the kind.
+TEST(SyntheticRatings, TopOnlyItemsArePlantedInTheTail) {
+  SyntheticOptions o;
+  o.n_users = 300;
+  o.n_items = 500;
+  o.n_ratings = 20000;
+  o.seed = 1;
+  const Ratings plain = generate_synthetic_ratings(o);
+  EXPECT_TRUE(top_only_items(plain, 3).empty());
+  o.top_only_items = 12;
+  const Ratings planted = generate_synthetic_ratings(o);
+  EXPECT_EQ(planted.n_ratings(), 20000u);
+  EXPECT_EQ(planted.n_users(), 300u);
+  const auto items = top_only_items(planted, 3);
+  ASSERT_EQ(items.size(), 12u);
+  std::size_t raters = 0;
+  for (const auto i : items) raters += planted.users_of(i).size();
+  EXPECT_GE(raters, 12u);
+  EXPECT_LE(raters, 36u);
+  // The rest of the data keeps its shape: every user keeps at least 19 ratings.
+  for (UserId u = 0; u < planted.n_users(); ++u) EXPECT_GE(planted.items_of(u).size(), 19u);
+  // Deterministic.
+  const auto again = generate_synthetic_ratings(o).triplets();
+  const auto first = planted.triplets();
+  ASSERT_EQ(again.size(), first.size());
+  for (std::size_t k = 0; k < first.size(); ++k) {
+    ASSERT_EQ(again[k].user, first[k].user);
+    ASSERT_EQ(again[k].item, first[k].item);
+    ASSERT_EQ(again[k].value, first[k].value);
+  }
+  o.top_only_items = 251;
+  EXPECT_THROW(generate_synthetic_ratings(o), assay::core::UsageError);
+}
+
 }  // namespace

@@ -281,6 +281,10 @@ TEST(RecProgramHelp, EveryRecCommandNamesEveryDataFormAndPrograms) {
     EXPECT_NE(r.out.find("cmd:PROGRAM"), std::string::npos) << command;
     EXPECT_NE(r.out.find("--timeout"), std::string::npos) << command;
   }
+  // rec export trains nothing: the data forms only.
+  const auto r = run_assay(dir, "rec export --help");
+  EXPECT_NE(r.out.find("movielens-latest:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("top_only=K"), std::string::npos) << r.out;
 }
 
 }  // namespace
