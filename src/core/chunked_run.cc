@@ -5,6 +5,7 @@
 #include <exception>
 #include <optional>
 
+#include "core/build_id.h"
 #include "core/error.h"
 #include "core/unit_store.h"
 
@@ -60,7 +61,7 @@ ChunkedRun run_chunked(std::size_t n_inputs, const ChunkedRunOptions& options,
   UnitPlan plan(0);
   for (std::size_t c = 0; c < chunks.size(); ++c) {
     plan.add("inputs " + std::to_string(chunks[c].begin) + ".." + std::to_string(chunks[c].end) +
-             " " + content_hash(settings + content(chunks[c])));
+             " " + content_hash(settings + '\0' + build_id() + '\0' + content(chunks[c])));
   }
   const auto finished = store ? store->finished_keys() : std::unordered_set<std::string>{};
   std::vector<std::optional<std::string>> kept(chunks.size());  // without a store

@@ -7,10 +7,12 @@
 // missing chunk and never executes a finished one again.
 //
 // A chunk's key is "inputs B..E <hash>": its place and a content hash of `settings`
-// (everything besides the inputs that decides its result: the program version, the model's
-// identity, the options) and of `content(chunk)` (the inputs' own bytes). A store therefore
-// never serves a chunk of other inputs or settings, and the shards of one run, each with its
-// own store, merge (ChunkStore::merge) into the store of the whole run.
+// (everything besides the inputs that decides its result: the model's identity, the options),
+// of the code's build ID (build_id.h: a rebuilt assay, whose perturbator or scorer may have
+// changed, computes every chunk anew; the model's answers stay in its answer cache) and of
+// `content(chunk)` (the inputs' own bytes). A store therefore never serves a chunk of other
+// inputs, settings or code, and the shards of one run, each with its own store, merge
+// (ChunkStore::merge) into the store of the whole run.
 //
 // The results are read back in input order, fresh, resumed and merged chunks by one path, so
 // whatever assembles the outputs from them writes the same bytes whatever the thread count, the
