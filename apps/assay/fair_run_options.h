@@ -6,15 +6,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "fairness/fairness_input.h"
-#include "fairness/perturbator.h"
-#include "fairness/perturbator_resources.h"
+#include "fairness/fairness_run.h"
 #include "gate_options.h"
 #include "input_options.h"
 #include "model_options.h"
@@ -40,15 +38,13 @@ struct FairRunOptions {
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
 
 // Everything opened: the model (a CachedModel when --cache is given; `cached` points at it),
-// the inputs and the perturbator (which refers to `resources`; all stay put when moved).
-struct FairRun {
+// the inputs and the perturbator (fairness::LoadedPerturbator: its resources and itself).
+struct FairRun : fairness::LoadedPerturbator {
   std::vector<fairness::InputRecord> inputs;
   // The position of each input's label among the model's (nullopt: the input has none).
   std::vector<std::optional<std::size_t>> gold;
   std::unique_ptr<models::Model> model;
   models::CachedModel* cached = nullptr;
-  std::unique_ptr<fairness::PerturbatorResources> resources;
-  std::unique_ptr<fairness::Perturbator> perturbator;
   std::unique_ptr<FairGate> gate;  // with --gate (sharing the perturbator's trigram offline)
 };
 
@@ -58,19 +54,17 @@ struct FairRun {
 // line, before the model is asked anything) and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
 
-// Everything besides the model and the texts that decides what `fair test` finds for a chunk
-// of inputs: the program version, the attribute (a file by its content), every option of the
-// perturbator (as run.perturbator took them) and its resources (a dump or vector file by path,
-// size and modification time). Part of every chunk's key, so a finished chunk is reused only
-// under the same settings.
+// How the run's chunks are run (fairness::FairRunConfig), from --chunk, --threads, --quiet
+// and the shard.
+fairness::FairRunConfig fair_run_config(const FairRunOptions& o, const core::Shard& shard);
+
+// The run's reuse key (fairness::fair_run_key): this program's version, the perturbator's
+// options and resources and the gate's settings.
 std::string fair_run_settings(const FairRunOptions& o, const FairRun& run);
 
-// The perturbator of `settings` (resources loaded) into `run`, nothing else. Throws the errors
-// of the resources and of fairness::Perturbator.
-void open_perturbator(PerturbatorSettings settings, FairRun& run);
-// The same from the options (perturbator_settings first: its errors, then those above).
-void open_perturbator(const PerturbationOptions& o, FairRun& run);
-// The perturbator and, with --gate, the gate (sharing the perturbator's CMU trigram offline).
+// The perturbator and, with --gate, the gate (sharing the perturbator's CMU trigram offline)
+// into `run`, nothing else. Throws the errors of the resources, of fairness::Perturbator and
+// of the gate.
 void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
                       const std::string& wordnet_dir, FairRun& run);
 

@@ -55,13 +55,9 @@ int run(const FairTestOptions& o) {
     lock = store->lock();
     merge_shards(o.sharding, *store, o.quiet);
   }
-  fairness::FairnessTestOptions to;
-  to.chunk_inputs = o.chunk;
-  to.threads = o.threads;
-  to.shard = shard;
-  to.progress.quiet = o.quiet;
+  auto to = fairness::fairness_test_options(fair_run_config(o, shard), "fair test",
+                                            fr.gate ? fr.gate->filter() : fairness::PerturbationFilter{});
   to.min_delta = o.min_delta;
-  if (fr.gate) to.filter = fr.gate->filter();
   const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
                                                fair_run_settings(o, fr), store.get());
   report_chunked_run({run.n_owned, run.n_executed, run.n_resumed, run.complete}, shard, o.chunk,
