@@ -1,11 +1,12 @@
 // `assay fair mitigate`: MT-NLP's neutral layer measured as the paper's Fig. 5 does
-// (fairness/mitigation_study.h). Every input is perturbed and asked as in `fair test` (same options, same texts, so with the same
-// --cache it asks the model nothing new); then, for each ε of --epsilon, the outputs of each
-// input and its perturbations are smoothed (fairness::neutral_smooth, (ε, k = |S|)-fair) and
-// the violations that remain (argmax f(x_i) ≠ argmax f(x0)) are counted as a percentage of
-// those before, beside the reference code's weighting (which certifies ln(1 + e^ε)). Cost:
-// texts asked per input (k + 1), wall time. DIR/mitigation.json and DIR/mitigation.csv,
-// written atomically. Exit 0 (a study), 2 for bad input.
+// (fairness/mitigation_study.h). Every input is perturbed and asked as in `fair test` (same
+// options, same texts, so with the same --cache it asks the model nothing new); then, for each
+// ε of --epsilon, the outputs of each input and its perturbations are smoothed
+// (fairness::neutral_smooth, (ε, k = |S|)-fair) and the violations that remain (argmax f(x_i)
+// ≠ argmax f(x0)) are counted as a percentage of those before, beside the reference code's
+// weighting (which certifies ln(1 + e^ε)). Cost: texts asked per input (k + 1), wall time.
+// DIR/mitigation.json and DIR/mitigation.csv, written atomically. Exit 0 (a study), 2 for bad
+// input.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
