@@ -18,7 +18,6 @@
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
-#include "core/file_lock.h"
 #include "fair_run_options.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/mitigation_study.h"
@@ -84,22 +83,14 @@ int run(const FairMitigateOptions& o) {
   // The training file is checked before the model is asked anything.
   if (adversarial) so.adversarial = read_training_data(o, *fr.model);
 
-  const auto to = fairness::fairness_test_options(
-      fair_run_config(o, shard), "fair mitigate",
-      fr.gate ? fr.gate->filter() : fairness::PerturbationFilter{});
+  const auto to = runner_options(o, fr, shard, "fair mitigate");
   // Finished chunks live in the answer cache's file, beside the answers (and `fair test`'s).
-  std::unique_ptr<core::ChunkStore> store;
-  core::FileLock lock;
-  if (!o.model.cache.empty()) {
-    store = fairness::open_fair_mitigate_store(o.model.cache);
-    lock = store->lock();
-    merge_shards(o.sharding, *store, o.quiet);
-  }
+  const auto store = open_fair_run_store(o, o.sharding, &fairness::open_fair_mitigate_store);
   so.asking = std::chrono::steady_clock::now();
   auto answers = fairness::answer_inputs(*fr.perturbator, *fr.model, fr.inputs, to,
-                                         fair_run_settings(o, fr), store.get());
+                                         fair_run_settings(o, fr), store.store.get());
   report_chunked_run({answers.n_owned, answers.n_executed, answers.n_resumed, answers.complete},
-                     shard, o.chunk, store.get(), "--cache", o.out, o.quiet);
+                     shard, o.chunk, store.store.get(), "--cache", o.out, o.quiet);
   // A shard's chunks are in its cache; the outputs come from the run that merges them all.
   if (!answers.complete) return kOk;
   std::filesystem::create_directories(o.out);
@@ -129,12 +120,8 @@ int run(const FairMitigateOptions& o) {
                  "-> %s/mitigation.json, mitigation.csv\n",
                  study.n_inputs, study.n_mutable, study.n_perturbations, study.violations_before,
                  o.out.c_str());
-    if (fr.cached) {
-      std::fprintf(stderr, "answers: %llu from %s, %llu asked of the model\n",
-                   static_cast<unsigned long long>(fr.cached->n_hits()), o.model.cache.c_str(),
-                   static_cast<unsigned long long>(fr.cached->n_queries()));
-    }
   }
+  report_answers(o, fr);
   if (fr.gate) fr.gate->report(filtered ? *filtered : fr.gate->counts(), o.quiet);
   return kOk;
 }

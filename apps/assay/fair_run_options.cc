@@ -1,5 +1,8 @@
 #include "fair_run_options.h"
 
+#include <cstdio>
+#include <utility>
+
 #include "option_checks.h"
 #include "version.h"
 
@@ -48,8 +51,28 @@ void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
   }
 }
 
-fairness::FairRunConfig fair_run_config(const FairRunOptions& o, const core::Shard& shard) {
-  return {.chunk = o.chunk, .threads = o.threads, .shard = shard, .quiet = o.quiet};
+fairness::FairnessTestOptions runner_options(const FairRunOptions& o, const FairRun& run,
+                                             const core::Shard& shard, std::string label) {
+  return fairness::fairness_test_options(
+      {.chunk = o.chunk, .threads = o.threads, .shard = shard, .quiet = o.quiet}, std::move(label),
+      run.gate ? run.gate->filter() : fairness::PerturbationFilter{});
+}
+
+FairRunStore open_fair_run_store(const FairRunOptions& o, const ShardOptions& sharding,
+                                 std::unique_ptr<core::ChunkStore> (*open)(const std::string&)) {
+  FairRunStore out;
+  if (o.model.cache.empty()) return out;
+  out.store = open(o.model.cache);
+  out.lock = out.store->lock();
+  merge_shards(sharding, *out.store, o.quiet);
+  return out;
+}
+
+void report_answers(const FairRunOptions& o, const FairRun& run) {
+  if (o.quiet || !run.cached) return;
+  std::fprintf(stderr, "answers: %llu from %s, %llu asked of the model\n",
+               static_cast<unsigned long long>(run.cached->n_hits()), o.model.cache.c_str(),
+               static_cast<unsigned long long>(run.cached->n_queries()));
 }
 
 std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/chunk_store.h"
+#include "core/file_lock.h"
 #include "fairness/fairness_input.h"
 #include "fairness/fairness_run.h"
 #include "gate_options.h"
@@ -19,6 +21,7 @@
 #include "models/cached_model.h"
 #include "models/model.h"
 #include "perturbation_options.h"
+#include "shard_options.h"
 
 namespace assay::cli {
 
@@ -54,9 +57,23 @@ struct FairRun : fairness::LoadedPerturbator {
 // line, before the model is asked anything) and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
 
-// How the run's chunks are run (fairness::FairRunConfig), from --chunk, --threads, --quiet
-// and the shard.
-fairness::FairRunConfig fair_run_config(const FairRunOptions& o, const core::Shard& shard);
+// The runner's options (fairness::fairness_test_options) from --chunk, --threads, --quiet, the
+// shard and the gate's filter, the progress labelled `label`.
+fairness::FairnessTestOptions runner_options(const FairRunOptions& o, const FairRun& run,
+                                             const core::Shard& shard, std::string label);
+
+// Where the run's finished chunks are kept: `open`'s tables (fairness::open_fair_test_store,
+// open_fair_mitigate_store) in the answer cache's file, locked, with the --merge stores merged
+// in first; no store without --cache.
+struct FairRunStore {
+  std::unique_ptr<core::ChunkStore> store;
+  core::FileLock lock;
+};
+FairRunStore open_fair_run_store(const FairRunOptions& o, const ShardOptions& sharding,
+                                 std::unique_ptr<core::ChunkStore> (*open)(const std::string&));
+
+// "answers: H from CACHE, Q asked of the model" on stderr, with --cache and unless --quiet.
+void report_answers(const FairRunOptions& o, const FairRun& run);
 
 // The run's reuse key (fairness::fair_run_key): this program's version, the perturbator's
 // options and resources and the gate's settings.
