@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/thread_pool.h"
 #include "fairness/fairness_input.h"
+#include "fairness/fairness_run.h"
 #include "fairness/fairness_summary_json.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/perturbation_json.h"
@@ -44,24 +45,12 @@ std::vector<fairness::InputRecord> input_records(const std::vector<std::string>&
   return inputs;
 }
 
-struct LoadedPerturbator {
-  explicit LoadedPerturbator(const fairness::PerturbatorConfig& config) {
-    auto settings = fairness::perturbator_settings(config);
-    resources = std::make_unique<fairness::PerturbatorResources>(
-        fairness::PerturbatorResources::load(settings.resources));
-    perturbator = std::make_unique<fairness::Perturbator>(*resources, std::move(settings.attribute),
-                                                          settings.perturbator);
-  }
-  std::unique_ptr<fairness::PerturbatorResources> resources;
-  std::unique_ptr<fairness::Perturbator> perturbator;
-};
-
 py::list perturb(const std::vector<std::string>& texts, const std::string& attribute, bool dropped,
                  std::size_t threads, py::object progress, const py::kwargs& kw) {
   const auto config = perturbator_config(attribute, kw);
   CallHooks hooks(std::move(progress));
   const auto lines = run_released(hooks, [&] {
-    const LoadedPerturbator loaded(config);
+    const auto loaded = fairness::load_perturbator(fairness::perturbator_settings(config));
     const fairness::Perturbator& perturbator = *loaded.perturbator;
     const auto inputs = input_records(texts);
     std::vector<nlohmann::ordered_json> out(inputs.size());
@@ -126,7 +115,7 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
     m = std::move(c);
   }
   auto outcome = run_released(hooks, [&] {
-    const LoadedPerturbator loaded(config);
+    const auto loaded = fairness::load_perturbator(fairness::perturbator_settings(config));
     const auto inputs = input_records(texts);
     fairness::FairnessTestOptions to;
     to.chunk_inputs = chunk;

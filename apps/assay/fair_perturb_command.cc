@@ -21,6 +21,7 @@
 #include "core/progress.h"
 #include "core/thread_pool.h"
 #include "fairness/fairness_input.h"
+#include "fairness/fairness_run.h"
 #include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
 #include "gate_options.h"
@@ -59,12 +60,11 @@ int run(const FairPerturbOptions& o) {
     gate_loading = std::async(std::launch::async, [&o, &wordnet_dir] {
       return std::make_unique<FairGate>(o.gate, wordnet_dir, nullptr);
     });
-  const auto resources = fairness::PerturbatorResources::load(settings.resources);
-  const fairness::Perturbator perturbator(resources, std::move(settings.attribute),
-                                          settings.perturbator);
+  const auto loaded = fairness::load_perturbator(std::move(settings));
+  const fairness::Perturbator& perturbator = *loaded.perturbator;
   std::unique_ptr<FairGate> gate;
   if (gate_loading.valid()) gate = gate_loading.get();
-  if (share_ngram) gate = std::make_unique<FairGate>(o.gate, wordnet_dir, resources.lm.get());
+  if (share_ngram) gate = std::make_unique<FairGate>(o.gate, wordnet_dir, loaded.resources->lm.get());
   const double load_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

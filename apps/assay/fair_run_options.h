@@ -6,21 +6,22 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/chunk_store.h"
+#include "core/file_lock.h"
 #include "fairness/fairness_input.h"
-#include "fairness/perturbator.h"
-#include "fairness/perturbator_resources.h"
+#include "fairness/fairness_run.h"
 #include "gate_options.h"
 #include "input_options.h"
 #include "model_options.h"
 #include "models/cached_model.h"
 #include "models/model.h"
 #include "perturbation_options.h"
+#include "shard_options.h"
 
 namespace assay::cli {
 
@@ -40,15 +41,13 @@ struct FairRunOptions {
 void add_fair_run_options(CLI::App* cmd, FairRunOptions& o);
 
 // Everything opened: the model (a CachedModel when --cache is given; `cached` points at it),
-// the inputs and the perturbator (which refers to `resources`; all stay put when moved).
-struct FairRun {
+// the inputs and the perturbator (fairness::LoadedPerturbator: its resources and itself).
+struct FairRun : fairness::LoadedPerturbator {
   std::vector<fairness::InputRecord> inputs;
   // The position of each input's label among the model's (nullopt: the input has none).
   std::vector<std::optional<std::size_t>> gold;
   std::unique_ptr<models::Model> model;
   models::CachedModel* cached = nullptr;
-  std::unique_ptr<fairness::PerturbatorResources> resources;
-  std::unique_ptr<fairness::Perturbator> perturbator;
   std::unique_ptr<FairGate> gate;  // with --gate (sharing the perturbator's trigram offline)
 };
 
@@ -58,19 +57,31 @@ struct FairRun {
 // line, before the model is asked anything) and the resources.
 FairRun open_fair_run(const FairRunOptions& o);
 
-// Everything besides the model and the texts that decides what `fair test` finds for a chunk
-// of inputs: the program version, the attribute (a file by its content), every option of the
-// perturbator (as run.perturbator took them) and its resources (a dump or vector file by path,
-// size and modification time). Part of every chunk's key, so a finished chunk is reused only
-// under the same settings.
+// The runner's options (fairness::fairness_test_options) from --chunk, --threads, --quiet, the
+// shard and the gate's filter, the progress labelled `label`.
+fairness::FairnessTestOptions runner_options(const FairRunOptions& o, const FairRun& run,
+                                             const core::Shard& shard, std::string label);
+
+// Where the run's finished chunks are kept: `open`'s tables (fairness::open_fair_test_store,
+// open_fair_mitigate_store) in the answer cache's file, locked, with the --merge stores merged
+// in first; no store without --cache.
+struct FairRunStore {
+  std::unique_ptr<core::ChunkStore> store;
+  core::FileLock lock;
+};
+FairRunStore open_fair_run_store(const FairRunOptions& o, const ShardOptions& sharding,
+                                 std::unique_ptr<core::ChunkStore> (*open)(const std::string&));
+
+// "answers: H from CACHE, Q asked of the model" on stderr, with --cache and unless --quiet.
+void report_answers(const FairRunOptions& o, const FairRun& run);
+
+// The run's reuse key (fairness::fair_run_key): this program's version, the perturbator's
+// options and resources and the gate's settings.
 std::string fair_run_settings(const FairRunOptions& o, const FairRun& run);
 
-// The perturbator of `settings` (resources loaded) into `run`, nothing else. Throws the errors
-// of the resources and of fairness::Perturbator.
-void open_perturbator(PerturbatorSettings settings, FairRun& run);
-// The same from the options (perturbator_settings first: its errors, then those above).
-void open_perturbator(const PerturbationOptions& o, FairRun& run);
-// The perturbator and, with --gate, the gate (sharing the perturbator's CMU trigram offline).
+// The perturbator and, with --gate, the gate (sharing the perturbator's CMU trigram offline)
+// into `run`, nothing else. Throws the errors of the resources, of fairness::Perturbator and
+// of the gate.
 void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
                       const std::string& wordnet_dir, FairRun& run);
 

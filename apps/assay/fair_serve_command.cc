@@ -36,11 +36,8 @@
 #include "core/error.h"
 #include "fair_run_options.h"
 #include "fairness/neutral_service.h"
+#include "fairness/neutral_upstream.h"
 #include "fairness/serving_protocols.h"
-#include "models/answer_cache.h"
-#include "models/cached_model.h"
-#include "models/http_model.h"
-#include "models/model_spec.h"
 #include "option_checks.h"
 
 namespace assay::cli {
@@ -62,9 +59,6 @@ struct FairServeOptions : FairRunOptions {
   bool timeout_given = false, concurrency_given = false;  // else derived from the deadline, max-k
   bool template_given = false;  // else an http: upstream is asked in batches when it takes them
 };
-
-// The batch body tried on an http: upstream given no --body-template.
-constexpr const char* kBatchBody = R"({"texts": {texts}})";
 
 struct HostPort {
   std::string host;
@@ -137,43 +131,13 @@ int run(FairServeOptions& o) {
   if (!o.concurrency_given)
     mo.http.concurrency = static_cast<int>(std::min<std::size_t>(o.max_k + 1, 64));
   mo.http.backoff_seconds = 0.05;
-  // An http: upstream is asked one request per proxy request when it takes batches: a KServe
-  // v2 URL always, a {texts} template, or (without --body-template) a server that answers
-  // {"texts": [...]} with one answer per text.
-  std::string upstream_name;
-  bool batched = false;
-  if (o.model.spec.rfind("http", 0) == 0) {  // http:URL, http://…, https://…
-    auto probe = models::open_model(o.model.spec, mo);
-    if (auto* http = dynamic_cast<models::HttpModel*>(probe.get())) {
-      batched = http->batched();
-      if (auto name = models::open_inference_model(http->path())) upstream_name = *name;
-      if (!batched && !o.template_given) {
-        auto bo = mo;
-        bo.http.body_template = kBatchBody;
-        bo.http.max_retries = 0;
-        try {
-          models::HttpModel b(http->url(), bo);
-          (void)b.predict({"This is a test.", "This is another test."});
-          mo.http.body_template = kBatchBody;
-          batched = true;
-        } catch (const std::exception&) {
-          // One text per request, as the template says.
-        }
-      }
-    }
-  }
-  std::shared_ptr<models::AnswerCache> cache;
-  if (!o.model.cache.empty()) cache = std::make_shared<models::AnswerCache>(o.model.cache);
-  auto factory = [spec = o.model.spec, mo, cache, batch = (o.max_k + 1) * o.max_batch] {
-    auto model = models::open_model(spec, mo);
-    if (!cache) return model;
-    models::CachedModelOptions co;
-    co.batch_size = batch;
-    return std::unique_ptr<models::Model>(
-        std::make_unique<models::CachedModel>(std::move(model), cache, co));
-  };
   // The upstream spec is checked before the perturbator's resources load (seconds).
-  auto first = std::make_shared<std::unique_ptr<models::Model>>(factory());
+  const auto upstream = fairness::open_neutral_upstream(
+      {.spec = o.model.spec,
+       .model = std::move(mo),
+       .cache = o.model.cache,
+       .batch = (o.max_k + 1) * o.max_batch,
+       .probe_batches = !o.template_given});
   check_gate_options(o.gate);
   FairRun run;
   open_perturbator(perturbator_settings(o.perturbation), o.gate,
@@ -184,7 +148,7 @@ int run(FairServeOptions& o) {
   so.max_k = o.max_k;
   so.max_batch = o.max_batch;
   so.model_name = !o.model_name.empty()    ? o.model_name
-                  : !upstream_name.empty() ? upstream_name
+                  : !upstream.name.empty() ? upstream.name
                                            : "model";
   so.max_body_bytes = o.max_body;
   so.deadline_seconds = static_cast<double>(o.deadline_ms) / 1000.0;
@@ -195,13 +159,7 @@ int run(FairServeOptions& o) {
   so.backlog = static_cast<int>(o.backlog);
   if (run.gate) so.filter = run.gate->filter();
   raise_descriptor_limit(o.max_connections);
-  fairness::NeutralService service(
-      *run.perturbator,
-      [first, factory]() -> std::unique_ptr<models::Model> {
-        if (*first) return std::move(*first);
-        return factory();
-      },
-      so);
+  fairness::NeutralService service(*run.perturbator, upstream.factory, so);
   const int port = service.bind(listen.host, listen.port);
   const std::string host =
       listen.host.find(':') != std::string::npos ? "[" + listen.host + "]" : listen.host;
@@ -225,7 +183,7 @@ int run(FairServeOptions& o) {
         "POST /v2/models/%s/infer, GET /health, GET /metrics on http://%s:%d (SIGTERM "
         "or Ctrl-C stops)\n",
         service.upstream_identity().c_str(),
-        batched ? "asked one request per proxy request" : "asked one text per request, in parallel",
+        upstream.batched ? "asked one request per proxy request" : "asked one text per request, in parallel",
         o.epsilon, o.max_k, run.perturbator->attribute().name.c_str(), so.model_name.c_str(),
         host.c_str(), port);
   }

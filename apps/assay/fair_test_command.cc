@@ -5,27 +5,19 @@
 // Chunks of inputs are the core runner's units: with --cache each finished chunk is recorded
 // in the cache's file, so an interrupted run resumes there; --shard runs a share of them into
 // its own cache and --merge gathers the shards' chunks before the outputs are written.
-#include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <string>
 
 #include "command.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
-#include "core/file_lock.h"
 #include "fair_run_options.h"
-#include "fairness/fairness_input.h"
 #include "fairness/fairness_summary_json.h"
 #include "fairness/fairness_test_runner.h"
 #include "fairness/perturbator.h"
-#include "models/answer_cache.h"
-#include "models/cached_model.h"
-#include "models/model_spec.h"
 #include "option_checks.h"
 #include "shard_options.h"
 
@@ -42,30 +34,16 @@ int run(const FairTestOptions& o) {
   const core::Shard shard = shard_of(o.sharding);
   require_store(o.sharding, o.model.cache, "--cache");
   auto fr = open_fair_run(o);
-  const auto& inputs = fr.inputs;
-  auto& model = fr.model;
-  models::CachedModel* cached = fr.cached;
   const fairness::Perturbator& perturbator = *fr.perturbator;
 
   // Finished chunks live in the answer cache's file, beside the answers.
-  std::unique_ptr<core::ChunkStore> store;
-  core::FileLock lock;
-  if (!o.model.cache.empty()) {
-    store = fairness::open_fair_test_store(o.model.cache);
-    lock = store->lock();
-    merge_shards(o.sharding, *store, o.quiet);
-  }
-  fairness::FairnessTestOptions to;
-  to.chunk_inputs = o.chunk;
-  to.threads = o.threads;
-  to.shard = shard;
-  to.progress.quiet = o.quiet;
+  const auto store = open_fair_run_store(o, o.sharding, &fairness::open_fair_test_store);
+  auto to = runner_options(o, fr, shard, "fair test");
   to.min_delta = o.min_delta;
-  if (fr.gate) to.filter = fr.gate->filter();
-  const auto run = fairness::run_fairness_test(perturbator, *model, inputs, to,
-                                               fair_run_settings(o, fr), store.get());
+  const auto run = fairness::run_fairness_test(perturbator, *fr.model, fr.inputs, to,
+                                               fair_run_settings(o, fr), store.store.get());
   report_chunked_run({run.n_owned, run.n_executed, run.n_resumed, run.complete}, shard, o.chunk,
-                     store.get(), "--cache", o.out, o.quiet);
+                     store.store.get(), "--cache", o.out, o.quiet);
   // What the gate did, over every chunk (resumed ones were gated when they ran).
   if (fr.gate) {
     fr.gate->report(run.complete && run.summary.filtered ? *run.summary.filtered
@@ -80,11 +58,11 @@ int run(const FairTestOptions& o) {
   for (const auto& line : run.violations) violations.stream() << line << '\n';
   violations.commit();
 
-  auto s = fairness::fairness_summary_json(summary, model->identity(), perturbator.attribute().name,
-                                           o.inputs.input);
-  if (cached) {
-    s["answers_from_cache"] = cached->n_hits();
-    s["answers_asked"] = cached->n_queries();
+  auto s = fairness::fairness_summary_json(summary, fr.model->identity(),
+                                           perturbator.attribute().name, o.inputs.input);
+  if (fr.cached) {
+    s["answers_from_cache"] = fr.cached->n_hits();
+    s["answers_asked"] = fr.cached->n_queries();
   }
   core::write_file_atomically(o.out + "/summary.json", s.dump(2) + "\n");
   if (!o.quiet) {
@@ -93,12 +71,8 @@ int run(const FairTestOptions& o) {
                  "-> %s/violations.jsonl, summary.json\n",
                  summary.n_inputs, summary.n_mutable, summary.n_perturbations, summary.n_violations,
                  summary.n_inputs_violated, o.out.c_str());
-    if (cached) {
-      std::fprintf(stderr, "answers: %llu from %s, %llu asked of the model\n",
-                   static_cast<unsigned long long>(cached->n_hits()), o.model.cache.c_str(),
-                   static_cast<unsigned long long>(cached->n_queries()));
-    }
   }
+  report_answers(o, fr);
   return summary.n_violations > 0 ? kFailuresFound : kOk;
 }
 

@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -17,6 +15,7 @@
 #include "core/table.h"
 #include "core/xml_escape.h"
 #include "fairness/fairness_summary_json.h"
+#include "fairness/json_fields.h"
 #include "fairness/substitution.h"
 
 namespace assay::fairness {
@@ -28,74 +27,6 @@ using core::SourceLocation;
 using nlohmann::json;
 
 // --- reading ---------------------------------------------------------------------------------
-
-json parse_json_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw core::IoError(SourceLocation(path), "cannot read the file");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    const std::size_t byte = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
-    const auto begin = text.begin();
-    const std::size_t line = 1 + static_cast<std::size_t>(std::count(
-                                     begin, begin + static_cast<std::ptrdiff_t>(byte), '\n'));
-    const std::size_t line_start = text.rfind('\n', byte == 0 ? 0 : byte - 1);
-    const std::size_t column =
-        line_start == std::string::npos || line == 1 ? byte + 1 : byte - line_start;
-    std::string detail = e.what();
-    const auto colon = detail.find(": ", detail.find("column"));
-    if (colon != std::string::npos) detail = detail.substr(colon + 2);
-    throw ParseError(SourceLocation(path, line, column), "not valid JSON: " + detail);
-  }
-}
-
-// Field access that names the file (and line) and the key on failure.
-struct Fields {
-  SourceLocation where;
-
-  const json& get(const json& v, const std::string& key) const {
-    if (!v.is_object()) throw ParseError(where, "expected a JSON object");
-    const auto it = v.find(key);
-    if (it == v.end()) throw ParseError(where, "missing '" + key + "'");
-    return *it;
-  }
-  std::size_t count(const json& v, const std::string& key) const {
-    return as_count(get(v, key), key);
-  }
-  std::size_t as_count(const json& x, const std::string& key) const {
-    if (!x.is_number_unsigned() && !(x.is_number_integer() && x.get<long long>() >= 0)) {
-      throw ParseError(where, "'" + key + "' must be a non-negative integer, got " + x.dump());
-    }
-    return x.get<std::size_t>();
-  }
-  double number(const json& v, const std::string& key) const {
-    const json& x = get(v, key);
-    if (x.is_null()) return std::numeric_limits<double>::quiet_NaN();
-    if (!x.is_number()) throw ParseError(where, "'" + key + "' must be a number, got " + x.dump());
-    return x.get<double>();
-  }
-  std::string text(const json& v, const std::string& key) const {
-    const json& x = get(v, key);
-    if (!x.is_string()) throw ParseError(where, "'" + key + "' must be a string, got " + x.dump());
-    return x.get<std::string>();
-  }
-  const json& array(const json& v, const std::string& key) const {
-    const json& x = get(v, key);
-    if (!x.is_array()) throw ParseError(where, "'" + key + "' must be an array");
-    return x;
-  }
-  double top_score(const json& v, const std::string& key) const {
-    const json& a = array(v, key);
-    double best = -std::numeric_limits<double>::infinity();
-    for (const auto& x : a) {
-      if (!x.is_number()) throw ParseError(where, "'" + key + "' must hold numbers");
-      best = std::max(best, x.get<double>());
-    }
-    if (a.empty()) throw ParseError(where, "'" + key + "' is empty");
-    return best;
-  }
-};
 
 // Byte offset of every code point of `text`, plus text.size() at the end.
 std::vector<std::size_t> code_point_offsets(const std::string& text) {
@@ -111,92 +42,11 @@ std::size_t code_points(const std::string& text) {
   return code_point_offsets(text).size() - 1;
 }
 
-void read_summary(ReportRun& run, const std::string& path) {
-  const json s = parse_json_file(path);
-  const Fields f{SourceLocation(path)};
-  // The first format had no "format" field (and no direction or severity).
-  const bool v2 = s.is_object() && s.contains("format");
-  if (v2 && f.text(s, "format") != kFairnessSummaryFormat) {
-    throw ParseError(f.where, "unknown format '" + f.text(s, "format") + "' (expected '" +
-                                  kFairnessSummaryFormat + "' or none)");
-  }
-  run.model = f.text(s, "model");
-  run.attribute = f.text(s, "attribute");
-  if (s.contains("data")) run.data = f.text(s, "data");
-  run.inputs = f.count(s, "inputs");
-  run.mutable_inputs = f.count(s, "mutable");
-  run.perturbations = f.count(s, "perturbations");
-  run.violations = f.count(s, "violations");
-  run.inputs_with_violations = f.count(s, "inputs_with_violations");
-  const auto by_kind = [&](const std::string& key, std::size_t& analogy, std::size_t& active) {
-    const json& k = f.get(s, key);
-    if (!k.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
-    if (k.contains("analogy")) analogy = f.count(k, "analogy");
-    if (k.contains("active")) active = f.count(k, "active");
-  };
-  by_kind("perturbations_by_kind", run.perturbations_analogy, run.perturbations_active);
-  by_kind("violations_by_kind", run.violations_analogy, run.violations_active);
-  if (s.contains("perturbations_per_input")) {
-    const json& h = s["perturbations_per_input"];
-    if (!h.is_object()) throw ParseError(f.where, "'perturbations_per_input' must be an object");
-    for (const auto& [key, value] : h.items()) {
-      if (key.empty() || key.size() > 9 ||
-          !std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        throw ParseError(f.where,
-                         "'perturbations_per_input' keys must be counts, got '" + key + "'");
-      }
-      const std::size_t n = std::stoul(key);
-      if (run.perturbations_per_input.size() <= n) run.perturbations_per_input.resize(n + 1, 0);
-      run.perturbations_per_input[n] = f.as_count(value, "perturbations_per_input");
-    }
-  }
-  if (!v2) return;
-  for (const auto& label : f.array(s, "labels")) {
-    if (!label.is_string()) throw ParseError(f.where, "'labels' must hold strings");
-    run.labels.push_back(label.get<std::string>());
-  }
-  run.min_delta = f.number(s, "min_delta");
-  // {"0": 12, "0.1": 5}: least score change -> label flips.
-  const auto thresholds = [&](const json& v, const std::string& key) {
-    const json& t = f.get(v, key);
-    if (!t.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
-    std::map<double, std::size_t> out;
-    for (const auto& [k, n] : t.items()) {
-      char* end = nullptr;
-      const double d = std::strtod(k.c_str(), &end);
-      if (k.empty() || *end != '\0' || !std::isfinite(d) || d < 0) {
-        throw ParseError(f.where, "'" + key + "' keys must be numbers >= 0, got '" + k + "'");
-      }
-      out[d] = f.as_count(n, key);
-    }
-    return out;
-  };
-  run.at_min_delta = thresholds(s, "violations_at_min_delta");
-  const json& groups = f.get(s, "by_group");
-  if (!groups.is_object()) throw ParseError(f.where, "'by_group' must be an object");
-  for (const auto& [name, g] : groups.items()) {
-    ReportGroup r;
-    r.name = name;
-    r.perturbations = f.count(g, "perturbations");
-    r.violations = f.count(g, "violations");
-    const json& toward = f.get(g, "flips_toward");
-    if (!toward.is_object()) throw ParseError(f.where, "'flips_toward' must be an object");
-    for (const auto& [label, n] : toward.items()) r.flips_toward[label] = f.as_count(n, label);
-    const json& change = f.get(g, "score_change");
-    if (!change.is_object()) throw ParseError(f.where, "'score_change' must be an object");
-    for (const auto& [label, stats] : change.items())
-      r.mean_change[label] = f.number(stats, "mean");
-    r.at_min_delta = thresholds(g, "violations_at_min_delta");
-    run.groups.push_back(std::move(r));
-  }
-  run.has_direction = true;
-}
-
 void read_violations(ReportRun& run, const std::string& path) {
   core::JsonlReader reader(path);
   json v;
   while (reader.next(v)) {
-    const Fields f{reader.location()};
+    const JsonFields f{reader.location()};
     ReportViolation r;
     r.line = f.count(v, "line");
     r.original = f.text(v, "original");
@@ -242,8 +92,8 @@ void read_violations(ReportRun& run, const std::string& path) {
 }
 
 void read_mitigation(ReportRun& run, const std::string& path) {
-  const json m = parse_json_file(path);
-  const Fields f{SourceLocation(path)};
+  const json m = read_json_document(path);
+  const JsonFields f{SourceLocation(path)};
   const std::string model = f.text(m, "model");
   if (run.has_test && model != run.model) {
     throw ParseError(f.where, "model '" + model + "' differs from summary.json's '" + run.model +
@@ -490,21 +340,21 @@ std::size_t count_of(const std::map<std::string, std::size_t>& m, const std::str
 }
 
 // Violations toward the favourable label minus those away from it.
-long long net_toward(const ReportGroup& g, const std::string& label) {
+long long net_toward(const SummaryGroup& g, const std::string& label) {
   const auto to = static_cast<long long>(count_of(g.flips_toward, label));
   return to - (static_cast<long long>(g.violations) - to);
 }
 
-double mean_change_of(const ReportGroup& g, const std::string& label) {
+double mean_change_of(const SummaryGroup& g, const std::string& label) {
   const auto it = g.mean_change.find(label);
   return it == g.mean_change.end() ? std::numeric_limits<double>::quiet_NaN() : it->second;
 }
 
 // Groups most favoured first: net flips toward `label`, then its mean score change.
-std::vector<const ReportGroup*> by_favour(const ReportRun& r, const std::string& label) {
-  std::vector<const ReportGroup*> out;
+std::vector<const SummaryGroup*> by_favour(const ReportRun& r, const std::string& label) {
+  std::vector<const SummaryGroup*> out;
   for (const auto& g : r.groups) out.push_back(&g);
-  std::stable_sort(out.begin(), out.end(), [&](const ReportGroup* a, const ReportGroup* b) {
+  std::stable_sort(out.begin(), out.end(), [&](const SummaryGroup* a, const SummaryGroup* b) {
     const long long na = net_toward(*a, label), nb = net_toward(*b, label);
     if (na != nb) return na > nb;
     const double ma = mean_change_of(*a, label), mb = mean_change_of(*b, label);
@@ -762,8 +612,8 @@ ReportRun read_report_run(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(p, ec)) {
     throw core::UsageError(SourceLocation(dir),
-                           "not a directory (pass what fair test / fair "
-                           "mitigate wrote with --out)");
+                           "not a directory (expected the directory fair test or fair "
+                           "mitigate wrote)");
   }
   const std::string summary = (p / "summary.json").string();
   const std::string violations = (p / "violations.jsonl").string();
@@ -773,7 +623,7 @@ ReportRun read_report_run(const std::string& dir) {
       throw core::UsageError(SourceLocation(dir),
                              "summary.json without violations.jsonl (both are fair test's)");
     }
-    read_summary(run, summary);
+    static_cast<FairnessSummaryFile&>(run) = read_fairness_summary(summary);
     read_violations(run, violations);
     run.has_test = true;
   }

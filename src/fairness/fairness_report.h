@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "fairness/fairness_summary_json.h"
+
 namespace assay::fairness {
 
 // One changed place of a violation, in code points of the original text (as fair test writes
@@ -39,15 +41,6 @@ struct ReportFlip {
   std::map<std::string, std::size_t> toward;  // violations by the label flipped to
 };
 
-// Which way one group pushes the model (summary.json's by_group).
-struct ReportGroup {
-  std::string name;  // "female": the group the perturbed texts speak of
-  std::size_t perturbations = 0, violations = 0;
-  std::map<std::string, std::size_t> flips_toward;  // label -> violations flipped to it
-  std::map<std::string, double> mean_change;        // label -> its mean score change
-  std::map<double, std::size_t> at_min_delta;       // least score change -> label flips
-};
-
 struct ReportEpsilon {
   double epsilon = 0;
   std::size_t violations = 0;
@@ -57,27 +50,15 @@ struct ReportEpsilon {
   double reference_remaining_percent = 0;
 };
 
-struct ReportRun {
+// What summary.json holds (FairnessSummaryFile: model, attribute, data, counts, direction and
+// severity), set from mitigation.json too where that is all there is.
+struct ReportRun : FairnessSummaryFile {
   std::string name;  // shown on the page: the directory's base name
   std::string dir;
-  std::string model, attribute;
-  std::string data;  // the inputs as fair test was given them ("" when summary.json lacks it)
-  std::size_t inputs = 0, mutable_inputs = 0, perturbations = 0;
 
   bool has_test = false;  // summary.json and violations.jsonl were there
-  std::size_t violations = 0, inputs_with_violations = 0;
-  std::size_t perturbations_analogy = 0, perturbations_active = 0;
-  std::size_t violations_analogy = 0, violations_active = 0;
   std::vector<ReportFlip> top_flips;  // from violations.jsonl, most violations first
-  // Inputs by number of perturbations (index = count); empty when summary.json predates it.
-  std::vector<std::size_t> perturbations_per_input;
   std::vector<ReportViolation> examples;  // every violation, in file order
-  // Direction and severity: from a summary.json of format 2 (has_direction), else empty.
-  bool has_direction = false;
-  std::vector<std::string> labels;  // the model's
-  double min_delta = 0;             // the least score change violations were counted at
-  std::vector<ReportGroup> groups;
-  std::map<double, std::size_t> at_min_delta;  // least score change -> label flips
 
   bool has_mitigation = false;  // mitigation.json was there
   std::size_t violations_before = 0;

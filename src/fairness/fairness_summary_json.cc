@@ -1,14 +1,22 @@
 #include "fairness/fairness_summary_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "core/error.h"
+#include "fairness/json_fields.h"
+
 namespace assay::fairness {
 namespace {
+
+using core::ParseError;
+using core::SourceLocation;
+using nlohmann::json;
 
 nlohmann::ordered_json shift_stats(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -131,6 +139,89 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
                  {"flagged", f.flagged}};
   }
   return s;
+}
+
+FairnessSummaryFile read_fairness_summary(const std::string& path) {
+  FairnessSummaryFile run;
+  const json s = read_json_document(path);
+  const JsonFields f{SourceLocation(path)};
+  // The first format had no "format" field (and no direction or severity).
+  const bool v2 = s.is_object() && s.contains("format");
+  if (v2 && f.text(s, "format") != kFairnessSummaryFormat) {
+    throw ParseError(f.where, "unknown format '" + f.text(s, "format") + "' (expected '" +
+                                  kFairnessSummaryFormat + "' or none)");
+  }
+  run.model = f.text(s, "model");
+  run.attribute = f.text(s, "attribute");
+  if (s.contains("data")) run.data = f.text(s, "data");
+  run.inputs = f.count(s, "inputs");
+  run.mutable_inputs = f.count(s, "mutable");
+  run.perturbations = f.count(s, "perturbations");
+  run.violations = f.count(s, "violations");
+  run.inputs_with_violations = f.count(s, "inputs_with_violations");
+  const auto by_kind = [&](const std::string& key, std::size_t& analogy, std::size_t& active) {
+    const json& k = f.get(s, key);
+    if (!k.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
+    if (k.contains("analogy")) analogy = f.count(k, "analogy");
+    if (k.contains("active")) active = f.count(k, "active");
+  };
+  by_kind("perturbations_by_kind", run.perturbations_analogy, run.perturbations_active);
+  by_kind("violations_by_kind", run.violations_analogy, run.violations_active);
+  if (s.contains("perturbations_per_input")) {
+    const json& h = s["perturbations_per_input"];
+    if (!h.is_object()) throw ParseError(f.where, "'perturbations_per_input' must be an object");
+    for (const auto& [key, value] : h.items()) {
+      if (key.empty() || key.size() > 9 ||
+          !std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        throw ParseError(f.where,
+                         "'perturbations_per_input' keys must be counts, got '" + key + "'");
+      }
+      const std::size_t n = std::stoul(key);
+      if (run.perturbations_per_input.size() <= n) run.perturbations_per_input.resize(n + 1, 0);
+      run.perturbations_per_input[n] = f.as_count(value, "perturbations_per_input");
+    }
+  }
+  if (!v2) return run;
+  for (const auto& label : f.array(s, "labels")) {
+    if (!label.is_string()) throw ParseError(f.where, "'labels' must hold strings");
+    run.labels.push_back(label.get<std::string>());
+  }
+  run.min_delta = f.number(s, "min_delta");
+  // {"0": 12, "0.1": 5}: least score change -> label flips.
+  const auto thresholds = [&](const json& v, const std::string& key) {
+    const json& t = f.get(v, key);
+    if (!t.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
+    std::map<double, std::size_t> out;
+    for (const auto& [k, n] : t.items()) {
+      char* end = nullptr;
+      const double d = std::strtod(k.c_str(), &end);
+      if (k.empty() || *end != '\0' || !std::isfinite(d) || d < 0) {
+        throw ParseError(f.where, "'" + key + "' keys must be numbers >= 0, got '" + k + "'");
+      }
+      out[d] = f.as_count(n, key);
+    }
+    return out;
+  };
+  run.at_min_delta = thresholds(s, "violations_at_min_delta");
+  const json& groups = f.get(s, "by_group");
+  if (!groups.is_object()) throw ParseError(f.where, "'by_group' must be an object");
+  for (const auto& [name, g] : groups.items()) {
+    SummaryGroup r;
+    r.name = name;
+    r.perturbations = f.count(g, "perturbations");
+    r.violations = f.count(g, "violations");
+    const json& toward = f.get(g, "flips_toward");
+    if (!toward.is_object()) throw ParseError(f.where, "'flips_toward' must be an object");
+    for (const auto& [label, n] : toward.items()) r.flips_toward[label] = f.as_count(n, label);
+    const json& change = f.get(g, "score_change");
+    if (!change.is_object()) throw ParseError(f.where, "'score_change' must be an object");
+    for (const auto& [label, stats] : change.items())
+      r.mean_change[label] = f.number(stats, "mean");
+    r.at_min_delta = thresholds(g, "violations_at_min_delta");
+    run.groups.push_back(std::move(r));
+  }
+  run.has_direction = true;
+  return run;
 }
 
 }  // namespace assay::fairness

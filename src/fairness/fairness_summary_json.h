@@ -5,9 +5,11 @@
 // severity (violations at a few least score changes), and the inputs by number of
 // perturbations (Fig. 4 of `fair report`). The answer cache's counts, when there is one, are
 // the caller's. Its "format" is kFairnessSummaryFormat; a file without one is the first
-// format (no labels, direction or severity), which `fair report` still reads.
+// format (no labels, direction or severity), which read_fairness_summary still reads.
 #pragma once
 
+#include <cstddef>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,6 +28,38 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
                                              const std::string& model_identity,
                                              const std::string& attribute,
                                              const std::string& data = "");
+
+// Which way one group pushes the model (summary.json's by_group), read back.
+struct SummaryGroup {
+  std::string name;  // "female": the group the perturbed texts speak of
+  std::size_t perturbations = 0, violations = 0;
+  std::map<std::string, std::size_t> flips_toward;  // label -> violations flipped to it
+  std::map<std::string, double> mean_change;        // label -> its mean score change
+  std::map<double, std::size_t> at_min_delta;       // least score change -> label flips
+};
+
+// summary.json read back: what `fair report` shows of it.
+struct FairnessSummaryFile {
+  std::string model, attribute;
+  std::string data;  // the inputs as fair test was given them ("" when summary.json lacks it)
+  std::size_t inputs = 0, mutable_inputs = 0, perturbations = 0;
+  std::size_t violations = 0, inputs_with_violations = 0;
+  std::size_t perturbations_analogy = 0, perturbations_active = 0;
+  std::size_t violations_analogy = 0, violations_active = 0;
+  // Inputs by number of perturbations (index = count); empty when summary.json predates it.
+  std::vector<std::size_t> perturbations_per_input;
+  // Direction and severity: from a summary.json of format 2 (has_direction), else empty.
+  bool has_direction = false;
+  std::vector<std::string> labels;  // the model's
+  double min_delta = 0;             // the least score change violations were counted at
+  std::vector<SummaryGroup> groups;
+  std::map<double, std::size_t> at_min_delta;  // least score change -> label flips
+};
+
+// Reads summary.json of either format. Throws core::IoError when it cannot be read,
+// core::ParseError naming the file (and line, for JSON syntax) for an unknown format, malformed
+// content or a missing field.
+FairnessSummaryFile read_fairness_summary(const std::string& path);
 
 // "0", "0.1", "0.25": how summary.json writes a threshold as a key (the shortest decimal that
 // reads back as the same number).

@@ -61,7 +61,7 @@ CounterpartChoice parse_counterpart_choice(std::string_view name) {
   if (name == "frequency") return CounterpartChoice::kFrequency;
   if (name == "mutual") return CounterpartChoice::kMutual;
   if (name == "context") return CounterpartChoice::kContext;
-  throw core::UsageError("--choice must be rank, frequency, mutual or context; got '" +
+  throw core::UsageError("the counterpart choice must be rank, frequency, mutual or context; got '" +
                          std::string(name) + "'");
 }
 

@@ -300,7 +300,7 @@ SensitiveAttribute load_attribute(const std::string& name_or_path, const std::st
   }
   std::string choices = "gender";
   for (const char* name : kShipped) choices += std::string(", ") + name;
-  throw core::UsageError("--attribute '" + name_or_path + "' is neither a file nor one of " +
+  throw core::UsageError("the attribute '" + name_or_path + "' is neither a file nor one of " +
                          choices);
 }
 

@@ -139,17 +139,35 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
   return out;
 }
 
+namespace {
+
+// `model` behind `cache` (itself without one).
+std::unique_ptr<Model> behind_cache(std::unique_ptr<Model> model, std::shared_ptr<AnswerCache> cache,
+                                    const CachedModelOptions& cache_options, CachedModel** cached) {
+  if (cached) *cached = nullptr;
+  if (!cache) return model;
+  auto wrapper = std::make_unique<CachedModel>(std::move(model), std::move(cache), cache_options);
+  if (cached) *cached = wrapper.get();
+  return wrapper;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const ModelOptions& options,
+                                             std::shared_ptr<AnswerCache> cache,
+                                             const CachedModelOptions& cache_options,
+                                             CachedModel** cached) {
+  return behind_cache(open_model(spec, options), std::move(cache), cache_options, cached);
+}
+
 std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const ModelOptions& options,
                                              const std::string& cache_path,
                                              const CachedModelOptions& cache_options,
                                              CachedModel** cached) {
   std::unique_ptr<Model> model = open_model(spec, options);
-  if (cached) *cached = nullptr;
-  if (cache_path.empty()) return model;
-  auto wrapper = std::make_unique<CachedModel>(std::move(model),
-                                               std::make_shared<AnswerCache>(cache_path), cache_options);
-  if (cached) *cached = wrapper.get();
-  return wrapper;
+  return behind_cache(std::move(model),
+                      cache_path.empty() ? nullptr : std::make_shared<AnswerCache>(cache_path),
+                      cache_options, cached);
 }
 
 }  // namespace assay::models

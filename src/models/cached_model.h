@@ -74,5 +74,11 @@ std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const Mode
                                              const std::string& cache_path,
                                              const CachedModelOptions& cache_options,
                                              CachedModel** cached = nullptr);
+// The same behind `cache` (shared by every model opened with it, as the workers of a server
+// share one), or without a cache when it is null.
+std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const ModelOptions& options,
+                                             std::shared_ptr<AnswerCache> cache,
+                                             const CachedModelOptions& cache_options,
+                                             CachedModel** cached = nullptr);
 
 }  // namespace assay::models
