@@ -86,12 +86,16 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(const std::vector<PersonM
                                                        const std::vector<std::size_t>& sentence_of);
 
 // Nouns that describe a person another word names: a predicate ("she was an ignorant,
-// spiteful woman", "She's also a priest": he / she / a name, a form of "be", "become", "remain"
-// or "seem", adverbs, a determiner, adjectives), an apposition after a name or a surname ("John
-// Chrichton, an astronaut,", "Mr. Taylor, a writer of ghost stories"), a noun a name stands in
-// apposition to ("the director , mark pellington ,") or a gendered noun before a first name
-// ("actor oliver martinez", "evil uncle ralph"; not a capitalised name after a title, "Mr.
-// Smith", where the title is what changes).
+// spiteful woman", "She's also a priest", "The king was a tyrant": he / she / a name / a gendered
+// noun, a form of "be", "become", "remain" or "seem", adverbs, an age "at 22", a determiner,
+// adjectives; the subject may stand before an ellipsis), an apposition after a name or a surname
+// ("John Chrichton, an astronaut,", "Mr. Taylor, a writer of ghost stories"), a noun a name
+// stands in apposition to ("the director , mark pellington ,"), a gendered noun before a first
+// name ("actor oliver martinez", "evil uncle ralph"; not a capitalised name after a title, "Mr.
+// Smith", where the title is what changes), a role or a likeness after "as a" / "like a" (the
+// nearest person before it, unless their genders differ: a man playing a girl), what a person
+// is turned into ("turns the marquis de sade into a dullard") and a member of a group named
+// after a person ("Sean Astin (one of my favorite actors)").
 // Such a noun is no antecedent of its own and is not perturbed alone; it follows its person.
 struct DescribingNoun {
   std::size_t token = 0;
