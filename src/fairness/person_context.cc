@@ -179,6 +179,16 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
       return "a verdict a review gives a work as often as a person: '" + text::to_lower(word) +
              "' without 'who'";
   }
+  // "the genius of the work": a noun that also names a quality, of a work, is the quality.
+  {
+    static const std::set<std::string_view> kQualities = {"genius", "talent", "beauty", "wit"};
+    static const std::set<std::string_view> kWorkNouns = {
+        "work", "film", "movie", "picture", "script", "screenplay", "book", "novel", "play", "show"};
+    auto lower = [&](std::size_t t) { return text::to_lower(surface(t)); };
+    if (!plural && kQualities.count(lower(i)) && same_sentence(i + 3) && lower(i + 1) == "of" &&
+        determiner(i + 2) && kWorkNouns.count(lower(i + 3)))
+      return "a quality of a work: '" + lower(i) + " of the " + lower(i + 3) + "'";
+  }
   // "a stumblebum of a movie": the noun qualifies the thing after "of a".
   if (same_sentence(i + 2) && j > 0 && text::to_lower(surface(i + 1)) == "of") {
     const auto a = text::to_lower(surface(i + 2));

@@ -437,6 +437,16 @@ void PerturbationBuilder::perturb_persons() {
         propose_analogy(info, g, who.occs, extra);
       }
     }
+    // "the lovers who inhabit it": the two of a couple, whom one gender for both would make
+    // another couple.
+    static const std::set<std::string_view> kCouples = {"lover", "sweetheart", "spouse",
+                                                        "newlywed", "fiance"};
+    if (options_.active && info.neutral && occ_plural[who.occs[0]] &&
+        kCouples.count(info.lemma)) {
+      out.dropped.push_back({MutationKind::kActive, "", who.written, "",
+                             "a couple's two: one gender for both makes another couple"});
+      continue;
+    }
     if (options_.active && info.neutral) {
       // The adjective goes before the first mention that takes one (every such mention with
       // all_occurrences); the pronouns follow the inserted gender.
