@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# README command 2: install, build with ASan + UBSan (warnings as errors), run every test.
+# README command 2: install, check the C++ layout, build with ASan + UBSan (warnings as errors),
+# run every test.
 #   scripts/test.sh          every test: unit, integration and oracle (what CI runs), and the
 #                            recsys tests once more with ASSAY_ISA=scalar, then every libFuzzer
 #                            target for 5 seconds (tools/fuzz/run.sh --brief)
@@ -14,6 +15,8 @@ if [[ "${1:-}" == "--fast" ]]; then
   shift
 fi
 bash scripts/setup.sh --test
+# Every tracked C++ file follows .clang-format (scripts/format.sh --fix rewrites those that do not).
+bash scripts/format.sh
 bash scripts/build.sh asan
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"

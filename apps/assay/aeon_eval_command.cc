@@ -110,7 +110,8 @@ void add_aeon_eval_command(CLI::App& aeon, CommandResult& result) {
   cmd->add_option("--format", opts->format, "table, or jsonl: one JSON object per metric")
       ->check(CLI::IsMember({"table", "jsonl"}))
       ->capture_default_str();
-  add_output_file(cmd, "--out", opts->out, "Write the report to FILE (atomically) instead of stdout");
+  add_output_file(cmd, "--out", opts->out,
+                  "Write the report to FILE (atomically) instead of stdout");
   cmd->callback([opts, &result] { result.exit_code = run(*opts); });
 }
 

@@ -91,12 +91,14 @@ int run(const AeonScoreOptions& o) {
   if (o.ngram_normaliser == "enumerate")
     so.ngram_normaliser = aeon::NgramNormaliser::kEnumerate;
   else if (o.ngram_normaliser != "backoff")
-    throw core::UsageError("--ngram-normaliser must be backoff or enumerate, got '" + o.ngram_normaliser + "'");
+    throw core::UsageError("--ngram-normaliser must be backoff or enumerate, got '" +
+                           o.ngram_normaliser + "'");
   if (o.threads < 1) throw core::UsageError("--threads must be at least 1");
   require_store(o.sharding, o.store, "--store");
   if (!o.store.empty() && !o.annotations.empty()) {
-    throw core::UsageError("--store, --shard and --merge score pairs (--pairs or "
-                           "--original/--generated), not --annotations");
+    throw core::UsageError(
+        "--store, --shard and --merge score pairs (--pairs or "
+        "--original/--generated), not --annotations");
   }
   const core::Shard shard = shard_of(o.sharding);
   if (!o.vectors.empty() && (!o.model_dir.empty() || !o.embedding_dir.empty())) {
@@ -121,8 +123,9 @@ int run(const AeonScoreOptions& o) {
     throw core::UsageError("--syneval-column must be absolute or relative, got '" +
                            o.syneval_column + "'");
   if (syneval_column == aeon::SynEvalColumn::kRelative && o.annotations.empty()) {
-    throw core::UsageError("--syneval-column applies to --annotations only (JSON lines and CSV "
-                           "output always carry SynEval_relative)");
+    throw core::UsageError(
+        "--syneval-column applies to --annotations only (JSON lines and CSV "
+        "output always carry SynEval_relative)");
   }
   lm::set_blas_threads(o.threads);
   std::vector<aeon::TestCase> cases;
@@ -155,8 +158,7 @@ int run(const AeonScoreOptions& o) {
       aeon::score_test_cases(scorer, cases, format, ro, score_settings(o), store.get());
   if (store) {
     report_chunked_run({run.n_owned, run.n_executed, run.n_resumed, run.complete}, shard, o.chunk,
-                       store.get(), "--store", o.out.empty() ? "the scores" : o.out,
-                       o.quiet);
+                       store.get(), "--store", o.out.empty() ? "the scores" : o.out, o.quiet);
   }
   if (!run.complete) return kOk;  // a shard: its chunks are in its store
   write_output(o.out, [&](std::ostream& os) {
@@ -182,8 +184,9 @@ void add_aeon_score_command(CLI::App& aeon, CommandResult& result) {
                   "Hugging Face masked LM directory (bert-base-uncased)");
   cmd->add_option("--embedding-dir", opts->embedding_dir,
                   "Hugging Face embedding model directory (sup-simcse-bert-base-uncased)");
-  cmd->add_option("--ngram-model", opts->ngram_model,
-                  "Offline SynEval (no checkpoint): cmu (the CMU trigram), sphinx:FILE or arpa:FILE")
+  cmd->add_option(
+         "--ngram-model", opts->ngram_model,
+         "Offline SynEval (no checkpoint): cmu (the CMU trigram), sphinx:FILE or arpa:FILE")
       ->capture_default_str();
   cmd->add_option("--vectors", opts->vectors,
                   "Offline SemEval: word-vector file (default: WordNet-only similarity)");

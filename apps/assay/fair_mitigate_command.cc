@@ -105,12 +105,11 @@ int run(const FairMitigateOptions& o) {
       });
   if (adversarial && !o.quiet) {
     const auto& a = study.json["adversarial_training"];
-    std::fprintf(
-        stderr,
-        "adversarial training (LR retrained on %zu texts + %zu perturbations): %zu of %zu "
-        "violations remain\n",
-        a["train_texts"].get<std::size_t>(), a["perturbations_added"].get<std::size_t>(),
-        a["violations"].get<std::size_t>(), study.violations_before);
+    std::fprintf(stderr,
+                 "adversarial training (LR retrained on %zu texts + %zu perturbations): %zu of %zu "
+                 "violations remain\n",
+                 a["train_texts"].get<std::size_t>(), a["perturbations_added"].get<std::size_t>(),
+                 a["violations"].get<std::size_t>(), study.violations_before);
   }
   core::write_file_atomically(o.out + "/mitigation.csv", study.csv);
   core::write_file_atomically(o.out + "/mitigation.json", study.json.dump(2) + "\n");

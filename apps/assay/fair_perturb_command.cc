@@ -64,7 +64,8 @@ int run(const FairPerturbOptions& o) {
   const fairness::Perturbator& perturbator = *loaded.perturbator;
   std::unique_ptr<FairGate> gate;
   if (gate_loading.valid()) gate = gate_loading.get();
-  if (share_ngram) gate = std::make_unique<FairGate>(o.gate, wordnet_dir, loaded.resources->lm.get());
+  if (share_ngram)
+    gate = std::make_unique<FairGate>(o.gate, wordnet_dir, loaded.resources->lm.get());
   const double load_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 

@@ -132,12 +132,11 @@ int run(FairServeOptions& o) {
     mo.http.concurrency = static_cast<int>(std::min<std::size_t>(o.max_k + 1, 64));
   mo.http.backoff_seconds = 0.05;
   // The upstream spec is checked before the perturbator's resources load (seconds).
-  const auto upstream = fairness::open_neutral_upstream(
-      {.spec = o.model.spec,
-       .model = std::move(mo),
-       .cache = o.model.cache,
-       .batch = (o.max_k + 1) * o.max_batch,
-       .probe_batches = !o.template_given});
+  const auto upstream = fairness::open_neutral_upstream({.spec = o.model.spec,
+                                                         .model = std::move(mo),
+                                                         .cache = o.model.cache,
+                                                         .batch = (o.max_k + 1) * o.max_batch,
+                                                         .probe_batches = !o.template_given});
   check_gate_options(o.gate);
   FairRun run;
   open_perturbator(perturbator_settings(o.perturbation), o.gate,
@@ -177,15 +176,15 @@ int run(FairServeOptions& o) {
   std::printf("listening on http://%s:%d\n", host.c_str(), port);
   std::fflush(stdout);
   if (!o.quiet) {
-    std::fprintf(
-        stderr,
-        "fair serve: %s (%s), epsilon %g, max-k %zu, attribute %s; POST /predict, "
-        "POST /v2/models/%s/infer, GET /health, GET /metrics on http://%s:%d (SIGTERM "
-        "or Ctrl-C stops)\n",
-        service.upstream_identity().c_str(),
-        upstream.batched ? "asked one request per proxy request" : "asked one text per request, in parallel",
-        o.epsilon, o.max_k, run.perturbator->attribute().name.c_str(), so.model_name.c_str(),
-        host.c_str(), port);
+    std::fprintf(stderr,
+                 "fair serve: %s (%s), epsilon %g, max-k %zu, attribute %s; POST /predict, "
+                 "POST /v2/models/%s/infer, GET /health, GET /metrics on http://%s:%d (SIGTERM "
+                 "or Ctrl-C stops)\n",
+                 service.upstream_identity().c_str(),
+                 upstream.batched ? "asked one request per proxy request"
+                                  : "asked one text per request, in parallel",
+                 o.epsilon, o.max_k, run.perturbator->attribute().name.c_str(),
+                 so.model_name.c_str(), host.c_str(), port);
   }
   // Signals that come while the requests in flight are answered are taken here too (a second
   // SIGTERM does not cut the drain short).
@@ -228,8 +227,9 @@ void add_fair_serve_command(CLI::App& fair, CommandResult& result) {
       "The neutral layer as an HTTP proxy in front of a model: POST /predict ({\"text\"}, "
       "{\"texts\"}, Hugging Face {\"inputs\"}) and POST /v2/models/NAME/infer (KServe v2) "
       "answer (epsilon, k)-fair smoothed scores; GET /health, GET /metrics");
-  cmd->add_option("--upstream", o->model.spec,
-                  "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR, afinn:)")
+  cmd->add_option(
+         "--upstream", o->model.spec,
+         "The model behind the proxy (lr:FILE, cmd:PROGRAM ..., http:URL, bert:DIR, afinn:)")
       ->required();
   add_finite(cmd, "--epsilon", o->epsilon, "The certified epsilon of every answer", {.min = 0})
       ->required();

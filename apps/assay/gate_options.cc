@@ -121,10 +121,10 @@ void FairGate::report(const fairness::FilterCounts& counts, bool quiet) const {
   }
   // A gate that drops nearly everything is more likely set for another backend than right
   // about every test case: said even when quiet.
-  const auto warning = aeon::drop_warning(
-      "the aeon gate", dropped, scored, "perturbations", gate_->thresholds(),
-      gate_->offline() ? "offline" : "BERT",
-      "set --gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)");
+  const auto warning =
+      aeon::drop_warning("the aeon gate", dropped, scored, "perturbations", gate_->thresholds(),
+                         gate_->offline() ? "offline" : "BERT",
+                         "set --gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)");
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 

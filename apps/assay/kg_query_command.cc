@@ -33,7 +33,9 @@ const std::vector<std::string> kRelations = {"isa",   "hyponyms", "antonyms",   
                                              "gloss", "person",   "counterpart"};
 
 // The relations that take --pos; the others are relations of noun senses.
-bool takes_pos(const std::string& relation) { return relation == "antonyms" || relation == "forms"; }
+bool takes_pos(const std::string& relation) {
+  return relation == "antonyms" || relation == "forms";
+}
 
 knowledge::PartOfSpeech parse_pos(const std::string& s) {
   for (const auto pos : wordnet::kAllPartsOfSpeech) {

@@ -7,13 +7,13 @@
 #include <string>
 
 #include "command.h"
-#include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "core/line_reader.h"
 #include "lm/model_spec.h"
 #include "lm/sentence_scorer.h"
+#include "option_checks.h"
 
 namespace assay::cli {
 namespace {

@@ -6,8 +6,9 @@
 // it removes registered temporary files, prints the command's resume hint and exits 130/143.
 // A command may block these signals in its threads and wait for them itself (sigwait).
 // After parsing and before the command runs it refuses outputs that name the command's own
-// inputs (check_command_paths). After the command it flushes standard output and checks every write to it succeeded: a
-// failed write (disk full, /dev/full, a closed file) is exit 2 naming standard output.
+// inputs (check_command_paths). After the command it flushes standard output and checks every write
+// to it succeeded: a failed write (disk full, /dev/full, a closed file) is exit 2 naming standard
+// output.
 #include <fcntl.h>
 #include <unistd.h>
 

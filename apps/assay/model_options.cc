@@ -42,8 +42,9 @@ void add_model_adapter_options(CLI::App* cmd, ModelAdapterOptions& o) {
 }
 
 void add_model_open_options(CLI::App* cmd, ModelOpenOptions& o) {
-  cmd->add_option("--model", o.spec,
-                  "lr:FILE, cmd:PROGRAM [ARGS...], http:URL, bert:DIR or afinn: (see docs/models.md)")
+  cmd->add_option(
+         "--model", o.spec,
+         "lr:FILE, cmd:PROGRAM [ARGS...], http:URL, bert:DIR or afinn: (see docs/models.md)")
       ->required();
   add_database_file(cmd, "--cache", o.cache,
                     "SQLite answer cache keyed by (model identity, exact text): a rerun asks "

@@ -64,10 +64,10 @@ int run(const ModelPredictOptions& o) {
   const auto run = models::predict_records(*model, records, gold, po,
                                            std::string("assay ") + kAssayVersion, store.get());
   if (store) {
-    report_chunked_run({run.chunks.n_owned, run.chunks.n_executed, run.chunks.n_resumed,
-                        run.chunks.complete},
-                       shard, o.model.batch, store.get(), "--cache",
-                       o.out.empty() ? "the predictions" : o.out, o.quiet);
+    report_chunked_run(
+        {run.chunks.n_owned, run.chunks.n_executed, run.chunks.n_resumed, run.chunks.complete},
+        shard, o.model.batch, store.get(), "--cache", o.out.empty() ? "the predictions" : o.out,
+        o.quiet);
   }
   if (!run.chunks.complete) return kOk;  // a shard: its chunks are in its cache
   const std::size_t n_correct = run.n_correct;

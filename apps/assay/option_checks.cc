@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "core/child_process.h"
-#include "recsys/data_spec.h"
 #include "core/error.h"
 #include "core/output_path.h"
+#include "recsys/data_spec.h"
 
 namespace assay::cli {
 
@@ -97,9 +97,13 @@ CLI::Validator path_check(void (*check)(const std::string&), const char* name) {
 
 }  // namespace
 
-CLI::Validator database_file_check() { return path_check(core::check_database_file, "FILE"); }
+CLI::Validator database_file_check() {
+  return path_check(core::check_database_file, "FILE");
+}
 
-CLI::Validator cache_file_check() { return path_check(core::check_cache_file, "FILE"); }
+CLI::Validator cache_file_check() {
+  return path_check(core::check_cache_file, "FILE");
+}
 
 CLI::Validator output_directory_check() {
   return CLI::Validator(
@@ -147,11 +151,11 @@ void files_named_by(const std::string& value, std::vector<std::string>& files) {
     prefixed.push_back(rest);
     std::error_code ec;
     if (kind == "bert" && std::filesystem::is_directory(rest, ec)) {
-      files_read_in(rest,
-                    {"config.json", "*.safetensors", "*.bin", "vocab.txt", "vocab.json",
-                     "merges.txt", "tokenizer.json", "tokenizer_config.json",
-                     "special_tokens_map.json"},
-                    files);
+      files_read_in(
+          rest,
+          {"config.json", "*.safetensors", "*.bin", "vocab.txt", "vocab.json", "merges.txt",
+           "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"},
+          files);
     }
     if (kind.rfind("movielens-", 0) == 0) {
       try {

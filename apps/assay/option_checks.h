@@ -89,9 +89,8 @@ inline CLI::Option* add_cache_file(CLI::App* cmd, const std::string& name, std::
 
 // Adds an output-directory option; `writes` are the files the command writes in it, as glob
 // patterns relative to it ("summary.json", "mods/*.json").
-inline CLI::Option* add_output_directory(CLI::App* cmd, const std::string& name,
-                                         std::string& var, const std::string& desc,
-                                         std::vector<std::string> writes) {
+inline CLI::Option* add_output_directory(CLI::App* cmd, const std::string& name, std::string& var,
+                                         const std::string& desc, std::vector<std::string> writes) {
   CLI::Option* opt = cmd->add_option(name, var, desc)->check(output_directory_check());
   set_path_role(opt, PathRole::kOutputDirectory, std::move(writes));
   return opt;

@@ -11,9 +11,9 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
       ->capture_default_str();
   cmd->add_option("--kg", o.resources.kg, "wordnet or conceptnet:DUMP (.csv / .csv.gz)")
       ->capture_default_str();
-  auto* vectors = cmd->add_option(
-      "--vectors", o.resources.vectors,
-      "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
+  auto* vectors =
+      cmd->add_option("--vectors", o.resources.vectors,
+                      "Word vectors for AnalogyMutate (Algorithm 3); without: the knowledge graph");
   // The vector settings mean nothing without vectors: each needs --vectors.
   cmd->add_option("--vectors-format", o.resources.vectors_format,
                   "word2vec, word2vec-bin, glove or fasttext")
@@ -23,7 +23,8 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
             "Read only the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000'000})
       ->needs(vectors);
   add_count(cmd, "--vectors-restrict", o.vectors_restrict,
-            "Search analogies among the first N vectors (0 = all)", {.min = 0, .max = 1'000'000'000})
+            "Search analogies among the first N vectors (0 = all)",
+            {.min = 0, .max = 1'000'000'000})
       ->needs(vectors);
   add_finite(cmd, "--min-cosine", o.min_cosine, "Analogy acceptance threshold",
              {.min = -1, .max = 1})

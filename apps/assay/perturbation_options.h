@@ -25,7 +25,7 @@ using PerturbationOptions = fairness::PerturbatorConfig;
 void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o);
 
 // The options turned into the fairness module's (fairness::perturbator_settings).
-using fairness::PerturbatorSettings;
 using fairness::perturbator_settings;
+using fairness::PerturbatorSettings;
 
 }  // namespace assay::cli

@@ -62,12 +62,12 @@ void write_lines(std::ostream& os, const RecFuzzOptions& o, const std::vector<Fu
       continue;
     }
     ++n_failed;
-    core::write_jsonl(os, stability::fuzz_failure_record(o.algorithm, t.run, t.failure,
-                                                         t.stderr_tail));
+    core::write_jsonl(os,
+                      stability::fuzz_failure_record(o.algorithm, t.run, t.failure, t.stderr_tail));
   }
-  core::write_jsonl(os, stability::fuzz_summary_record(o.algorithm,
-                                                       stability::parse_heuristic(o.heuristic),
-                                                       o.size, finished, n_failed));
+  core::write_jsonl(
+      os, stability::fuzz_summary_record(o.algorithm, stability::parse_heuristic(o.heuristic),
+                                         o.size, finished, n_failed));
 }
 
 int run(RecFuzzOptions o) {

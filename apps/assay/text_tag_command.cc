@@ -7,11 +7,11 @@
 #include <string>
 
 #include "command.h"
-#include "option_checks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/jsonl.h"
 #include "core/line_reader.h"
+#include "option_checks.h"
 #include "text/pos_tagger.h"
 #include "text/unicode_props.h"
 #include "text/wordnet_lemmatizer.h"

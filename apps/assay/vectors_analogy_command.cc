@@ -64,7 +64,8 @@ int run(const VectorsQueryOptions& o, bool analogy) {
 
 void add_common(CLI::App* cmd, VectorsQueryOptions& o) {
   cmd->add_option("--vectors", o.vectors, "Word-vector file")->required();
-  cmd->add_option("--vectors-format", o.vectors_format, "glove, word2vec (text), word2vec-bin or fasttext (.vec)")
+  cmd->add_option("--vectors-format", o.vectors_format,
+                  "glove, word2vec (text), word2vec-bin or fasttext (.vec)")
       ->capture_default_str();
   add_count(cmd, "--top-k", o.top_k, "Number of results", {.min = 1, .max = 1'000'000'000})
       ->capture_default_str();

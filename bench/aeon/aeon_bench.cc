@@ -6,8 +6,8 @@
 // thread) to show which half dominates.
 //   aeon_bench PAIRS.jsonl [--repeats R] [--before-pairs N] [--threads-list 1,2]
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,7 +22,9 @@
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double s_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double s_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 double cpu_s() {
   timespec ts{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -42,19 +44,23 @@ int main(int argc, char** argv) {
   std::size_t repeats = 3, before_pairs = 20;
   std::vector<int> thread_counts = {1, 2};
   for (int i = 2; i + 1 < argc; i += 2) {
-    if (!std::strcmp(argv[i], "--repeats")) repeats = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (!std::strcmp(argv[i], "--before-pairs")) before_pairs = std::strtoull(argv[i + 1], nullptr, 10);
+    if (!std::strcmp(argv[i], "--repeats"))
+      repeats = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (!std::strcmp(argv[i], "--before-pairs"))
+      before_pairs = std::strtoull(argv[i + 1], nullptr, 10);
   }
   try {
     namespace aeon = assay::aeon;
     const std::vector<aeon::TestCase> cases = aeon::read_jsonl_pairs(argv[1], true);
-    const std::vector<aeon::TestCase> before_cases(cases.begin(),
-                                                   cases.begin() + static_cast<long>(std::min(before_pairs, cases.size())));
+    const std::vector<aeon::TestCase> before_cases(
+        cases.begin(), cases.begin() + static_cast<long>(std::min(before_pairs, cases.size())));
     double words = 0;
     for (const auto& c : cases) {
-      for (const std::string* t : {&c.original, &c.generated}) words += static_cast<double>(aeon::NgramSynEval::words(*t).size());
+      for (const std::string* t : {&c.original, &c.generated})
+        words += static_cast<double>(aeon::NgramSynEval::words(*t).size());
     }
-    std::printf("%s: %zu pairs, %.1f words a side on average\n", argv[1], cases.size(), words / (2.0 * static_cast<double>(cases.size())));
+    std::printf("%s: %zu pairs, %.1f words a side on average\n", argv[1], cases.size(),
+                words / (2.0 * static_cast<double>(cases.size())));
     aeon::TestCaseScorerOptions o;
     auto t0 = Clock::now();
     o.ngram_normaliser = aeon::NgramNormaliser::kEnumerate;
@@ -86,10 +92,12 @@ int main(int argc, char** argv) {
         c.cpu_rate.push_back(static_cast<double>(c.cases->size()) / (cpu_s() - c0));
       }
     }
-    std::printf("%-7s %7s %6s %12s %14s   (medians of %zu interleaved runs; caches cleared per run)\n", "method",
-                "threads", "pairs", "pairs/s", "pairs/CPU-s", repeats);
+    std::printf(
+        "%-7s %7s %6s %12s %14s   (medians of %zu interleaved runs; caches cleared per run)\n",
+        "method", "threads", "pairs", "pairs/s", "pairs/CPU-s", repeats);
     for (const Cell& c : cells)
-      std::printf("%-7s %7d %6zu %12.1f %14.1f\n", c.name, c.threads, c.cases->size(), median(c.rate), median(c.cpu_rate));
+      std::printf("%-7s %7d %6zu %12.1f %14.1f\n", c.name, c.threads, c.cases->size(),
+                  median(c.rate), median(c.cpu_rate));
     const double speedup = median(cells[thread_counts.size()].rate) / median(cells[0].rate);
     std::printf("speed-up after/before, one thread: %.1fx\n", speedup);
     // Same scores: the before cells' cases are a prefix of the after cells'.
@@ -97,7 +105,8 @@ int main(int argc, char** argv) {
     const auto& a = cells[thread_counts.size()].scores;
     const auto& b = cells[0].scores;
     for (std::size_t i = 0; i < b.size(); ++i) {
-      worst = std::max({worst, std::abs(a[i].syneval - b[i].syneval), std::abs(a[i].syneval_original - b[i].syneval_original),
+      worst = std::max({worst, std::abs(a[i].syneval - b[i].syneval),
+                        std::abs(a[i].syneval_original - b[i].syneval_original),
                         std::abs(a[i].semeval - b[i].semeval)});
     }
     std::printf("largest |after - before| over the %zu common pairs: %.3g\n", b.size(), worst);
@@ -113,8 +122,8 @@ int main(int argc, char** argv) {
       syn_s.push_back(s_since(t0));
     }
     const double n = static_cast<double>(cases.size());
-    std::printf("halves (after, one thread): SemEval %.2f ms/pair, SynEval %.2f ms/pair\n", 1e3 * median(sem_s) / n,
-                1e3 * median(syn_s) / n);
+    std::printf("halves (after, one thread): SemEval %.2f ms/pair, SynEval %.2f ms/pair\n",
+                1e3 * median(sem_s) / n, 1e3 * median(syn_s) / n);
   } catch (const assay::core::Error& e) {
     std::fprintf(stderr, "aeon_bench: %s\n", e.what());
     return 2;

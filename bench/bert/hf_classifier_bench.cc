@@ -26,7 +26,8 @@ double ms_since(Clock::time_point t0) {
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::fprintf(stderr, "usage: hf_classifier_bench DIR TEXTS [--threads N] [--reps R] [--batch B]\n");
+    std::fprintf(stderr,
+                 "usage: hf_classifier_bench DIR TEXTS [--threads N] [--reps R] [--batch B]\n");
     return 2;
   }
   int threads = 2, reps = 5, batch = 32;
@@ -60,8 +61,9 @@ int main(int argc, char** argv) {
     checksum += probs[0][0];
   }
   std::sort(times.begin(), times.end());
-  std::printf("{\"dir\": \"%s\", \"texts\": %zu, \"threads\": %d, \"batch\": %d, \"load_ms\": %.1f, "
-              "\"predict_ms\": %.1f, \"checksum\": %.6f}\n",
-              argv[1], texts.size(), threads, batch, load_ms, times[times.size() / 2], checksum);
+  std::printf(
+      "{\"dir\": \"%s\", \"texts\": %zu, \"threads\": %d, \"batch\": %d, \"load_ms\": %.1f, "
+      "\"predict_ms\": %.1f, \"checksum\": %.6f}\n",
+      argv[1], texts.size(), threads, batch, load_ms, times[times.size() / 2], checksum);
   return 0;
 }

@@ -63,7 +63,8 @@ std::vector<std::vector<recsys::ItemId>> PlainFunkSvd::top_k(const recsys::Ratin
       if (!train.rating(u, i)) scored.emplace_back(-predict(u, i), i);
     }
     const std::size_t n = std::min(k, scored.size());
-    std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(n), scored.end());
+    std::partial_sort(scored.begin(), scored.begin() + static_cast<std::ptrdiff_t>(n),
+                      scored.end());
     for (std::size_t j = 0; j < n; ++j) out[u].push_back(scored[j].second);
   }
   return out;

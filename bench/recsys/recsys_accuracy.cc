@@ -1,7 +1,8 @@
 // recsys_accuracy ML100K_DIR [SPEC...]: RMSE/MAE of funk-svd, item-item, user-user and the damped
-// bias baseline (or of the given recommender specs, e.g. funk-svd-lenskit, funk-svd:damping=25) on the official folds u1..u5 (rebuilt from u.data by mku.sh's rule; mean and
-// range) and on the ua split (ua.base / ua.test), as a Markdown table (the figures of
-// docs/recsys.md). Unscorable pairs take the bias baseline.
+// bias baseline (or of the given recommender specs, e.g. funk-svd-lenskit, funk-svd:damping=25) on
+// the official folds u1..u5 (rebuilt from u.data by mku.sh's rule; mean and range) and on the ua
+// split (ua.base / ua.test), as a Markdown table (the figures of docs/recsys.md). Unscorable pairs
+// take the bias baseline.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -75,8 +76,9 @@ int main(int argc, char** argv) {
     const auto i = ua.train.find_item(reader.field(1));
     if (u && i) ua.test.push_back({*u, *i, static_cast<float>(reader.number(2, "rating"))});
   }
-  std::printf("| algorithm | RMSE, u1-u5 mean (range) | MAE, u1-u5 mean (range) | "
-              "RMSE ua | MAE ua | coverage ua |\n|---|---|---|---|---|---|\n");
+  std::printf(
+      "| algorithm | RMSE, u1-u5 mean (range) | MAE, u1-u5 mean (range) | "
+      "RMSE ua | MAE ua | coverage ua |\n|---|---|---|---|---|---|\n");
   std::vector<std::string> names = {"funk-svd", "item-item", "user-user", "bias"};
   if (argc > 2) names.assign(argv + 2, argv + argc);
   for (const std::string& name : names) {
@@ -92,8 +94,8 @@ int main(int argc, char** argv) {
     }
     const Accuracy b = evaluate(name, ua);
     std::printf("| %s | %.4f (%.4f-%.4f) | %.4f (%.4f-%.4f) | %.4f | %.4f | %.4f |\n",
-                name == "bias" ? "bias baseline" : name.c_str(), sr / 5, lo_r, hi_r,
-                sm / 5, lo_m, hi_m, b.rmse, b.mae, b.coverage);
+                name == "bias" ? "bias baseline" : name.c_str(), sr / 5, lo_r, hi_r, sm / 5, lo_m,
+                hi_m, b.rmse, b.mae, b.coverage);
   }
   return 0;
 }

@@ -70,8 +70,9 @@ int main(int argc, char** argv) {
     const Holdout h = holdout(data);
     std::printf("data: %zu users, %zu items, %zu ratings\n\n", data.n_users(), data.n_items(),
                 data.n_ratings());
-    std::printf("| keep | top-10 overlap with dense | equal lists | precision@10 | RMSE (5-fold) "
-                "| fit s (1 thread) | lists MB |\n|---|---|---|---|---|---|---|\n");
+    std::printf(
+        "| keep | top-10 overlap with dense | equal lists | precision@10 | RMSE (5-fold) "
+        "| fit s (1 thread) | lists MB |\n|---|---|---|---|---|---|---|\n");
     auto dense = make_recommender("item-item:keep=all");
     dense->fit(data, {0, 1});
     const TopKLists reference = recommend_all(*dense, data, 10, 2);
@@ -83,10 +84,9 @@ int main(int argc, char** argv) {
       const double fit_s =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const auto* ii = dynamic_cast<const ItemItem*>(model.get());
-      const double mb =
-          ii->sparse() ? static_cast<double>(ii->sparse()->list_bytes()) / 1e6
-                       : 4.0 * static_cast<double>(data.n_items()) *
-                             static_cast<double>(data.n_items()) / 1e6;
+      const double mb = ii->sparse() ? static_cast<double>(ii->sparse()->list_bytes()) / 1e6
+                                     : 4.0 * static_cast<double>(data.n_items()) *
+                                           static_cast<double>(data.n_items()) / 1e6;
       const TopKLists lists = recommend_all(*model, data, 10, 2);
       double overlap = 0;
       std::size_t equal = 0, counted = 0;

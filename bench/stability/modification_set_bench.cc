@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
       std::size_t produced = 0;
       for (std::size_t r = 0; r < repeats; ++r) {
         start = std::chrono::steady_clock::now();
-        const auto mods = stability::generate_modifications(h, data, influence, size,
-                                                            core::derive_seed(7, r));
+        const auto mods =
+            stability::generate_modifications(h, data, influence, size, core::derive_seed(7, r));
         times.push_back(seconds_since(start));
         produced = mods.size();
       }

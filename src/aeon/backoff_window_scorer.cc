@@ -18,11 +18,11 @@ using lm::WordId;
 
 // Which explicit n-grams a candidate w has with the window's neighbours.
 enum : std::uint8_t {
-  kAfterV = 1,    // bigram (v, w)
-  kTriUVW = 2,    // trigram (u, v, w)
-  kBeforeX = 4,   // bigram (w, x)
-  kTriVWX = 8,    // trigram (v, w, x)
-  kTriWXY = 16,   // trigram (w, x, y)
+  kAfterV = 1,   // bigram (v, w)
+  kTriUVW = 2,   // trigram (u, v, w)
+  kBeforeX = 4,  // bigram (w, x)
+  kTriVWX = 8,   // trigram (v, w, x)
+  kTriWXY = 16,  // trigram (w, x, y)
 };
 
 constexpr int kLoBits = 10;
@@ -112,8 +112,8 @@ inline int exact_score(const BackoffContext& c, const Cand& k, float Pi, float Q
 // single-precision sums, truncated like its (int32) cast. N1 = history length of the first
 // factor; F2 = whether the second factor exists. Branch-free so that it vectorises.
 template <int N1, bool F2>
-void generic_scores(const float* __restrict p, const float* __restrict q, int* __restrict out, std::size_t n,
-                    float b0, float b1, float px, int k3) {
+void generic_scores(const float* __restrict p, const float* __restrict q, int* __restrict out,
+                    std::size_t n, float b0, float b1, float px, int k3) {
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) {
     float a = p[i];
@@ -135,10 +135,12 @@ BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t
   ASSAY_CHECK(trie.order() == 3);
   const double c = lm::SphinxTrie::log_base();
   exp_lo_.resize(std::size_t{1} << kLoBits);
-  for (std::size_t j = 0; j < exp_lo_.size(); ++j) exp_lo_[j] = std::exp(-c * static_cast<double>(j));
+  for (std::size_t j = 0; j < exp_lo_.size(); ++j)
+    exp_lo_[j] = std::exp(-c * static_cast<double>(j));
   exp_hi_.resize(2 * kHiRange + 1);
   for (int k = -kHiRange; k <= kHiRange; ++k) {
-    exp_hi_[static_cast<std::size_t>(k + kHiRange)] = std::exp(-c * static_cast<double>(k) * (1 << kLoBits));
+    exp_hi_[static_cast<std::size_t>(k + kHiRange)] =
+        std::exp(-c * static_cast<double>(k) * (1 << kLoBits));
   }
   // Σ 1.0001^P(w) and Σ 1.0001^(P(w) + Q(w)) over V ∖ {<s>, </s>} (separable_probability).
   const std::vector<float>& P = trie.unigram_probs();
@@ -148,7 +150,8 @@ BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t
   before_sums_ = std::vector<std::atomic<const BeforeSums*>>(P.size());
   for (WordId w = 0; w < trie.vocabulary_size(); ++w) {
     const auto i = static_cast<std::size_t>(w);
-    uni_[i] = UnigramTerms{P[i], Q[i], std::exp(c * static_cast<double>(P[i])), std::exp(c * static_cast<double>(Q[i])),
+    uni_[i] = UnigramTerms{P[i], Q[i], std::exp(c * static_cast<double>(P[i])),
+                           std::exp(c * static_cast<double>(Q[i])),
                            std::exp(c * (static_cast<double>(P[i]) + static_cast<double>(Q[i])))};
     if (w == trie.begin_sentence() || w == trie.end_sentence()) continue;
     sum_p_ += uni_[i].exp_p;
@@ -159,7 +162,8 @@ BackoffWindowScorer::BackoffWindowScorer(const lm::SphinxTrie& trie, std::size_t
 double BackoffWindowScorer::exp_units(int d) const {
   const int hi = d >> kLoBits;  // floor division
   if (hi < -kHiRange || hi > kHiRange) return std::exp(-lm::SphinxTrie::log_base() * d);
-  return exp_hi_[static_cast<std::size_t>(hi + kHiRange)] * exp_lo_[static_cast<std::size_t>(d & ((1 << kLoBits) - 1))];
+  return exp_hi_[static_cast<std::size_t>(hi + kHiRange)] *
+         exp_lo_[static_cast<std::size_t>(d & ((1 << kLoBits) - 1))];
 }
 
 std::vector<int> BackoffWindowScorer::candidate_scores(const std::array<WordId, 5>& win) const {
@@ -170,7 +174,8 @@ std::vector<int> BackoffWindowScorer::candidate_scores(const std::array<WordId, 
 double BackoffWindowScorer::probability(const std::array<WordId, 5>& win) const {
   const WordId t = win[2];
   const auto V = static_cast<std::size_t>(trie_.vocabulary_size());
-  ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
+  ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() &&
+              t != trie_.end_sentence());
   const int* T = scores(win);
   // Normaliser relative to the target: Σ 1.0001^(S(w) − S(t)), <s> and </s> excluded.
   const int st = T[static_cast<std::size_t>(t)];
@@ -295,12 +300,24 @@ const int* BackoffWindowScorer::scores(const std::array<WordId, 5>& win) const {
   const int k3 = c.k3;
   // 1. Generic scores for the whole vocabulary.
   switch (c.n1 * 2 + (c.f2 ? 1 : 0)) {
-    case 0: generic_scores<0, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 1: generic_scores<0, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 2: generic_scores<1, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 3: generic_scores<1, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    case 4: generic_scores<2, false>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
-    default: generic_scores<2, true>(P.data(), Q.data(), T, V, b0, b1, px, k3); break;
+    case 0:
+      generic_scores<0, false>(P.data(), Q.data(), T, V, b0, b1, px, k3);
+      break;
+    case 1:
+      generic_scores<0, true>(P.data(), Q.data(), T, V, b0, b1, px, k3);
+      break;
+    case 2:
+      generic_scores<1, false>(P.data(), Q.data(), T, V, b0, b1, px, k3);
+      break;
+    case 3:
+      generic_scores<1, true>(P.data(), Q.data(), T, V, b0, b1, px, k3);
+      break;
+    case 4:
+      generic_scores<2, false>(P.data(), Q.data(), T, V, b0, b1, px, k3);
+      break;
+    default:
+      generic_scores<2, true>(P.data(), Q.data(), T, V, b0, b1, px, k3);
+      break;
   }
   // 2. Candidates with explicit n-grams with the neighbours, enumerated from the model.
   explicit_scores(c, [&](std::size_t i, int score) { T[i] = score; });
@@ -318,8 +335,10 @@ std::span<const Entry> sorted_list(std::span<const Entry> list, std::vector<Entr
   for (std::size_t i = 1; i < list.size(); ++i) {
     if (!(list[i - 1].word < list[i].word)) {
       copy.assign(list.begin(), list.end());
-      std::stable_sort(copy.begin(), copy.end(), [](const Entry& a, const Entry& b) { return a.word < b.word; });
-      copy.erase(std::unique(copy.begin(), copy.end(), [](const Entry& a, const Entry& b) { return a.word == b.word; }),
+      std::stable_sort(copy.begin(), copy.end(),
+                       [](const Entry& a, const Entry& b) { return a.word < b.word; });
+      copy.erase(std::unique(copy.begin(), copy.end(),
+                             [](const Entry& a, const Entry& b) { return a.word == b.word; }),
                  copy.end());
       return copy;
     }
@@ -327,7 +346,8 @@ std::span<const Entry> sorted_list(std::span<const Entry> list, std::vector<Entr
   return list;
 }
 
-void build_index(std::span<const Entry> list, std::size_t V, BackoffWindowScorer::WordIndex& index) {
+void build_index(std::span<const Entry> list, std::size_t V,
+                 BackoffWindowScorer::WordIndex& index) {
   if (list.size() < kIndexFrom) return;
   const std::size_t blocks = (V + 63) / 64;
   index.bits.assign(blocks, 0);
@@ -352,7 +372,8 @@ std::size_t gallop(std::span<const Entry> list, std::size_t lo, WordId w) {
   const auto first = list.begin() + static_cast<std::ptrdiff_t>(lo + step / 2);
   const auto last = list.begin() + static_cast<std::ptrdiff_t>(std::min(lo + step + 1, n));
   return static_cast<std::size_t>(
-      std::lower_bound(first, last, w, [](const Entry& e, WordId key) { return e.word < key; }) - list.begin());
+      std::lower_bound(first, last, w, [](const Entry& e, WordId key) { return e.word < key; }) -
+      list.begin());
 }
 
 // How many matches ahead a walk asks for the values it will read (they are scattered over
@@ -363,8 +384,8 @@ constexpr std::size_t kPrefetchAhead = 8;
 // of a list with a WordIndex, in ascending order, collected without a branch per word into the
 // calling thread's buffer (valid until the next call on this thread).
 template <typename WordAt>
-std::span<const std::pair<std::uint32_t, std::uint32_t>> index_matches(std::size_t n, WordAt&& word,
-                                                                       const BackoffWindowScorer::WordIndex& index) {
+std::span<const std::pair<std::uint32_t, std::uint32_t>> index_matches(
+    std::size_t n, WordAt&& word, const BackoffWindowScorer::WordIndex& index) {
   thread_local std::vector<std::pair<std::uint32_t, std::uint32_t>> found;
   found.resize(n + 1);
   std::size_t m = 0;
@@ -380,14 +401,16 @@ std::span<const std::pair<std::uint32_t, std::uint32_t>> index_matches(std::size
 // list[j], in ascending order: by the list's WordIndex when it has one (calling prefetch(i, j)
 // kPrefetchAhead matches before fn(i, j)), else by galloping forward.
 template <typename WordAt, typename Fn, typename Prefetch>
-void match(std::size_t n, WordAt&& word, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
-           Fn&& fn, Prefetch&& prefetch) {
+void match(std::size_t n, WordAt&& word, std::span<const Entry> list,
+           const BackoffWindowScorer::WordIndex& index, Fn&& fn, Prefetch&& prefetch) {
   if (!index.empty()) {
     const auto found = index_matches(n, word, index);
     const std::size_t m = found.size();
-    for (std::size_t k = 0; k < std::min(m, kPrefetchAhead); ++k) prefetch(found[k].first, found[k].second);
+    for (std::size_t k = 0; k < std::min(m, kPrefetchAhead); ++k)
+      prefetch(found[k].first, found[k].second);
     for (std::size_t k = 0; k < m; ++k) {
-      if (k + kPrefetchAhead < m) prefetch(found[k + kPrefetchAhead].first, found[k + kPrefetchAhead].second);
+      if (k + kPrefetchAhead < m)
+        prefetch(found[k + kPrefetchAhead].first, found[k + kPrefetchAhead].second);
       fn(found[k].first, found[k].second);
     }
     return;
@@ -450,7 +473,8 @@ std::int64_t BackoffWindowScorer::WordIndex::find(WordId w) const {
   m = m - ((m >> 1) & 0x5555555555555555ull);
   m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
   m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  return static_cast<std::int64_t>(rank[i / 64]) + static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
+  return static_cast<std::int64_t>(rank[i / 64]) +
+         static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
 }
 
 std::int64_t BackoffWindowScorer::WordIndex::find_or_rank(WordId w) const {
@@ -460,7 +484,8 @@ std::int64_t BackoffWindowScorer::WordIndex::find_or_rank(WordId w) const {
   m = m - ((m >> 1) & 0x5555555555555555ull);
   m = (m & 0x3333333333333333ull) + ((m >> 2) & 0x3333333333333333ull);
   m = (m + (m >> 4)) & 0x0f0f0f0f0f0f0f0full;
-  const auto r = static_cast<std::int64_t>(rank[i / 64]) + static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
+  const auto r = static_cast<std::int64_t>(rank[i / 64]) +
+                 static_cast<std::int64_t>((m * 0x0101010101010101ull) >> 56);
   return r * 2 + static_cast<std::int64_t>((block >> (i % 64)) & 1);
 }
 
@@ -534,7 +559,8 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
   // Short intersections are cheaper to walk than to look up.
   constexpr std::size_t kKeepFrom = 64;
   const bool keep = std::min(A.size(), B.size()) >= kKeepFrom;
-  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) << 32) | static_cast<std::uint32_t>(x);
+  const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)) << 32) |
+                            static_cast<std::uint32_t>(x);
   if (keep) {
     const std::lock_guard lock(pairs_mutex_);
     if (const PairSums* kept = pairs_.find(key)) return *kept;
@@ -559,10 +585,13 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
   };
   // Walks the shorter of the two lists.
   if (A.size() <= B.size()) {
-    match(A.size(), [&](std::size_t i) { return A[i].word; }, B, bs.index, both, prefetch);
+    match(
+        A.size(), [&](std::size_t i) { return A[i].word; }, B, bs.index, both, prefetch);
   } else {
-    match(B.size(), [&](std::size_t j) { return B[j].word; }, A, as.index,
-          [&](std::size_t j, std::size_t i) { both(i, j); }, [&](std::size_t j, std::size_t i) { prefetch(i, j); });
+    match(
+        B.size(), [&](std::size_t j) { return B[j].word; }, A, as.index,
+        [&](std::size_t j, std::size_t i) { both(i, j); },
+        [&](std::size_t j, std::size_t i) { prefetch(i, j); });
   }
   if (keep) {
     const std::lock_guard lock(pairs_mutex_);
@@ -573,10 +602,13 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
 
 namespace {
 
-bool is_marker(const lm::SphinxTrie& trie, WordId w) { return w == trie.begin_sentence() || w == trie.end_sentence(); }
+bool is_marker(const lm::SphinxTrie& trie, WordId w) {
+  return w == trie.begin_sentence() || w == trie.end_sentence();
+}
 
 std::uint64_t pair_key(WordId a, WordId b) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) | static_cast<std::uint32_t>(b);
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(a)) << 32) |
+         static_cast<std::uint32_t>(b);
 }
 
 // The first index in [lo, n] whose word (word(i), ascending in i) is not below w.
@@ -621,26 +653,30 @@ void intersect(std::size_t na, WA&& wa, std::size_t nb, WB&& wb, Fn&& fn) {
 // intersect against a bigram list (sorted by word), by its WordIndex where it has one (then
 // calling prefetch(i, j) kPrefetchAhead matches before fn(i, j), as match does).
 template <typename WA, typename Fn, typename Prefetch>
-void intersect_list(std::size_t na, WA&& wa, std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
-                    Fn&& fn, Prefetch&& prefetch) {
+void intersect_list(std::size_t na, WA&& wa, std::span<const Entry> list,
+                    const BackoffWindowScorer::WordIndex& index, Fn&& fn, Prefetch&& prefetch) {
   if (!index.empty() && na <= list.size()) {
     match(na, wa, list, index, fn, prefetch);
     return;
   }
-  intersect(na, wa, list.size(), [&](std::size_t j) { return list[j].word; }, fn);
+  intersect(
+      na, wa, list.size(), [&](std::size_t j) { return list[j].word; }, fn);
 }
 
 // The index of w in a bigram list (sorted by word), or −1.
-std::int64_t find_in(std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index, WordId w) {
+std::int64_t find_in(std::span<const Entry> list, const BackoffWindowScorer::WordIndex& index,
+                     WordId w) {
   if (!index.empty()) return index.find(w);
-  const std::size_t j = gallop_at(list.size(), [&](std::size_t i) { return list[i].word; }, 0, w);
+  const std::size_t j = gallop_at(
+      list.size(), [&](std::size_t i) { return list[i].word; }, 0, w);
   return j < list.size() && list[j].word == w ? static_cast<std::int64_t>(j) : -1;
 }
 
 // The index of w in a trigram list's terms (sorted by word), or −1.
 template <typename Terms>
 std::int64_t find_term(const Terms& terms, WordId w) {
-  const std::size_t j = gallop_at(terms.size(), [&](std::size_t i) { return terms[i].w; }, 0, w);
+  const std::size_t j = gallop_at(
+      terms.size(), [&](std::size_t i) { return terms[i].w; }, 0, w);
   return j < terms.size() && terms[j].w == w ? static_cast<std::int64_t>(j) : -1;
 }
 
@@ -685,103 +721,121 @@ const BackoffWindowScorer::LeftList& BackoffWindowScorer::left_list(WordId u, Wo
                                                                     const AfterSums& as) const {
   thread_local LeftList scratch;
   thread_local std::vector<LeftTerm> scratch_terms;
-  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, left_lists_, lists_arena_, pair_key(u, v), scratch,
-                   scratch_terms, [&](LeftList& out, std::vector<LeftTerm>& terms) {
-    const double lb = lm::SphinxTrie::log_base();
-    std::vector<Entry> copy;
-    const auto T = sorted_list(trie_.trigrams_after(u, v), copy);
-    terms.reserve(T.size());
-    const auto A = as.list;
-    // exact_score counts the trigram only with the bigram (v w).
-    auto prefetch = [&](std::size_t, std::size_t j) {
-      __builtin_prefetch(&A[j]);
-      __builtin_prefetch(&as.terms[j]);
-    };
-    intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, A, as.index, [&](std::size_t k, std::size_t j) {
-      const WordId w = T[k].word;
-      if (is_marker(trie_, w)) return;
-      const AfterTerm& a = as.terms[j];
-      const LeftTerm e{w, T[k].prob,
-                       std::expm1(lb * (static_cast<double>(T[k].prob) - static_cast<double>(A[j].prob) -
-                                        static_cast<double>(b1))),
-                       a.alpha, a.alpha_q, a.p_vw};
-      out.s_q += e.alpha_q * e.d;
-      out.s_p += e.e_pvw * e.d;
-      terms.push_back(e);
-    }, prefetch);
-  });
+  return kept_list(
+      lists_mutex_, list_terms_, list_terms_cap_, left_lists_, lists_arena_, pair_key(u, v),
+      scratch, scratch_terms, [&](LeftList& out, std::vector<LeftTerm>& terms) {
+        const double lb = lm::SphinxTrie::log_base();
+        std::vector<Entry> copy;
+        const auto T = sorted_list(trie_.trigrams_after(u, v), copy);
+        terms.reserve(T.size());
+        const auto A = as.list;
+        // exact_score counts the trigram only with the bigram (v w).
+        auto prefetch = [&](std::size_t, std::size_t j) {
+          __builtin_prefetch(&A[j]);
+          __builtin_prefetch(&as.terms[j]);
+        };
+        intersect_list(
+            T.size(), [&](std::size_t k) { return T[k].word; }, A, as.index,
+            [&](std::size_t k, std::size_t j) {
+              const WordId w = T[k].word;
+              if (is_marker(trie_, w)) return;
+              const AfterTerm& a = as.terms[j];
+              const LeftTerm e{
+                  w,
+                  T[k].prob,
+                  std::expm1(lb * (static_cast<double>(T[k].prob) - static_cast<double>(A[j].prob) -
+                                   static_cast<double>(b1))),
+                  a.alpha,
+                  a.alpha_q,
+                  a.p_vw};
+              out.s_q += e.alpha_q * e.d;
+              out.s_p += e.e_pvw * e.d;
+              terms.push_back(e);
+            },
+            prefetch);
+      });
 }
 
-const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, WordId x, const AfterSums& as,
+const BackoffWindowScorer::MidList& BackoffWindowScorer::mid_list(WordId v, WordId x,
+                                                                  const AfterSums& as,
                                                                   const BeforeSums& bs) const {
   thread_local MidList scratch;
   thread_local std::vector<MidTerm> scratch_terms;
-  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, mid_lists_, lists_arena_, pair_key(v, x), scratch,
-                   scratch_terms, [&](MidList& out, std::vector<MidTerm>& terms) {
-    const double lb = lm::SphinxTrie::log_base();
-    std::vector<Entry> copy;
-    const auto T = sorted_list(trie_.trigrams_around(v, x), copy);
-    terms.reserve(T.size());
-    const auto B = bs.list;
-    // exact_score counts the trigram only with the bigram (w x).
-    auto prefetch = [&](std::size_t, std::size_t j) {
-      __builtin_prefetch(&B[j]);
-      __builtin_prefetch(&bs.beta0[j]);
-      __builtin_prefetch(&bs.beta1[j]);
-    };
-    intersect_list(T.size(), [&](std::size_t k) { return T[k].word; }, B, bs.index, [&](std::size_t k, std::size_t j) {
-      const WordId w = T[k].word;
-      if (is_marker(trie_, w)) return;
-      const std::int64_t i = find_in(as.list, as.index, w);
-      const double bo_vw = i >= 0 ? static_cast<double>(as.list[static_cast<std::size_t>(i)].backoff) : 0.0;
-      const MidTerm e{w,
-                      T[k].prob,
-                      std::expm1(lb * (static_cast<double>(T[k].prob) - static_cast<double>(B[j].prob) - bo_vw)),
-                      i >= 0 ? as.terms[static_cast<std::size_t>(i)].alpha : 0.0,
-                      uni_[static_cast<std::size_t>(w)].exp_p,
-                      bs.beta0[j],
-                      bs.beta1[j]};
-      if (i >= 0) {
-        out.a0 += e.alpha * e.beta0 * e.d;
-        out.a1 += e.alpha * e.beta1 * e.d;
-      } else {
-        out.n0 += e.e_p * e.beta0 * e.d;
-        out.n1 += e.e_p * e.beta1 * e.d;
-      }
-      terms.push_back(e);
-    }, prefetch);
-  });
+  return kept_list(
+      lists_mutex_, list_terms_, list_terms_cap_, mid_lists_, lists_arena_, pair_key(v, x), scratch,
+      scratch_terms, [&](MidList& out, std::vector<MidTerm>& terms) {
+        const double lb = lm::SphinxTrie::log_base();
+        std::vector<Entry> copy;
+        const auto T = sorted_list(trie_.trigrams_around(v, x), copy);
+        terms.reserve(T.size());
+        const auto B = bs.list;
+        // exact_score counts the trigram only with the bigram (w x).
+        auto prefetch = [&](std::size_t, std::size_t j) {
+          __builtin_prefetch(&B[j]);
+          __builtin_prefetch(&bs.beta0[j]);
+          __builtin_prefetch(&bs.beta1[j]);
+        };
+        intersect_list(
+            T.size(), [&](std::size_t k) { return T[k].word; }, B, bs.index,
+            [&](std::size_t k, std::size_t j) {
+              const WordId w = T[k].word;
+              if (is_marker(trie_, w)) return;
+              const std::int64_t i = find_in(as.list, as.index, w);
+              const double bo_vw =
+                  i >= 0 ? static_cast<double>(as.list[static_cast<std::size_t>(i)].backoff) : 0.0;
+              const MidTerm e{w,
+                              T[k].prob,
+                              std::expm1(lb * (static_cast<double>(T[k].prob) -
+                                               static_cast<double>(B[j].prob) - bo_vw)),
+                              i >= 0 ? as.terms[static_cast<std::size_t>(i)].alpha : 0.0,
+                              uni_[static_cast<std::size_t>(w)].exp_p,
+                              bs.beta0[j],
+                              bs.beta1[j]};
+              if (i >= 0) {
+                out.a0 += e.alpha * e.beta0 * e.d;
+                out.a1 += e.alpha * e.beta1 * e.d;
+              } else {
+                out.n0 += e.e_p * e.beta0 * e.d;
+                out.n1 += e.e_p * e.beta1 * e.d;
+              }
+              terms.push_back(e);
+            },
+            prefetch);
+      });
 }
 
-const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, WordId y, const Entry& xy,
+const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, WordId y,
+                                                                      const Entry& xy,
                                                                       const BeforeSums& bs) const {
   thread_local RightList scratch;
   thread_local std::vector<RightTerm> scratch_terms;
-  return kept_list(lists_mutex_, list_terms_, list_terms_cap_, right_lists_, lists_arena_, pair_key(x, y), scratch,
-                   scratch_terms, [&](RightList& out, std::vector<RightTerm>& terms) {
-    const double lb = lm::SphinxTrie::log_base();
-    std::vector<Entry> copy;
-    const auto T = sorted_list(trie_.trigrams_before(x, y), copy);
-    terms.reserve(T.size());
-    const double k3f = static_cast<double>(xy.prob);
-    const double k3 = static_cast<double>(static_cast<int>(xy.prob + 0.0f));
-    for (const Entry& t : T) {
-      if (is_marker(trie_, t.word)) continue;
-      const auto i = static_cast<std::size_t>(t.word);
-      const std::int64_t j = find_in(bs.list, bs.index, t.word);
-      const double p = static_cast<double>(t.prob);
-      RightTerm e{t.word, t.prob, 0.0, 0.0, uni_[i].exp_p, uni_[i].exp_pq};
-      if (j >= 0) {
-        e.d = std::expm1(lb * (p - k3f - static_cast<double>(bs.list[static_cast<std::size_t>(j)].backoff)));
-        e.beta1 = bs.beta1[static_cast<std::size_t>(j)];
-        out.sb += e.e_p * e.beta1 * e.d;
-      } else {
-        e.d = std::expm1(lb * (p + 0.5 - k3));
-        out.sn += e.e_pq * e.d;
-      }
-      terms.push_back(e);
-    }
-  });
+  return kept_list(
+      lists_mutex_, list_terms_, list_terms_cap_, right_lists_, lists_arena_, pair_key(x, y),
+      scratch, scratch_terms, [&](RightList& out, std::vector<RightTerm>& terms) {
+        const double lb = lm::SphinxTrie::log_base();
+        std::vector<Entry> copy;
+        const auto T = sorted_list(trie_.trigrams_before(x, y), copy);
+        terms.reserve(T.size());
+        const double k3f = static_cast<double>(xy.prob);
+        const double k3 = static_cast<double>(static_cast<int>(xy.prob + 0.0f));
+        for (const Entry& t : T) {
+          if (is_marker(trie_, t.word)) continue;
+          const auto i = static_cast<std::size_t>(t.word);
+          const std::int64_t j = find_in(bs.list, bs.index, t.word);
+          const double p = static_cast<double>(t.prob);
+          RightTerm e{t.word, t.prob, 0.0, 0.0, uni_[i].exp_p, uni_[i].exp_pq};
+          if (j >= 0) {
+            e.d = std::expm1(
+                lb * (p - k3f - static_cast<double>(bs.list[static_cast<std::size_t>(j)].backoff)));
+            e.beta1 = bs.beta1[static_cast<std::size_t>(j)];
+            out.sb += e.e_p * e.beta1 * e.d;
+          } else {
+            e.d = std::expm1(lb * (p + 0.5 - k3));
+            out.sn += e.e_pq * e.d;
+          }
+          terms.push_back(e);
+        }
+      });
 }
 
 // Σ_w 1.0001^(S̃(w) − S(t)) over V ∖ {<s>, </s>}, S̃ the approximated score (exact for the
@@ -805,7 +859,8 @@ const BackoffWindowScorer::RightList& BackoffWindowScorer::right_list(WordId x, 
 // target's own term, F(t), is then replaced by its exact 1.
 double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& win) const {
   const WordId t = win[2];
-  ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() && t != trie_.end_sentence());
+  ASSAY_CHECK(t >= 0 && t < trie_.vocabulary_size() && t != trie_.begin_sentence() &&
+              t != trie_.end_sentence());
   const Context c = context(win);
   const double lb = lm::SphinxTrie::log_base();
   const int n1 = c.n1;
@@ -875,8 +930,8 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
     // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic,
     //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q).
     const PairSums ps = pair_sums(c.v, c.x);
-    z += kAB * (f3 ? ps.alpha_beta1 : ps.alpha_beta0) - kB * (f3 ? ps.p_beta1 : ps.p_beta0) + kG * ps.p_q -
-         kA * ps.alpha_q;
+    z += kAB * (f3 ? ps.alpha_beta1 : ps.alpha_beta0) - kB * (f3 ? ps.p_beta1 : ps.p_beta0) +
+         kG * ps.p_q - kA * ps.alpha_q;
   }
   // 4. The trigram lists: Σ G·(ρ − 1) per list. (v · x): its words are all in B, and the pair
   //    determines which are in A.
@@ -885,26 +940,29 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   if (L) {
     z += kA * (f2 ? L->s_q : L->s_p);
     if (bs) {
-      intersect_list(L->terms.size(), [&](std::size_t i) { return L->terms[i].w; }, B, bs->index,
-                     [&](std::size_t i, std::size_t j) {
-                       const LeftTerm& e = L->terms[i];
-                       z += (kAB * e.alpha * (*beta)[j] - kA * e.alpha_q) * e.d;
-                     },
-                     [&](std::size_t, std::size_t j) { __builtin_prefetch(&(*beta)[j]); });
+      intersect_list(
+          L->terms.size(), [&](std::size_t i) { return L->terms[i].w; }, B, bs->index,
+          [&](std::size_t i, std::size_t j) {
+            const LeftTerm& e = L->terms[i];
+            z += (kAB * e.alpha * (*beta)[j] - kA * e.alpha_q) * e.d;
+          },
+          [&](std::size_t, std::size_t j) { __builtin_prefetch(&(*beta)[j]); });
     }
   }
   // (· x y): the pair determines B; those also in A have the A forms (β1 > 0: in B).
   if (R) {
     z += kB * R->sb + kG * R->sn;
     if (as) {
-      intersect_list(R->terms.size(), [&](std::size_t i) { return R->terms[i].w; }, A, as->index,
-                     [&](std::size_t i, std::size_t j) {
-                       const RightTerm& e = R->terms[i];
-                       const AfterTerm& a = as->terms[j];
-                       z += (e.beta1 > 0 ? (kAB * a.alpha - kB * e.e_p) * e.beta1 : kA * a.alpha_q - kG * e.e_pq) *
-                            e.d;
-                     },
-                     [&](std::size_t, std::size_t j) { __builtin_prefetch(&as->terms[j]); });
+      intersect_list(
+          R->terms.size(), [&](std::size_t i) { return R->terms[i].w; }, A, as->index,
+          [&](std::size_t i, std::size_t j) {
+            const RightTerm& e = R->terms[i];
+            const AfterTerm& a = as->terms[j];
+            z += (e.beta1 > 0 ? (kAB * a.alpha - kB * e.e_p) * e.beta1
+                              : kA * a.alpha_q - kG * e.e_pq) *
+                 e.d;
+          },
+          [&](std::size_t, std::size_t j) { __builtin_prefetch(&as->terms[j]); });
     }
   }
   // 5. The intersections of the trigram lists: G·(ρ − 1)(ρ' − 1), and the three-way term.
@@ -914,33 +972,37 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   if (L && M) {
     std::size_t r = 0;
     const std::size_t nr = R ? R->terms.size() : 0;
-    intersect(L->terms.size(), left_word, M->terms.size(), mid_word, [&](std::size_t i, std::size_t j) {
-      const LeftTerm& l = L->terms[i];
-      const MidTerm& m = M->terms[j];
-      const double g = kAB * l.alpha * (f3 ? m.beta1 : m.beta0) * l.d * m.d;
-      z += g;
-      r = gallop_at(nr, right_word, r, l.w);
-      if (r < nr && R->terms[r].w == l.w) z += g * R->terms[r].d;
-    });
+    intersect(L->terms.size(), left_word, M->terms.size(), mid_word,
+              [&](std::size_t i, std::size_t j) {
+                const LeftTerm& l = L->terms[i];
+                const MidTerm& m = M->terms[j];
+                const double g = kAB * l.alpha * (f3 ? m.beta1 : m.beta0) * l.d * m.d;
+                z += g;
+                r = gallop_at(nr, right_word, r, l.w);
+                if (r < nr && R->terms[r].w == l.w) z += g * R->terms[r].d;
+              });
   }
   if (L && R) {
-    intersect(L->terms.size(), left_word, R->terms.size(), right_word, [&](std::size_t i, std::size_t j) {
-      const LeftTerm& l = L->terms[i];
-      const RightTerm& e = R->terms[j];
-      z += (e.beta1 > 0 ? kAB * l.alpha * e.beta1 : kA * l.alpha_q) * l.d * e.d;
-    });
+    intersect(L->terms.size(), left_word, R->terms.size(), right_word,
+              [&](std::size_t i, std::size_t j) {
+                const LeftTerm& l = L->terms[i];
+                const RightTerm& e = R->terms[j];
+                z += (e.beta1 > 0 ? kAB * l.alpha * e.beta1 : kA * l.alpha_q) * l.d * e.d;
+              });
   }
   if (M && R) {
-    intersect(M->terms.size(), mid_word, R->terms.size(), right_word, [&](std::size_t i, std::size_t j) {
-      const MidTerm& m = M->terms[i];
-      z += (m.alpha > 0 ? kAB * m.alpha : kB * m.e_p) * m.beta1 * m.d * R->terms[j].d;
-    });
+    intersect(M->terms.size(), mid_word, R->terms.size(), right_word,
+              [&](std::size_t i, std::size_t j) {
+                const MidTerm& m = M->terms[i];
+                z += (m.alpha > 0 ? kAB * m.alpha : kB * m.e_p) * m.beta1 * m.d * R->terms[j].d;
+              });
   }
   // 6. The target: its exact term, 1, instead of F(t) = G(t)·ρ(t).
   const UnigramTerms& ut = uni_[ti];
   double gt;
   if (ia >= 0 && ib >= 0) {
-    gt = kAB * as->terms[static_cast<std::size_t>(ia)].alpha * (*beta)[static_cast<std::size_t>(ib)];
+    gt =
+        kAB * as->terms[static_cast<std::size_t>(ia)].alpha * (*beta)[static_cast<std::size_t>(ib)];
   } else if (ia >= 0) {
     const AfterTerm& a = as->terms[static_cast<std::size_t>(ia)];
     gt = kA * (f2 ? a.alpha_q : a.p_vw);

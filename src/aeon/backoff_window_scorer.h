@@ -108,22 +108,22 @@ class BackoffWindowScorer {
     double pq;       // E(P(w) + Q(w))
     double p_vw;     // E(p_vw)
   };
-  struct AfterSums {  // bigrams (v, w) for one v
+  struct AfterSums {                              // bigrams (v, w) for one v
     std::span<const lm::SphinxTrie::Entry> list;  // bigrams_after(v), sorted by word
     std::vector<lm::SphinxTrie::Entry> sorted;    // the sorted copy `list` views where needed
-    double a0 = 0;    // Σ E(p_vw)
-    double a1 = 0;    // Σ E(p_vw + Q(w) + bo_vw)
-    double g0 = 0;    // Σ E(P(w))
-    double g1 = 0;    // Σ E(P(w) + Q(w))
-    std::vector<AfterTerm> terms;  // per entry of `list`
+    double a0 = 0;                                // Σ E(p_vw)
+    double a1 = 0;                                // Σ E(p_vw + Q(w) + bo_vw)
+    double g0 = 0;                                // Σ E(P(w))
+    double g1 = 0;                                // Σ E(P(w) + Q(w))
+    std::vector<AfterTerm> terms;                 // per entry of `list`
     WordIndex index;
   };
-  struct BeforeSums {  // bigrams (w, x) for one x
+  struct BeforeSums {                             // bigrams (w, x) for one x
     std::span<const lm::SphinxTrie::Entry> list;  // bigrams_before(x), sorted by word
     std::vector<lm::SphinxTrie::Entry> sorted;
-    double b0 = 0;     // Σ E(P(w) + p_wx)
-    double b1 = 0;     // Σ E(P(w) + p_wx + bo_wx)
-    double g1 = 0;     // Σ E(P(w) + Q(w))
+    double b0 = 0;                     // Σ E(P(w) + p_wx)
+    double b1 = 0;                     // Σ E(P(w) + p_wx + bo_wx)
+    double g1 = 0;                     // Σ E(P(w) + Q(w))
     std::vector<double> beta0, beta1;  // per entry of `list`: E(p_wx), E(p_wx + bo_wx)
     WordIndex index;
   };
@@ -141,7 +141,6 @@ class BackoffWindowScorer {
   const BeforeSums& before_sums(lm::WordId x) const;
 
  private:
-
   // A table from a pair of word ids (pair_key) to a value, open addressing: one probe is
   // usually one cache line. Not thread-safe (its owner locks).
   template <typename T>
@@ -211,7 +210,8 @@ class BackoffWindowScorer {
     double sb = 0, sn = 0;  // Σ over bigram (w x) of E(P)·β1·d; over the others, E(P + Q)·d
   };
   const LeftList& left_list(lm::WordId u, lm::WordId v, float b1, const AfterSums& as) const;
-  const MidList& mid_list(lm::WordId v, lm::WordId x, const AfterSums& as, const BeforeSums& bs) const;
+  const MidList& mid_list(lm::WordId v, lm::WordId x, const AfterSums& as,
+                          const BeforeSums& bs) const;
   const RightList& right_list(lm::WordId x, lm::WordId y, const lm::SphinxTrie::Entry& xy,
                               const BeforeSums& bs) const;
   // Kept for the scorer's lifetime up to list_terms_cap_ terms in all (lists + terms counted),

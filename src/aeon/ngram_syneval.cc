@@ -18,7 +18,8 @@ namespace assay::aeon {
 NgramSynEval::NgramSynEval(const lm::NgramModel& model, double phi, NgramNormaliser normaliser)
     : model_(model), phi_(phi) {
   if (normaliser != NgramNormaliser::kEnumerate) {
-    if (const auto* trie = dynamic_cast<const lm::SphinxTrie*>(&model); trie && trie->order() == 3) {
+    if (const auto* trie = dynamic_cast<const lm::SphinxTrie*>(&model);
+        trie && trie->order() == 3) {
       backoff_ = std::make_unique<BackoffWindowScorer>(*trie);
       separable_ = normaliser == NgramNormaliser::kSeparable;
     }
@@ -48,7 +49,8 @@ std::size_t NgramSynEval::WindowHash::operator()(const std::array<lm::WordId, 5>
 }
 
 // window = {w_{i-2}, w_{i-1}, target, w_{i+1}, w_{i+2}}; kNoWord for OOV or beyond </s>.
-double NgramSynEval::window_probability(const std::array<lm::WordId, 5>& win, std::vector<double>& score) const {
+double NgramSynEval::window_probability(const std::array<lm::WordId, 5>& win,
+                                        std::vector<double>& score) const {
   const std::array<lm::WordId, 2> left{win[0], win[1]};
   const lm::WordId target = win[2], next = win[3], next2 = win[4];
   const bool f2 = next != lm::kNoWord;
@@ -93,9 +95,9 @@ std::vector<double> NgramSynEval::compute(const std::string& sentence) {
       }
     }
     const bool marker = s[p] == model_.begin_sentence() || s[p] == model_.end_sentence();
-    const double prob = !backoff_ || marker   ? window_probability(win, scratch)
-                        : separable_          ? backoff_->separable_probability(win)
-                                              : backoff_->probability(win);
+    const double prob = !backoff_ || marker ? window_probability(win, scratch)
+                        : separable_        ? backoff_->separable_probability(win)
+                                            : backoff_->probability(win);
     probs.push_back(prob);
     const std::lock_guard lock(mutex_);
     window_cache_.emplace(win, prob);

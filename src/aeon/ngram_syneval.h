@@ -2,7 +2,8 @@
 // default the CMU English trigram of Debian's pocketsphinx-en-us. The masked probability of
 // the word at position i is taken from its left AND right trigram contexts and normalised
 // over the whole vocabulary V (<s> and </s> excluded as candidates):
-//     P(w_i = w | context) ∝ P(w | w_{i-2}, w_{i-1}) · P(w_{i+1} | w_{i-1}, w) · P(w_{i+2} | w, w_{i+1})
+//     P(w_i = w | context) ∝ P(w | w_{i-2}, w_{i-1}) · P(w_{i+1} | w_{i-1}, w) · P(w_{i+2} | w,
+//     w_{i+1})
 // with <s> before the first word and </s> after the last (the </s> factor is the last one that
 // exists; factors past </s> are absent). The sum over V is exact — every candidate is scored,
 // in log space with a log-sum-exp — so the result is a proper distribution; the three
@@ -53,13 +54,15 @@ enum class NgramNormaliser {
 
 class NgramSynEval {
  public:
-  // `model` must outlive this object. kBackoff and kSeparable fall back to kEnumerate when `model` is not a
-  // trigram lm::SphinxTrie; normaliser() says which one serves.
+  // `model` must outlive this object. kBackoff and kSeparable fall back to kEnumerate when `model`
+  // is not a trigram lm::SphinxTrie; normaliser() says which one serves.
   explicit NgramSynEval(const lm::NgramModel& model, double phi = 0.6,
                         NgramNormaliser normaliser = NgramNormaliser::kBackoff);
   ~NgramSynEval();
   NgramNormaliser normaliser() const {
-    return !backoff_ ? NgramNormaliser::kEnumerate : separable_ ? NgramNormaliser::kSeparable : NgramNormaliser::kBackoff;
+    return !backoff_    ? NgramNormaliser::kEnumerate
+           : separable_ ? NgramNormaliser::kSeparable
+                        : NgramNormaliser::kBackoff;
   }
 
   SynEvalResult score(std::string_view text);
@@ -72,7 +75,8 @@ class NgramSynEval {
 
  private:
   std::vector<double> compute(const std::string& sentence);
-  double window_probability(const std::array<lm::WordId, 5>& window, std::vector<double>& scratch) const;
+  double window_probability(const std::array<lm::WordId, 5>& window,
+                            std::vector<double>& scratch) const;
 
   const lm::NgramModel& model_;
   double phi_;

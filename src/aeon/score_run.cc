@@ -33,8 +33,7 @@ std::string score_lines(TestCaseScorer& scorer, const std::vector<TestCase>& cas
          << '\n';
       continue;
     }
-    core::write_jsonl(os,
-                      score_record(c, s, scorer.semeval_backend(), scorer.syneval_backend()));
+    core::write_jsonl(os, score_record(c, s, scorer.semeval_backend(), scorer.syneval_backend()));
   }
   return os.str();
 }

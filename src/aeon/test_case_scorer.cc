@@ -24,7 +24,8 @@ TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
       else
         ngram_ = lm::SphinxModel::load(o.ngram_model);
     }
-    ngram_syneval_ = std::make_unique<NgramSynEval>(o.ngram ? *o.ngram : *ngram_, o.syneval.phi, o.ngram_normaliser);
+    ngram_syneval_ = std::make_unique<NgramSynEval>(o.ngram ? *o.ngram : *ngram_, o.syneval.phi,
+                                                    o.ngram_normaliser);
     if (!o.vectors.empty()) {
       vectors_ = std::make_unique<vectors::EmbeddingMatrix>(
           vectors::read_vectors(o.vectors, vectors::parse_vector_format(o.vectors_format)));
@@ -78,7 +79,8 @@ void TestCaseScorer::clear_caches() {
 }
 
 SemEvalResult TestCaseScorer::semeval_only(const TestCase& c) {
-  return vector_semeval_ ? vector_semeval_->score(c.original, c.generated) : semeval_->score(c.original, c.generated);
+  return vector_semeval_ ? vector_semeval_->score(c.original, c.generated)
+                         : semeval_->score(c.original, c.generated);
 }
 
 void TestCaseScorer::syneval_only(const TestCase& c) {
@@ -91,7 +93,8 @@ void TestCaseScorer::syneval_only(const TestCase& c) {
   }
 }
 
-std::vector<TestCaseScore> TestCaseScorer::score_all(const std::vector<TestCase>& cases, int threads) {
+std::vector<TestCaseScore> TestCaseScorer::score_all(const std::vector<TestCase>& cases,
+                                                     int threads) {
   std::vector<TestCaseScore> out(cases.size());
   auto one = [&](std::size_t i) {
     try {
@@ -110,7 +113,8 @@ std::vector<TestCaseScore> TestCaseScorer::score_all(const std::vector<TestCase>
 }
 
 std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
-                                 TestCaseScorer& scorer, SynEvalColumn syneval_column, int threads) {
+                                 TestCaseScorer& scorer, SynEvalColumn syneval_column,
+                                 int threads) {
   core::CsvReader csv(in_path);
   const std::size_t ori = csv.column("ori_text"), adv = csv.column("adv_text");
   std::vector<std::string> header = csv.header();
@@ -129,8 +133,8 @@ std::size_t score_annotation_csv(const std::string& in_path, std::ostream& out,
   std::vector<TestCase> cases;
   while (csv.next()) {
     rows.push_back(csv.fields());
-    cases.push_back(TestCase{strip_mutation_markers(csv.field(ori)), strip_mutation_markers(csv.field(adv)),
-                             csv.record_location()});
+    cases.push_back(TestCase{strip_mutation_markers(csv.field(ori)),
+                             strip_mutation_markers(csv.field(adv)), csv.record_location()});
   }
   const std::vector<TestCaseScore> scores = scorer.score_all(cases, threads);
   std::size_t n = 0;

@@ -39,7 +39,7 @@ struct TestCaseScorerOptions {
   // outlive the scorer). kBackoff and kSeparable need a trigram lm::SphinxTrie; on another
   // model SynEval enumerates.
   const lm::NgramModel* ngram = nullptr;
-  std::string vectors;                 // word-vector file; empty = WordNet only
+  std::string vectors;                   // word-vector file; empty = WordNet only
   std::string vectors_format = "glove";  // see vectors::parse_vector_format
   std::string wordnet_dir = wordnet::kDefaultDir;
   // Offline SynEval normaliser: kBackoff reads the model with lm::SphinxTrie (no lock, exact

@@ -20,13 +20,13 @@ enum class Slot : std::uint8_t { kMatch, kSubstitute, kIndel };
 struct VectorSemEval::Aligned {
   std::vector<std::string> a, b;
   std::vector<Slot> a_slot, b_slot;
-  std::vector<double> a_pair_sim;            // substituted a positions: word-pair similarity
+  std::vector<double> a_pair_sim;                // substituted a positions: word-pair similarity
   std::vector<std::vector<float>> a_vec, b_vec;  // empty when the word has no vector
   std::vector<Edit> edits;
 };
 
-VectorSemEval::VectorSemEval(const vectors::EmbeddingMatrix* vectors, const WordNetRelations& wordnet,
-                             VectorSemEvalOptions options)
+VectorSemEval::VectorSemEval(const vectors::EmbeddingMatrix* vectors,
+                             const WordNetRelations& wordnet, VectorSemEvalOptions options)
     : vectors_(vectors), wordnet_(wordnet), options_(options) {}
 
 double VectorSemEval::word_similarity(const std::string& a, const std::string& b) const {
@@ -47,8 +47,8 @@ double VectorSemEval::word_similarity(const std::string& a, const std::string& b
   return s;
 }
 
-double VectorSemEval::span_similarity(const Aligned& al, std::size_t a0, std::size_t a1, std::size_t b0,
-                                      std::size_t b1) const {
+double VectorSemEval::span_similarity(const Aligned& al, std::size_t a0, std::size_t a1,
+                                      std::size_t b0, std::size_t b1) const {
   if (vectors_) {
     const std::size_t dim = vectors_->dim();
     std::vector<double> va(dim, 0.0), vb(dim, 0.0);
@@ -78,8 +78,10 @@ double VectorSemEval::span_similarity(const Aligned& al, std::size_t a0, std::si
   if (la == 0 && lb == 0) return 1.0;
   double sum = 0;
   for (std::size_t i = a0; i < a1; ++i) {
-    if (al.a_slot[i] == Slot::kMatch) sum += 1.0;
-    else if (al.a_slot[i] == Slot::kSubstitute) sum += al.a_pair_sim[i];
+    if (al.a_slot[i] == Slot::kMatch)
+      sum += 1.0;
+    else if (al.a_slot[i] == Slot::kSubstitute)
+      sum += al.a_pair_sim[i];
   }
   return sum / static_cast<double>(std::max(la, lb));
 }
@@ -92,7 +94,8 @@ SemEvalResult VectorSemEval::score(std::string_view original, std::string_view g
     std::unordered_map<std::string, std::int32_t> ids;
     auto intern = [&](const std::vector<std::string>& ws) {
       std::vector<std::int32_t> out;
-      for (const auto& w : ws) out.push_back(ids.emplace(w, static_cast<std::int32_t>(ids.size())).first->second);
+      for (const auto& w : ws)
+        out.push_back(ids.emplace(w, static_cast<std::int32_t>(ids.size())).first->second);
       return out;
     };
     const auto ia = intern(al.a), ib = intern(al.b);
@@ -103,7 +106,8 @@ SemEvalResult VectorSemEval::score(std::string_view original, std::string_view g
     auto vec = [&](const std::string& w) {
       std::vector<float> v;
       if (vectors_) {
-        if (const auto r = vectors_->find(w)) v.assign(vectors_->row(*r).begin(), vectors_->row(*r).end());
+        if (const auto r = vectors_->find(w))
+          v.assign(vectors_->row(*r).begin(), vectors_->row(*r).end());
       }
       return v;
     };
@@ -121,7 +125,8 @@ SemEvalResult VectorSemEval::score(std::string_view original, std::string_view g
         // Knowledge overrides distribution: a synonym means the same, an antonym the opposite.
         if (!al.a_vec[e.a_pos].empty() && (s == 1.0 || s == -1.0)) {
           al.b_vec[e.b_pos] = al.a_vec[e.a_pos];
-          if (s < 0) for (float& f : al.b_vec[e.b_pos]) f = -f;
+          if (s < 0)
+            for (float& f : al.b_vec[e.b_pos]) f = -f;
         }
       }
     }

@@ -3,7 +3,8 @@
 // both texts into sentences, drop identical sentence pairs (different counts: the whole texts
 // form one pair), align each remaining pair's word sequences by Levenshtein distance, open a
 // patch [max(i−2,0), i+2) at every edit (overlaps merge), and combine
-//     Sim = λ1·min(patch sim) + λ2·mean(patch sim) + (1−λ1−λ2)·sim(whole texts),  clamped to [0, 1].
+//     Sim = λ1·min(patch sim) + λ2·mean(patch sim) + (1−λ1−λ2)·sim(whole texts),  clamped to [0,
+//     1].
 // Words: lower-cased, whitespace-split (punctuation tokens kept for the alignment).
 //
 // "vectors+wordnet": a span's embedding is the mean of its words' unit vectors (words without
@@ -51,8 +52,8 @@ class VectorSemEval {
 
  private:
   struct Aligned;
-  double span_similarity(const Aligned& al, std::size_t a_begin, std::size_t a_end, std::size_t b_begin,
-                         std::size_t b_end) const;
+  double span_similarity(const Aligned& al, std::size_t a_begin, std::size_t a_end,
+                         std::size_t b_begin, std::size_t b_end) const;
 
   const vectors::EmbeddingMatrix* vectors_;
   const WordNetRelations& wordnet_;

@@ -50,7 +50,8 @@ bool is_dead_pid(const std::string& text) {
 int create_exclusively(const std::string& temp) {
   constexpr int kFlags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
   int fd = ::open(temp.c_str(), kFlags, 0666);
-  if (fd < 0 && errno == EEXIST && ::unlink(temp.c_str()) == 0) fd = ::open(temp.c_str(), kFlags, 0666);
+  if (fd < 0 && errno == EEXIST && ::unlink(temp.c_str()) == 0)
+    fd = ::open(temp.c_str(), kFlags, 0666);
   return fd;
 }
 
@@ -146,8 +147,8 @@ AtomicFileWriter::AtomicFileWriter(std::string path)
   if (fd < 0) {
     const int err = errno;
     unregister_temp_path(temp_path_);
-    throw IoError(SourceLocation{path_}, "cannot create the temporary file " + temp_path_ + ": " +
-                                             std::strerror(err));
+    throw IoError(SourceLocation{path_},
+                  "cannot create the temporary file " + temp_path_ + ": " + std::strerror(err));
   }
   buffer_ = std::make_unique<FdBuffer>(fd);
   out_ = std::make_unique<std::ostream>(buffer_.get());

@@ -12,9 +12,9 @@
 // leaves the target untouched and no temporary file behind.
 #pragma once
 
+#include <initializer_list>
 #include <memory>
 #include <ostream>
-#include <initializer_list>
 #include <string>
 
 namespace assay::core {

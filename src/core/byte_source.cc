@@ -20,7 +20,8 @@ namespace {
   if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
     throw IoError(SourceLocation{path}, "is a directory, expected a file");
   }
-  throw IoError(SourceLocation{path}, std::string("cannot open for reading: ") + std::strerror(err));
+  throw IoError(SourceLocation{path},
+                std::string("cannot open for reading: ") + std::strerror(err));
 }
 
 // A descriptor open for reading on `path`, which must not be a directory.
@@ -37,7 +38,8 @@ int open_for_reading(const std::string& path) {
 
 class FdSource final : public ByteSource {
  public:
-  FdSource(int fd, std::string name, bool owned) : ByteSource(std::move(name)), fd_(fd), owned_(owned) {}
+  FdSource(int fd, std::string name, bool owned)
+      : ByteSource(std::move(name)), fd_(fd), owned_(owned) {}
   ~FdSource() override {
     if (owned_ && fd_ >= 0) ::close(fd_);
   }
@@ -54,7 +56,8 @@ class FdSource final : public ByteSource {
       if (errno == EINTR) continue;
       const int err = errno;
       if (err == EISDIR) throw IoError(SourceLocation{name()}, "is a directory, expected a file");
-      throw IoError(SourceLocation{name(), 0, 0, offset_}, std::string("read error: ") + std::strerror(err));
+      throw IoError(SourceLocation{name(), 0, 0, offset_},
+                    std::string("read error: ") + std::strerror(err));
     }
   }
 

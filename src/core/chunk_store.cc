@@ -2,8 +2,7 @@
 
 namespace assay::core {
 
-ChunkStore::ChunkStore(const std::string& path, const std::string& kind,
-                       const std::string& format)
+ChunkStore::ChunkStore(const std::string& path, const std::string& kind, const std::string& format)
     : store_(path, kind + "_identity"), table_(kind + "_chunks"), identity_{{"format", format}} {
   store_.db().exec("CREATE TABLE IF NOT EXISTS \"" + table_ +
                    "\" (key TEXT PRIMARY KEY, result TEXT NOT NULL)");

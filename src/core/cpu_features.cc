@@ -18,9 +18,12 @@ Isa cpu_detected_isa() {
 
 std::string_view isa_name(Isa isa) {
   switch (isa) {
-    case Isa::kScalar: return "scalar";
-    case Isa::kSse2: return "sse2";
-    case Isa::kAvx512: return "avx512";
+    case Isa::kScalar:
+      return "scalar";
+    case Isa::kSse2:
+      return "sse2";
+    case Isa::kAvx512:
+      return "avx512";
   }
   return "scalar";
 }
@@ -40,8 +43,9 @@ Isa isa_from_environment() {
   if (value == nullptr || *value == '\0') return detected;
   const std::optional<Isa> requested = parse_isa(value);
   if (!requested) {
-    throw Error(std::string("environment variable ASSAY_ISA: expected scalar, sse2 or avx512, got '") +
-                std::string(value).substr(0, 40) + "'");
+    throw Error(
+        std::string("environment variable ASSAY_ISA: expected scalar, sse2 or avx512, got '") +
+        std::string(value).substr(0, 40) + "'");
   }
   return *requested < detected ? *requested : detected;
 }
@@ -53,6 +57,8 @@ Isa cpu_isa() {
   return isa;
 }
 
-bool cpu_has_avx512f() { return cpu_isa() >= Isa::kAvx512; }
+bool cpu_has_avx512f() {
+  return cpu_isa() >= Isa::kAvx512;
+}
 
 }  // namespace assay::core

@@ -1,8 +1,8 @@
 #include "core/error.h"
 
-#include "core/excerpt.h"
-
 #include <utility>
+
+#include "core/excerpt.h"
 
 namespace assay::core {
 

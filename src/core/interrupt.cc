@@ -24,10 +24,10 @@ Slot g_slots[kMaxTempFiles];
 char g_hint[2][kMaxHint];
 std::atomic<int> g_hint_index{-1};  // which g_hint buffer is current; -1 none
 std::atomic<bool> g_installed{false};
-std::atomic<int> g_defer_depth{0};  // > 0: signals are recorded in g_pending, not acted on
-std::atomic<int> g_pending{0};      // the recorded signal, 0 none
+std::atomic<int> g_defer_depth{0};     // > 0: signals are recorded in g_pending, not acted on
+std::atomic<int> g_pending{0};         // the recorded signal, 0 none
 std::atomic<bool> g_forwarded{false};  // a copy of g_pending was sent to g_defer_thread
-pthread_t g_defer_thread;           // the thread that deferred (woken with the signal)
+pthread_t g_defer_thread;              // the thread that deferred (woken with the signal)
 
 static_assert(std::atomic<int>::is_always_lock_free);
 
@@ -137,7 +137,9 @@ InterruptDeferral::~InterruptDeferral() {
   if (sig != 0) honour(sig);
 }
 
-bool interrupt_pending() { return g_pending.load(std::memory_order_acquire) != 0; }
+bool interrupt_pending() {
+  return g_pending.load(std::memory_order_acquire) != 0;
+}
 
 void set_resume_hint(const std::string& hint) {
   if (hint.empty()) {

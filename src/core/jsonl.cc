@@ -18,11 +18,11 @@ bool JsonlReader::next(nlohmann::json& value) {
       std::string what = e.what();
       const auto pos = what.find("]: ");
       if (pos != std::string::npos) what = what.substr(pos + 3);
-    what = excerpt(what, 200);  // nlohmann quotes what it read ("last read: ...")
+      what = excerpt(what, 200);  // nlohmann quotes what it read ("last read: ...")
       throw ParseError(lines_.location(e.byte), "expected one JSON value per line: " + what);
     } catch (const nlohmann::json::exception& e) {  // e.g. out_of_range: a number too large
-      throw ParseError(lines_.location(), std::string("expected one JSON value per line: ") +
-                                              e.what());
+      throw ParseError(lines_.location(),
+                       std::string("expected one JSON value per line: ") + e.what());
     }
     return true;
   }

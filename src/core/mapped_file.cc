@@ -19,7 +19,8 @@ MappedFile MappedFile::open(const std::string& path, MapOptions options) {
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
       throw IoError(SourceLocation{path}, "is a directory, expected a file");
-    throw IoError(SourceLocation{path}, std::string("cannot open for reading: ") + std::strerror(err));
+    throw IoError(SourceLocation{path},
+                  std::string("cannot open for reading: ") + std::strerror(err));
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -29,8 +30,8 @@ MappedFile MappedFile::open(const std::string& path, MapOptions options) {
   }
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
-    throw IoError(SourceLocation{path}, S_ISDIR(st.st_mode) ? "is a directory, expected a file"
-                                                            : "not a regular file");
+    throw IoError(SourceLocation{path},
+                  S_ISDIR(st.st_mode) ? "is a directory, expected a file" : "not a regular file");
   }
   MappedFile f;
   f.path_ = path;
@@ -43,9 +44,11 @@ MappedFile MappedFile::open(const std::string& path, MapOptions options) {
   void* p = ::mmap(nullptr, f.size_, PROT_READ, flags, fd, 0);
   const int err = errno;
   ::close(fd);
-  if (p == MAP_FAILED) throw IoError(SourceLocation{path}, std::string("cannot map: ") + std::strerror(err));
+  if (p == MAP_FAILED)
+    throw IoError(SourceLocation{path}, std::string("cannot map: ") + std::strerror(err));
   const std::uint64_t size = f.size_;
-  f.storage_ = std::shared_ptr<const void>(p, [size](const void* q) { ::munmap(const_cast<void*>(q), size); });
+  f.storage_ = std::shared_ptr<const void>(
+      p, [size](const void* q) { ::munmap(const_cast<void*>(q), size); });
   f.data_ = static_cast<const char*>(p);
   return f;
 }
@@ -53,8 +56,8 @@ MappedFile MappedFile::open(const std::string& path, MapOptions options) {
 const char* MappedFile::at(std::uint64_t offset, std::uint64_t n, std::string_view what) const {
   if (offset > size_ || n > size_ - offset) {
     throw ParseError(SourceLocation{path_, 0, 0, offset},
-                     std::string(what) + ": needs " + std::to_string(n) + " bytes, the file ends at " +
-                         std::to_string(size_));
+                     std::string(what) + ": needs " + std::to_string(n) +
+                         " bytes, the file ends at " + std::to_string(size_));
   }
   return data_ + offset;
 }

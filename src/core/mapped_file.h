@@ -50,8 +50,12 @@ class ByteCursor {
   std::uint64_t offset() const { return offset_; }
   std::uint64_t remaining() const { return offset_ < file_->size() ? file_->size() - offset_ : 0; }
   // Next byte (0..255), or -1 at the end of the file.
-  int get() { return offset_ < file_->size() ? static_cast<unsigned char>(file_->data()[offset_++]) : -1; }
-  int peek() const { return offset_ < file_->size() ? static_cast<unsigned char>(file_->data()[offset_]) : -1; }
+  int get() {
+    return offset_ < file_->size() ? static_cast<unsigned char>(file_->data()[offset_++]) : -1;
+  }
+  int peek() const {
+    return offset_ < file_->size() ? static_cast<unsigned char>(file_->data()[offset_]) : -1;
+  }
   // The next n bytes; throws ParseError naming `what` when the file ends first.
   const char* take(std::uint64_t n, std::string_view what) {
     const char* p = file_->at(offset_, n, what);

@@ -74,8 +74,8 @@ void check_output_file(const std::string& path) {
   }
   const std::string dir = parent_of(target);
   if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    throw IoError(SourceLocation{path}, "cannot write an output file here: directory " + dir +
-                                            " does not exist" + via);
+    throw IoError(SourceLocation{path},
+                  "cannot write an output file here: directory " + dir + " does not exist" + via);
   }
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     throw IoError(SourceLocation{path}, "cannot write an output file here: directory " + dir +
@@ -104,9 +104,10 @@ void check_kept_file(const std::string& path, const char* what, bool write_exist
                                               (S_ISDIR(st.st_mode) ? "; give a file name" : ""));
     }
     if (::access(target.c_str(), write_existing ? R_OK | W_OK : R_OK) != 0) {
-      throw IoError(SourceLocation{path}, cannot + (write_existing ? "it is not readable and writable ("
-                                                                   : "it is not readable (") +
-                                              std::strerror(errno) + ")" + via);
+      throw IoError(
+          SourceLocation{path},
+          cannot + (write_existing ? "it is not readable and writable (" : "it is not readable (") +
+              std::strerror(errno) + ")" + via);
     }
     if (!write_existing) return;
   }
@@ -122,9 +123,13 @@ void check_kept_file(const std::string& path, const char* what, bool write_exist
 
 }  // namespace
 
-void check_database_file(const std::string& path) { check_kept_file(path, "database", true); }
+void check_database_file(const std::string& path) {
+  check_kept_file(path, "database", true);
+}
 
-void check_cache_file(const std::string& path) { check_kept_file(path, "cache file", false); }
+void check_cache_file(const std::string& path) {
+  check_kept_file(path, "cache file", false);
+}
 
 void check_output_directory(const std::string& path) {
   if (path.empty()) throw UsageError("an output directory name is empty");
@@ -135,8 +140,8 @@ void check_output_directory(const std::string& path) {
                     "cannot use as output directory: it is " + kind_of(st.st_mode));
     }
     if (::access(path.c_str(), W_OK | X_OK) != 0) {
-      throw IoError(SourceLocation{path}, std::string("output directory is not writable (") +
-                                              std::strerror(errno) + ")");
+      throw IoError(SourceLocation{path},
+                    std::string("output directory is not writable (") + std::strerror(errno) + ")");
     }
     return;
   }
@@ -253,8 +258,8 @@ void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<N
     // compared.
     for (std::size_t i = 0; i < dirs.size(); ++i) {
       const fs::path dir = dirs[i].canonical;
-      for (const std::string& name : {fs::absolute(fs::path(in.path)).lexically_normal().string(),
-                                      r.canonical}) {
+      for (const std::string& name :
+           {fs::absolute(fs::path(in.path)).lexically_normal().string(), r.canonical}) {
         const fs::path rel = fs::path(name).lexically_relative(dir);
         if (rel.empty() || rel.native().starts_with("..")) continue;
         for (const std::string& pattern : directories[i].writes) {

@@ -58,7 +58,8 @@ std::string sha256_hex(std::string_view bytes) {
 std::string file_sha256_hex(const std::string& path) {
   const std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file) {
-    throw IoError(SourceLocation(path), std::string("cannot open for reading: ") + std::strerror(errno));
+    throw IoError(SourceLocation(path),
+                  std::string("cannot open for reading: ") + std::strerror(errno));
   }
   const MdCtx ctx = start();
   std::vector<char> buffer(std::size_t{1} << 20);

@@ -16,9 +16,9 @@ namespace {
 }  // namespace
 
 SqliteStore::SqliteStore(std::string path) : path_(std::move(path)) {
-  const int rc = sqlite3_open_v2(path_.c_str(), &db_,
-                                 SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                                 nullptr);
+  const int rc =
+      sqlite3_open_v2(path_.c_str(), &db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     const std::string why = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
@@ -41,11 +41,17 @@ SqliteStore::SqliteStore(std::string path) : path_(std::move(path)) {
   }
 }
 
-SqliteStore::~SqliteStore() { sqlite3_close_v2(db_); }
+SqliteStore::~SqliteStore() {
+  sqlite3_close_v2(db_);
+}
 
-std::string SqliteStore::last_error() const { return db_ ? sqlite3_errmsg(db_) : "closed"; }
+std::string SqliteStore::last_error() const {
+  return db_ ? sqlite3_errmsg(db_) : "closed";
+}
 
-std::int64_t SqliteStore::changes() const { return sqlite3_changes64(db_); }
+std::int64_t SqliteStore::changes() const {
+  return sqlite3_changes64(db_);
+}
 
 void SqliteStore::exec(const std::string& sql) {
   char* message = nullptr;
@@ -68,7 +74,8 @@ SqliteStatement::SqliteStatement(const SqliteStore* store, sqlite3_stmt* stmt, s
     : store_(store), stmt_(stmt), sql_(std::move(sql)) {}
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
-    : store_(other.store_), stmt_(std::exchange(other.stmt_, nullptr)),
+    : store_(other.store_),
+      stmt_(std::exchange(other.stmt_, nullptr)),
       sql_(std::move(other.sql_)) {}
 
 SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
@@ -81,7 +88,9 @@ SqliteStatement& SqliteStatement::operator=(SqliteStatement&& other) noexcept {
   return *this;
 }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+  sqlite3_finalize(stmt_);
+}
 
 void SqliteStatement::check_bind(int rc, int index) {
   if (rc != SQLITE_OK) {
@@ -132,7 +141,9 @@ void SqliteStatement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-int SqliteStatement::column_count() const { return sqlite3_column_count(stmt_); }
+int SqliteStatement::column_count() const {
+  return sqlite3_column_count(stmt_);
+}
 bool SqliteStatement::column_is_null(int column) const {
   return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
 }

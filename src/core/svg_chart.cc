@@ -125,7 +125,6 @@ std::string y_axis(const Frame& f, const std::vector<double>& ticks, F to_px, bo
 
 }  // namespace
 
-
 std::string render_svg(const BarChart& chart) {
   // Category label layout: horizontal, or rotated when fit_labels and a label is wider than
   // its slot; a group row below when groups are given. The chart grows by what they need

@@ -7,7 +7,9 @@
 namespace assay::core {
 namespace {
 
-std::string shown(const std::string& cell) { return cell == Table::kMissing ? "–" : cell; }
+std::string shown(const std::string& cell) {
+  return cell == Table::kMissing ? "–" : cell;
+}
 
 }  // namespace
 

@@ -43,7 +43,9 @@ std::string quoted_name(const std::string& name) {
 
 }  // namespace
 
-std::string content_hash(std::string_view bytes) { return "sha256:" + sha256_hex(bytes); }
+std::string content_hash(std::string_view bytes) {
+  return "sha256:" + sha256_hex(bytes);
+}
 
 std::string file_content_hash(const std::string& path) {
   return "sha256:" + file_sha256_hex(path);

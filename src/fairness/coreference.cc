@@ -107,7 +107,8 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
     // because it made him feel powerful").
     if (!found.empty()) {
       for (std::size_t j = 0; j < k; ++j) {
-        if (out[j].empty() && pronouns[j].gender == p.gender && sentence_of[pronouns[j].token] == s) {
+        if (out[j].empty() && pronouns[j].gender == p.gender &&
+            sentence_of[pronouns[j].token] == s) {
           found.push_back(kUnnamed);
           break;
         }
@@ -121,8 +122,8 @@ std::vector<std::vector<std::size_t>> resolve_pronouns(
 std::vector<std::optional<Description>> described_words(const std::vector<DescribingNoun>& nouns,
                                                         const DescriptionContext& c) {
   static const std::set<std::string_view> kCopulas = {
-      "is",      "was",      "'s",    "be",     "been",  "became", "becomes",
-      "become",  "remains",  "remained", "seems", "seemed", "isn't", "wasn't"};
+      "is",     "was",     "'s",       "be",    "been",   "became", "becomes",
+      "become", "remains", "remained", "seems", "seemed", "isn't",  "wasn't"};
   static const std::set<std::string_view> kDeterminers = {"a",   "an",  "the", "my",   "your",
                                                           "his", "her", "our", "their"};
   const auto& words = c.words;
@@ -166,7 +167,8 @@ std::vector<std::optional<Description>> described_words(const std::vector<Descri
                 tag_starts(u - 1, "rb")))
           --u;
         if (u > 0 && u < j - 3 && same(u - 1)) {
-          if (const auto who = person_word(u - 1); who && words[*who] != "his" && words[*who] != "her")
+          if (const auto who = person_word(u - 1);
+              who && words[*who] != "his" && words[*who] != "her")
             out[a] = Description{*who};
         }
       }
@@ -214,7 +216,7 @@ std::vector<std::optional<Description>> described_words(const std::vector<Descri
     // "turns the marquis de sade into a dullard": the person turned, the nearest before it.
     if (indefinite && words[j - 2] == "into") {
       static const std::set<std::string_view> kTurning = {
-          "turn",      "turns",      "turned",  "turning", "transform", "transforms",
+          "turn",        "turns",        "turned", "turning", "transform", "transforms",
           "transformed", "transforming", "change", "changes", "changed",   "changing"};
       for (std::size_t u = j - 2; u > 0 && same(u - 1) && u + 8 > j; --u) {
         if (kTurning.count(words[u - 1])) break;

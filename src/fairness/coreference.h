@@ -79,8 +79,8 @@ std::string_view swap_pronoun(const GenderedPronoun& p, knowledge::Gender to);
 inline constexpr std::size_t kUnnamed = static_cast<std::size_t>(-1);
 
 // For each pronoun (in `pronouns` order), the candidate entities under the rule above, sorted
-// (kUnnamed last): one entity = resolved, several = ambiguous, none = unnamed. `sentence_of[t]` is token t's
-// sentence; mentions and pronouns are in token order.
+// (kUnnamed last): one entity = resolved, several = ambiguous, none = unnamed. `sentence_of[t]` is
+// token t's sentence; mentions and pronouns are in token order.
 std::vector<std::vector<std::size_t>> resolve_pronouns(const std::vector<PersonMention>& mentions,
                                                        const std::vector<GenderedPronoun>& pronouns,
                                                        const std::vector<std::size_t>& sentence_of);

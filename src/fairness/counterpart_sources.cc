@@ -12,10 +12,10 @@
 // the name and the seed, skipping the names already in that text; FirstNames::replacement,
 // called where a name is perturbed, person_perturbations.cc), so it cannot be cached per lemma,
 // and there is one replacement, with no candidates to rank, choose or drop.
-#include "fairness/perturbator_internal.h"
-
 #include <limits>
 #include <memory>
+
+#include "fairness/perturbator_internal.h"
 
 namespace assay::fairness {
 

@@ -3,11 +3,11 @@
 // and the noun's most frequent sense, and where the noun has a gender but no counterpart of the
 // other, the reverse evidence: its only gendered hyponym, or a sibling whose own counterparts name
 // the noun.
-#include "fairness/perturbator_internal.h"
-
 #include <algorithm>
 #include <optional>
 #include <set>
+
+#include "fairness/perturbator_internal.h"
 
 namespace assay::fairness {
 

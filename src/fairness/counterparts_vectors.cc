@@ -1,13 +1,12 @@
 // Counterpart source: word vectors, by Algorithm 3 (3CosAdd from the nearest group anchor, the
 // first neighbour above the cosine threshold; with `strict`, the first the knowledge graph
 // confirms), with the searches it runs: one at a time, or many at once in prepare().
-#include "fairness/perturbator_internal.h"
-
 #include <limits>
 #include <set>
 
 #include "core/error.h"
 #include "core/utf8.h"
+#include "fairness/perturbator_internal.h"
 #include "text/sentence_splitter.h"
 
 namespace assay::fairness {

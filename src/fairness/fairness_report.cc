@@ -16,6 +16,7 @@
 #include "core/xml_escape.h"
 #include "fairness/fairness_summary_json.h"
 #include "fairness/json_fields.h"
+#include "fairness/mitigation_study.h"
 #include "fairness/substitution.h"
 
 namespace assay::fairness {
@@ -94,6 +95,10 @@ void read_violations(ReportRun& run, const std::string& path) {
 void read_mitigation(ReportRun& run, const std::string& path) {
   const json m = read_json_document(path);
   const JsonFields f{SourceLocation(path)};
+  if (m.is_object() && m.contains("format") && f.text(m, "format") != kMitigationFormat) {
+    throw ParseError(f.where, "unknown format '" + f.text(m, "format") + "' (expected '" +
+                                  kMitigationFormat + "' or none)");
+  }
   const std::string model = f.text(m, "model");
   if (run.has_test && model != run.model) {
     throw ParseError(f.where, "model '" + model + "' differs from summary.json's '" + run.model +
@@ -396,6 +401,33 @@ std::string direction_table(const ReportRun& r) {
   return table.html();
 }
 
+// Per substitution between groups ("male → female", "— → female" for an insertion): how many,
+// and the violations by the label the perturbed text got; most violations first.
+std::string group_pair_table(const ReportRun& r) {
+  if (r.group_pairs.empty()) return "";
+  std::vector<core::Table::Column> columns{{"from → to", core::Align::kLeft},
+                                           {"perturbations", core::Align::kRight},
+                                           {"violations", core::Align::kRight}};
+  for (const auto& l : r.labels) columns.push_back({"toward " + l, core::Align::kRight});
+  core::Table table(std::move(columns),
+                    "Per substitution between groups: the group the original words named and "
+                    "the one the perturbed text names (— for an inserted adjective, whose noun "
+                    "named none), and the violations by the label the perturbed text got.");
+  std::vector<const SummaryGroupPair*> pairs;
+  for (const auto& p : r.group_pairs) pairs.push_back(&p);
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const SummaryGroupPair* a, const SummaryGroupPair* b) {
+                     return a->violations > b->violations;
+                   });
+  for (const auto* p : pairs) {
+    std::vector<std::string> row{(p->from.empty() ? std::string("—") : p->from) + " → " + p->to,
+                                 grouped(p->perturbations), grouped(p->violations)};
+    for (const auto& l : r.labels) row.push_back(grouped(count_of(p->flips_toward, l)));
+    table.add_row(std::move(row));
+  }
+  return table.html();
+}
+
 // Label flips counted at each least score change, over all groups and per group.
 std::string severity_table(const ReportRun& r) {
   std::vector<core::Table::Column> columns{
@@ -495,7 +527,7 @@ std::string run_sections(const std::vector<ReportRun>& runs, const FairnessRepor
            grouped(r.mutable_inputs) + " texts that mention a person.</p>\n";
     out += "<h3>Which way each group pushes the model</h3>\n";
     if (r.has_direction) {
-      out += "<p>" + favour_sentence_html(r) + "</p>\n" + direction_table(r);
+      out += "<p>" + favour_sentence_html(r) + "</p>\n" + direction_table(r) + group_pair_table(r);
       out += "<h3>Violations by how far the score moved</h3>\n" + severity_table(r);
     } else {
       out += missing_direction();

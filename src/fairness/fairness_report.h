@@ -56,8 +56,8 @@ struct ReportRun : FairnessSummaryFile {
   std::string name;  // shown on the page: the directory's base name
   std::string dir;
 
-  bool has_test = false;  // summary.json and violations.jsonl were there
-  std::vector<ReportFlip> top_flips;  // from violations.jsonl, most violations first
+  bool has_test = false;                  // summary.json and violations.jsonl were there
+  std::vector<ReportFlip> top_flips;      // from violations.jsonl, most violations first
   std::vector<ReportViolation> examples;  // every violation, in file order
 
   bool has_mitigation = false;  // mitigation.json was there

@@ -127,11 +127,27 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
   }
   s["violations_at_min_delta"] = severity_json(all_drops, summary.min_delta);
   s["by_group"] = groups;
+  // Direction per substitution between groups ("male" -> "female"; from null: an insertion).
+  auto pairs = nlohmann::ordered_json::array();
+  for (const auto& [key, c] : summary.by_group_pair) {
+    nlohmann::ordered_json toward = nlohmann::ordered_json::object();
+    for (const auto& label : summary.labels) {
+      const auto it = c.toward.find(label);
+      toward[label] = it == c.toward.end() ? 0 : it->second;
+    }
+    pairs.push_back(
+        {{"from", key.first.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(key.first)},
+         {"to", key.second},
+         {"perturbations", c.perturbations},
+         {"violations", c.violations},
+         {"flips_toward", toward}});
+  }
+  s["by_group_pair"] = pairs;
   nlohmann::ordered_json per_input = nlohmann::ordered_json::object();
   for (const auto& [n, count] : summary.perturbations_per_input)
     per_input[std::to_string(n)] = count;
   s["perturbations_per_input"] = per_input;  // Fig. 4 of `fair report`
-  if (summary.filtered) {  // what the gate did
+  if (summary.filtered) {                    // what the gate did
     const auto& f = *summary.filtered;
     s["gate"] = {{"scored", f.scored},
                  {"kept", f.scored - f.dropped},
@@ -219,6 +235,20 @@ FairnessSummaryFile read_fairness_summary(const std::string& path) {
       r.mean_change[label] = f.number(stats, "mean");
     r.at_min_delta = thresholds(g, "violations_at_min_delta");
     run.groups.push_back(std::move(r));
+  }
+  if (s.contains("by_group_pair")) {
+    for (const auto& p : f.array(s, "by_group_pair")) {
+      SummaryGroupPair r;
+      const json& from = f.get(p, "from");
+      if (!from.is_null()) r.from = f.text(p, "from");
+      r.to = f.text(p, "to");
+      r.perturbations = f.count(p, "perturbations");
+      r.violations = f.count(p, "violations");
+      const json& toward = f.get(p, "flips_toward");
+      if (!toward.is_object()) throw ParseError(f.where, "'flips_toward' must be an object");
+      for (const auto& [label, n] : toward.items()) r.flips_toward[label] = f.as_count(n, label);
+      run.group_pairs.push_back(std::move(r));
+    }
   }
   run.has_direction = true;
   return run;

@@ -38,6 +38,14 @@ struct SummaryGroup {
   std::map<double, std::size_t> at_min_delta;       // least score change -> label flips
 };
 
+// One substitution between groups (summary.json's by_group_pair), read back: "male" → "female",
+// or "" → "female" for an insertion.
+struct SummaryGroupPair {
+  std::string from, to;
+  std::size_t perturbations = 0, violations = 0;
+  std::map<std::string, std::size_t> flips_toward;  // label -> violations flipped to it
+};
+
 // summary.json read back: what `fair report` shows of it.
 struct FairnessSummaryFile {
   std::string model, attribute;
@@ -53,6 +61,7 @@ struct FairnessSummaryFile {
   std::vector<std::string> labels;  // the model's
   double min_delta = 0;             // the least score change violations were counted at
   std::vector<SummaryGroup> groups;
+  std::vector<SummaryGroupPair> group_pairs;   // empty when summary.json predates them
   std::map<double, std::size_t> at_min_delta;  // least score change -> label flips
 };
 

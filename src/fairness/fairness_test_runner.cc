@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/error.h"
 #include "core/chunked_run.h"
+#include "core/error.h"
 #include "fairness/perturbation_json.h"
 #include "fairness/substitution.h"
 
@@ -122,6 +122,8 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
       const std::string kind(to_string(p.kind));
       ++summary.n_perturbations;
       ++summary.perturbations_by_kind[kind];
+      auto& pair = summary.by_group_pair[{p.from_group, p.group}];
+      ++pair.perturbations;
       summary.score_shifts[p.group].push_back(perturbed[label] - original[label]);
       auto& changes = summary.score_changes[p.group];
       for (std::size_t l = 0; l < labels.size() && l < perturbed.size(); ++l)
@@ -137,12 +139,15 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
       ++summary.flips[substitution];
       ++summary.flips_toward[p.group][labels[plabel]];
       ++summary.flips_toward_by_substitution[substitution][labels[plabel]];
+      ++pair.violations;
+      ++pair.toward[labels[plabel]];
       ordered_json j;
       j["line"] = input.line;
       j["original"] = input.text;
       j["perturbed"] = p.text;
       j["kind"] = kind;
       j["group"] = p.group;
+      j["from_group"] = p.from_group.empty() ? ordered_json() : ordered_json(p.from_group);
       j["old"] = p.old_word;
       j["new"] = p.new_word;
       j["label_original"] = labels[label];
@@ -189,6 +194,10 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
   r["flip_drops"] = drops;
   r["flips_toward"] = summary.flips_toward;
   r["flips_toward_by_substitution"] = summary.flips_toward_by_substitution;
+  auto pairs = ordered_json::array();
+  for (const auto& [key, c] : summary.by_group_pair)
+    pairs.push_back({key.first, key.second, c.perturbations, c.violations, c.toward});
+  r["group_pairs"] = pairs;
   auto per_input = ordered_json::array();
   for (const auto& [n, count] : summary.perturbations_per_input) per_input.push_back({n, count});
   r["perturbations_per_input"] = per_input;
@@ -233,6 +242,13 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
     s.flips_toward_by_substitution =
         r.at("flips_toward_by_substitution")
             .get<std::map<std::string, std::map<std::string, std::size_t>>>();
+    for (const auto& pair : r.at("group_pairs")) {
+      auto& c = s.by_group_pair[{pair.at(0).get<std::string>(), pair.at(1).get<std::string>()}];
+      c.perturbations += pair.at(2).get<std::size_t>();
+      c.violations += pair.at(3).get<std::size_t>();
+      for (const auto& [l, n] : pair.at(4).get<std::map<std::string, std::size_t>>())
+        c.toward[l] += n;
+    }
     for (const auto& pair : r.at("perturbations_per_input"))
       s.perturbations_per_input[pair.at(0).get<std::size_t>()] += pair.at(1).get<std::size_t>();
     if (const auto f = r.find("filtered"); f != r.end()) {
@@ -299,8 +315,7 @@ std::string answers_result(const std::vector<InputRecord>& inputs, const core::C
 }
 
 // Reads a chunk's answers back into `out` (appending: chunks are read in input order).
-void add_answers_result(const std::string& text, const std::string& where,
-                        FairnessAnswers& out) {
+void add_answers_result(const std::string& text, const std::string& where, FairnessAnswers& out) {
   try {
     const auto r = nlohmann::json::parse(text);
     for (const auto& row : r.at("inputs")) {
@@ -355,6 +370,12 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
   for (const auto& [k, by_label] : later.flips_toward_by_substitution) {
     for (const auto& [l, n] : by_label) flips_toward_by_substitution[k][l] += n;
   }
+  for (const auto& [k, c] : later.by_group_pair) {
+    auto& out = by_group_pair[k];
+    out.perturbations += c.perturbations;
+    out.violations += c.violations;
+    for (const auto& [l, n] : c.toward) out.toward[l] += n;
+  }
   if (later.filtered) {
     if (!filtered) filtered.emplace();
     filtered->add(*later.filtered);
@@ -381,7 +402,8 @@ FairnessAnswers answer_inputs(const Perturbator& perturbator, models::Model& mod
       [&](const core::ChunkBounds& c) { return chunk_content(inputs, c); },
       [&](const core::ChunkBounds& c) {
         return answers_result(
-            inputs, c, answer_chunk(perturbator, model, model_mutex, inputs, c.begin, c.end, options),
+            inputs, c,
+            answer_chunk(perturbator, model, model_mutex, inputs, c.begin, c.end, options),
             filtered);
       },
       store);

@@ -49,6 +49,14 @@ struct FairnessTestSummary {
   std::map<std::string, std::vector<double>> flip_drops;
   // Per substitution (as `flips` names it): violations by the label the perturbed text got.
   std::map<std::string, std::map<std::string, std::size_t>> flips_toward_by_substitution;
+  // Per pair of groups, (the group the original words named, the group the perturbed text
+  // names); the first is empty for an insertion ("" -> "female": "the female actor"):
+  // perturbations, violations and violations by the label the perturbed text got.
+  struct PairCounts {
+    std::size_t perturbations = 0, violations = 0;
+    std::map<std::string, std::size_t> toward;
+  };
+  std::map<std::pair<std::string, std::string>, PairCounts> by_group_pair;
   // The model's labels and the severity threshold the violations were counted at.
   std::vector<std::string> labels;
   double min_delta = 0;
@@ -96,7 +104,7 @@ struct AnsweredInput {
 };
 
 struct FairnessAnswers {
-  std::vector<AnsweredInput> inputs;  // the mutable inputs, in input order (when complete)
+  std::vector<AnsweredInput> inputs;     // the mutable inputs, in input order (when complete)
   std::optional<FilterCounts> filtered;  // with a filter: what it did, over every chunk
   bool complete = false;
   std::size_t n_chunks = 0, n_owned = 0, n_resumed = 0, n_executed = 0;  // as FairnessTestRun

@@ -158,7 +158,7 @@ void PerturbationBuilder::perturb_groups() {
         continue;
       }
       const GroupMention& m0 = *first_of_s;
-      emit(MutationKind::kGroup, g,
+      emit(MutationKind::kGroup, g, m0.group,
            std::string(text.substr(tokens[m0.first].begin,
                                    tokens[m0.end - 1].end - tokens[m0.first].begin)),
            r, fluency_of(r), "group");
@@ -190,8 +190,8 @@ void PerturbationBuilder::perturb_group_names() {
       Realised r;
       r.new_word = text::transfer_case(tokens[at[0]].surface(text), text::to_lower(name));
       add_replacements(r, change);
-      emit(MutationKind::kName, g, std::string(tokens[at[0]].surface(text)), r, fluency_of(r),
-           "names");
+      emit(MutationKind::kName, g, hit->group, std::string(tokens[at[0]].surface(text)), r,
+           fluency_of(r), "names");
     }
   }
 }

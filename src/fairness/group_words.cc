@@ -8,6 +8,9 @@
 namespace assay::fairness {
 namespace {
 
+// The reason a group word inside an `other` phrase is refused with (it marks the refusal).
+constexpr std::string_view kOtherGroup = "names people by a group of another kind";
+
 // Lower case, with '-' and '_' read as spaces: the key under which a form is matched.
 std::string normalise(std::string_view word) {
   std::string out = text::to_lower(word);
@@ -115,16 +118,19 @@ GroupWords::GroupWords(const SensitiveAttribute& attribute, const text::Inflecto
       }
     }
   }
-  for (const auto& phrase : attribute.excepts) {
-    std::vector<std::string> words;
-    std::string_view rest = phrase;
-    while (!rest.empty()) {
-      const auto space = rest.find(' ');
-      words.emplace_back(rest.substr(0, space));
-      if (space == std::string_view::npos) break;
-      rest.remove_prefix(space + 1);
+  for (const auto* list : {&attribute.excepts, &attribute.others}) {
+    for (const auto& phrase : *list) {
+      Except e;
+      e.other = list == &attribute.others;
+      std::string_view rest = phrase;
+      while (!rest.empty()) {
+        const auto space = rest.find(' ');
+        e.words.emplace_back(rest.substr(0, space));
+        if (space == std::string_view::npos) break;
+        rest.remove_prefix(space + 1);
+      }
+      excepts_.push_back(std::move(e));
     }
-    excepts_.push_back(std::move(words));
   }
   tag_class_.assign(tables.n_tags(), kOther);
   plural_tag_.assign(tables.n_tags(), false);
@@ -199,7 +205,7 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   auto plural_at = [&](std::size_t t) { return plural_tag_[tagged.tags[t]]; };
   // A phrase of the file's `except` list around the word ("an old friend", "as the straight
   // man").
-  for (const auto& phrase : excepts_) {
+  for (const auto& [phrase, other] : excepts_) {
     for (std::size_t at = first + 1 > phrase.size() ? first + 1 - phrase.size() : 0;
          at <= first && at + phrase.size() <= n; ++at) {
       if (at + phrase.size() < end) continue;
@@ -209,7 +215,8 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
       if (!same) continue;
       std::string joined;
       for (const auto& w : phrase) joined += (joined.empty() ? "" : " ") + w;
-      return "not a group here: '" + joined + "' (except)";
+      return other ? std::string(kOtherGroup) + ": '" + joined + "'"
+                   : "not a group here: '" + joined + "' (except)";
     }
   }
   // An age in years: "a 60 year old man", "a 4yr old daughter".
@@ -223,9 +230,10 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   // whites and blues" (not "blacks and whites", two groups).
   {
     static constexpr std::array<std::string_view, 26> kColours = {
-        "blue",  "blues",  "red",   "reds",   "green",  "greens",  "brown",   "browns",  "grey",
-        "greys", "gray",   "grays", "yellow", "yellows", "pink",   "pinks",   "purple",  "purples",
-        "orange", "oranges", "gold", "golds",  "silver", "silvers", "pastels", "neons"};
+        "blue",   "blues",  "red",     "reds",    "green",  "greens",  "brown",
+        "browns", "grey",   "greys",   "gray",    "grays",  "yellow",  "yellows",
+        "pink",   "pinks",  "purple",  "purples", "orange", "oranges", "gold",
+        "golds",  "silver", "silvers", "pastels", "neons"};
     auto colour_at = [&](std::size_t t) { return in_sentence(t) && among(kColours, bare(t)); };
     auto joiner = [&](std::size_t t) {
       return in_sentence(t) && (words[t] == "and" || words[t] == "or" || words[t] == ",");
@@ -278,14 +286,14 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
     // a title ("secondary to american psycho"); a people noun may stand bare.
     if (!plural_at(head) && !among(kPeopleNouns, bare(head))) {
       std::size_t d = first;
-      while (d > 0 && in_sentence(d - 1) &&
-             (cls(d - 1) == kAdjective || cls(d - 1) == kParticiple || cls(d - 1) == kAdverb ||
-              cls(d - 1) == kNumber || group_word(d - 1) || words[d - 1] == "-" ||
-              (cls(d - 1) == kNoun && !among(kDeterminers, words[d - 1])) ||
-              ((cls(d - 1) == kConjunction || words[d - 1] == ",") && d >= 2 &&
-               in_sentence(d - 2) &&
-               (cls(d - 2) == kAdjective || cls(d - 2) == kParticiple || cls(d - 2) == kNoun ||
-                group_word(d - 2)))))
+      while (
+          d > 0 && in_sentence(d - 1) &&
+          (cls(d - 1) == kAdjective || cls(d - 1) == kParticiple || cls(d - 1) == kAdverb ||
+           cls(d - 1) == kNumber || group_word(d - 1) || words[d - 1] == "-" ||
+           (cls(d - 1) == kNoun && !among(kDeterminers, words[d - 1])) ||
+           ((cls(d - 1) == kConjunction || words[d - 1] == ",") && d >= 2 && in_sentence(d - 2) &&
+            (cls(d - 2) == kAdjective || cls(d - 2) == kParticiple || cls(d - 2) == kNoun ||
+             group_word(d - 2)))))
         --d;
       const bool determined =
           d > 0 && in_sentence(d - 1) &&
@@ -311,11 +319,10 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   // american road-trip drek", "the american filmmaking scene").
   // (An opening quote right after it is the tokeniser's reading of an apostrophe: "the gay
   // '70s".)
-  const bool heads_phrase =
-      !in_sentence(end) ||
-      (words[end] != "`" && cls(end) != kNoun && cls(end) != kProperNoun &&
-       cls(end) != kParticiple) ||
-      (cls(end) == kNoun && verb_like(end));
+  const bool heads_phrase = !in_sentence(end) ||
+                            (words[end] != "`" && cls(end) != kNoun && cls(end) != kProperNoun &&
+                             cls(end) != kParticiple) ||
+                            (cls(end) == kNoun && verb_like(end));
   // A noun: a plural ("Jews", "teenagers"; one spelt like the adjective only after a
   // determiner or number: "the French", "two Chinese"), or a singular after a determiner;
   // "she is Muslim" is the adjective.
@@ -421,7 +428,7 @@ std::vector<GroupMention> GroupWords::find(std::string_view text, const text::Ta
       }
     }
     if (!why.empty()) {
-      refused.push_back({i, i + span, chosen->group, why});
+      refused.push_back({i, i + span, chosen->group, why, why.starts_with(kOtherGroup)});
     } else {
       GroupMention m;
       m.first = i;

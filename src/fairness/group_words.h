@@ -51,6 +51,8 @@ struct RefusedGroupWord {
   std::size_t first = 0, end = 0;
   std::size_t group = 0;
   std::string reason;
+  // Part of a phrase that names people by a group of another kind (the file's `other`).
+  bool other_group = false;
 };
 
 // What find() needs of the text beyond its tokens and tags.
@@ -122,9 +124,14 @@ class GroupWords {
   // Normalised key (lower case, '-' and '_' as spaces) → the forms it spells.
   std::unordered_map<std::string, std::vector<FormRef>> keys_;
   std::size_t max_words_ = 1;
-  std::vector<std::vector<std::string>> excepts_;  // lower-case words of each phrase
-  std::vector<TagClass> tag_class_;                // per tag
-  std::vector<bool> plural_tag_;                   // per tag: nns, nnps
+  // The lower-case words of each `except` and `other` phrase, and which kind it is.
+  struct Except {
+    std::vector<std::string> words;
+    bool other = false;
+  };
+  std::vector<Except> excepts_;
+  std::vector<TagClass> tag_class_;  // per tag
+  std::vector<bool> plural_tag_;     // per tag: nns, nnps
 };
 
 }  // namespace assay::fairness

@@ -380,7 +380,7 @@ void refuse_body(Connection& c, httplib::Response& res, std::size_t max_body, bo
   res.status = 413;
   if (say_close) res.set_header("Connection", "close");
   res.set_content(error_json("the request body is larger than the limit of " +
-                             std::to_string(max_body) + " bytes (--max-body)"),
+                             std::to_string(max_body) + " bytes"),
                   "application/json");
 }
 
@@ -390,17 +390,17 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
     : state_(std::make_unique<State>()) {
   auto& o = state_->options;
   o = options;
-  check_range("--max-connections", static_cast<long long>(o.max_connections), 1, 4096);
-  check_range("--read-timeout-ms", o.read_timeout.count(), 10, 600'000);
-  check_range("--idle-timeout-ms", o.idle_timeout.count(), 10, 600'000);
-  check_range("--backlog", o.backlog, 1, 65535);
-  if (o.max_body_bytes == 0) throw core::UsageError("--max-body must be at least 1 byte");
+  check_range("the connection limit", static_cast<long long>(o.max_connections), 1, 4096);
+  check_range("the read timeout (ms)", o.read_timeout.count(), 10, 600'000);
+  check_range("the idle timeout (ms)", o.idle_timeout.count(), 10, 600'000);
+  check_range("the listen backlog", o.backlog, 1, 65535);
+  if (o.max_body_bytes == 0) throw core::UsageError("the body limit must be at least 1 byte");
   if (o.max_header_bytes < 1024)
     throw core::UsageError("the header limit must be at least 1024 bytes");
   if (o.max_requests_per_connection == 0)
     throw core::UsageError("the requests per connection must be at least 1");
   const std::string body = error_json("too many connections: " + std::to_string(o.max_connections) +
-                                      " are open (--max-connections); retry later");
+                                      " are open (the server's limit); retry later");
   state_->refusal =
       "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
       std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
@@ -465,7 +465,7 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
                 res.set_header("Connection", "close");
               res.set_content(error_json("the request was not received within " +
                                          std::to_string(s->options.read_timeout.count()) +
-                                         " ms (--read-timeout-ms)"),
+                                         " ms (the server's read timeout)"),
                               "application/json");
               return HandlerResponse::Handled;
             case Cut::kStopping:

@@ -168,6 +168,7 @@ MitigationStudy study_mitigation(const Perturbator& perturbator, const models::M
 
   const std::size_t n_mutable = sets.size();
   nlohmann::ordered_json j;
+  j["format"] = kMitigationFormat;
   j["model"] = model.identity();
   j["attribute"] = perturbator.attribute().name;
   j["inputs"] = n_inputs;
@@ -205,7 +206,8 @@ MitigationStudy study_mitigation(const Perturbator& perturbator, const models::M
   double seconds_smoothing = 0;
   for (double eps : options.epsilons) {
     const auto t = Clock::now();
-    const auto ours = count_remaining(sets, [eps](const auto& s) { return neutral_smooth(s, eps); });
+    const auto ours =
+        count_remaining(sets, [eps](const auto& s) { return neutral_smooth(s, eps); });
     const double seconds = seconds_since(t);
     seconds_smoothing += seconds;
     const auto ref =

@@ -48,6 +48,9 @@ struct EpsilonOutcome {
   std::size_t violations_before = 0, violations = 0, reference_violations = 0;
 };
 
+// mitigation.json's "format" (`fair report` reads a file without one as this format too).
+inline constexpr const char* kMitigationFormat = "assay-fair-mitigation/1";
+
 struct MitigationStudy {
   nlohmann::ordered_json json;  // mitigation.json
   std::string csv;              // mitigation.csv

@@ -266,7 +266,7 @@ struct NeutralService::Impl {
     if (request.texts.size() > options.max_batch) {
       return answer(400, error_body("a batch of " + std::to_string(request.texts.size()) +
                                     " texts; at most " + std::to_string(options.max_batch) +
-                                    " per request (--max-batch)"));
+                                    " per request (the server's batch limit)"));
     }
     if (stopping) {
       res.set_header("Retry-After", "1");
@@ -277,7 +277,7 @@ struct NeutralService::Impl {
       if (busy >= options.max_concurrent) {
         res.set_header("Retry-After", "1");
         return answer(503, error_body("saturated: " + std::to_string(options.max_concurrent) +
-                                      " requests in progress (--max-concurrent)"));
+                                      " requests in progress (the server's limit)"));
       }
       ++busy;
     }
@@ -310,7 +310,7 @@ struct NeutralService::Impl {
       return answer(504, error_body("no answer within the deadline of " +
                                     std::to_string(static_cast<long long>(
                                         std::llround(options.deadline_seconds * 1000))) +
-                                    " ms (--deadline-ms)"));
+                                    " ms (the server's per-request deadline)"));
     }
     for (const auto& [name, value] : job->headers) res.set_header(name, value);
     answer(job->status, job->body);
@@ -333,12 +333,13 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
     : impl_(std::make_unique<Impl>(perturbator, std::move(upstream), options)) {
   const auto& o = impl_->options;
   if (!std::isfinite(o.epsilon) || o.epsilon < 0)
-    throw core::UsageError("--epsilon must be finite and >= 0");
-  if (o.max_concurrent == 0) throw core::UsageError("--max-concurrent must be at least 1");
+    throw core::UsageError("the neutral layer's epsilon must be finite and >= 0");
+  if (o.max_concurrent == 0)
+    throw core::UsageError("the requests worked on at once must be at least 1");
   if (!std::isfinite(o.deadline_seconds) || o.deadline_seconds <= 0)
-    throw core::UsageError("--deadline-ms must be positive");
-  if (o.max_body_bytes == 0) throw core::UsageError("--max-body must be at least 1 byte");
-  if (o.max_batch == 0) throw core::UsageError("--max-batch must be at least 1");
+    throw core::UsageError("the per-request deadline must be positive");
+  if (o.max_body_bytes == 0) throw core::UsageError("the body limit must be at least 1 byte");
+  if (o.max_batch == 0) throw core::UsageError("the texts per request must be at least 1");
   check_model_name(o.model_name);
   auto first = impl_->factory();
   impl_->labels = first->labels();

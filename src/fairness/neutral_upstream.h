@@ -15,11 +15,11 @@
 namespace assay::fairness {
 
 struct NeutralUpstreamConfig {
-  std::string spec;           // lr:FILE, cmd:..., http:URL, ...
+  std::string spec;            // lr:FILE, cmd:..., http:URL, ...
   models::ModelOptions model;  // the adapter's options
-  std::string cache;          // the answer cache's file ("" none)
-  std::size_t batch = 64;     // texts per call to the upstream behind the cache
-  bool probe_batches = true;  // try an http: upstream without a batch template with {"texts"}
+  std::string cache;           // the answer cache's file ("" none)
+  std::size_t batch = 64;      // texts per call to the upstream behind the cache
+  bool probe_batches = true;   // try an http: upstream without a batch template with {"texts"}
 };
 
 struct NeutralUpstream {

@@ -2,10 +2,10 @@
 // sense, the lexicon's, a compound's in -man / -woman, the check a graph or vector counterpart
 // of the other gender passes, and neutrality for ActiveMutate (no gender of its own, not a member
 // of a group, no IsA path to a group).
-#include "fairness/perturbator_internal.h"
-
 #include <algorithm>
 #include <string_view>
+
+#include "fairness/perturbator_internal.h"
 
 namespace assay::fairness {
 

@@ -80,11 +80,10 @@ std::size_t PersonContext::phrase_start(std::size_t i) const {
     // A comma joins adjectives only ("an ignorant, spiteful woman", the tagger reading an
     // adjective it does not know as a noun; not the list of titles "river's edge , dead man",
     // whose "edge" it knows).
-    const bool joins_adjectives =
-        (t == "cc" || t == "ppc") && j >= 2 && j < i && !sentence_start_[j - 1] &&
-        modifier(j - 2) && modifier(j) &&
-        (surface(j - 1) != "," || starts_with(tag(j - 2), "jj") ||
-         !tables_.find_word(text::to_lower(surface(j - 2))));
+    const bool joins_adjectives = (t == "cc" || t == "ppc") && j >= 2 && j < i &&
+                                  !sentence_start_[j - 1] && modifier(j - 2) && modifier(j) &&
+                                  (surface(j - 1) != "," || starts_with(tag(j - 2), "jj") ||
+                                   !tables_.find_word(text::to_lower(surface(j - 2))));
     if (!inside_noun_phrase(t) && !joins_adjectives) break;
     --j;
   }
@@ -118,16 +117,15 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   {
     const std::size_t k = determined ? j - 1 : j;  // the phrase's first token
     static const std::set<std::string_view> kWorks = {
-        "movie",  "movies", "film",     "films",    "picture",   "pictures", "flick",
-        "flicks", "comedy", "comedies", "drama",    "dramas",    "thriller", "thrillers",
-        "show",   "shows",  "series",   "classics", "entries",   "sequels",  "remakes"};
+        "movie",  "movies", "film",     "films",    "picture", "pictures", "flick",
+        "flicks", "comedy", "comedies", "drama",    "dramas",  "thriller", "thrillers",
+        "show",   "shows",  "series",   "classics", "entries", "sequels",  "remakes"};
     auto lower = [&](std::size_t t) { return text::to_lower(surface(t)); };
     if (k >= 2 && !sentence_start_[k] && !sentence_start_[k - 1] &&
         ((lower(k - 1) == "like" && kWorks.count(lower(k - 2))) ||
          (k >= 3 && !sentence_start_[k - 2] && lower(k - 1) == "as" && lower(k - 2) == "such" &&
           kWorks.count(lower(k - 3)))))
-      return "a title: named as an example of a work ('" + lower(k - 2) + " " + lower(k - 1) +
-             "')";
+      return "a title: named as an example of a work ('" + lower(k - 2) + " " + lower(k - 1) + "')";
   }
   {
     const std::size_t k = determined ? j - 1 : j;  // the phrase's first token
@@ -135,18 +133,18 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
     auto lower = [&](std::size_t t) { return text::to_lower(surface(t)); };
     // "the original , killers from space": a bare plural in apposition to a work.
     static const std::set<std::string_view> kWorkNouns = {
-        "original", "film", "movie", "picture", "sequel", "remake", "prequel",
-        "book",     "novel", "play", "musical", "series", "show",   "episode"};
+        "original", "film",  "movie", "picture", "sequel", "remake", "prequel",
+        "book",     "novel", "play",  "musical", "series", "show",   "episode"};
     if (plural && !determined && k >= 2 && !sentence_start_[k] && !sentence_start_[k - 1] &&
         surface(k - 1) == "," && kWorkNouns.count(lower(k - 2)))
       return "a title: in apposition to '" + lower(k - 2) + "'";
     // "the showmanship of clones ' last 45 minutes": a bare plural whose possessive owns a
     // part of a work.
     static const std::set<std::string_view> kWorkParts = {
-        "minutes", "minute", "hour",    "hours",   "act",     "acts",     "reel",
-        "reels",   "scene",  "scenes",  "ending",  "climax",  "finale",   "script",
-        "screenplay", "plot", "premise", "soundtrack", "runtime", "trailer", "storyline",
-        "opening", "frames", "half",    "sequel",  "dialogue", "cast"};
+        "minutes",    "minute", "hour",    "hours",      "act",      "acts",    "reel",
+        "reels",      "scene",  "scenes",  "ending",     "climax",   "finale",  "script",
+        "screenplay", "plot",   "premise", "soundtrack", "runtime",  "trailer", "storyline",
+        "opening",    "frames", "half",    "sequel",     "dialogue", "cast"};
     if (plural && !determined && same_sentence(i + 2) && possessive(i + 1)) {
       std::size_t h = i + 2;
       while (same_sentence(h + 1) && (starts_with(tag(h), "jj") || tag(h) == "cd")) ++h;
@@ -158,23 +156,36 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   // are films.
   if (determined && text::to_lower(surface(j - 1)) == "its") {
     static const std::set<std::string_view> kSameKind = {
-        "predecessor", "predecessors", "successor", "successors", "brethren", "brother",
-        "brothers",    "sister",       "sisters",   "sibling",    "siblings", "cousin",
-        "cousins"};
+        "predecessor", "predecessors", "successor", "successors", "brethren", "brother", "brothers",
+        "sister",      "sisters",      "sibling",   "siblings",   "cousin",   "cousins"};
     if (kSameKind.count(text::to_lower(word)))
       return "belongs to a thing: its " + text::to_lower(word);
+  }
+  // "it took 19 predecessors to get this ?": in a review, a predecessor or successor without a
+  // person's possessive ("his predecessor", "the director's successor") is a work.
+  {
+    static const std::set<std::string_view> kOrder = {"predecessor", "predecessors", "successor",
+                                                      "successors"};
+    static const std::set<std::string_view> kPersonal = {"my",  "your",  "his", "her",
+                                                         "our", "their", "'s",  "'"};
+    const std::string before =
+        j > 0 && !sentence_start_[j] ? text::to_lower(surface(j - 1)) : std::string();
+    const bool possessive = kPersonal.count(before) || before.ends_with("'s") ||
+                            (before.size() > 1 && before.ends_with("s'"));
+    if (kOrder.count(text::to_lower(word)) && !possessive)
+      return "a work: a " + text::to_lower(word) + " without a person's possessive";
   }
   // Words a review gives a work as often as a person ("malle's dud", "don't settle for this
   // imposter", "a winner for kids") name a person only before "who".
   {
     static const std::set<std::string_view> kVerdicts = {
-        "dud",     "duds",    "impostor", "impostors", "imposter", "imposters", "winner",
-        "winners", "loser",   "losers",   "charmer",   "charmers",  "stinker",   "stinkers",
+        "dud",     "duds",    "impostor", "impostors",     "imposter",      "imposters", "winner",
+        "winners", "loser",   "losers",   "charmer",       "charmers",      "stinker",   "stinkers",
         "keeper",  "sleeper", "knockout", "crowd-pleaser", "crowd-pleasers"};
     std::size_t k = i + 1;
     if (same_sentence(k) && surface(k) == ",") ++k;
-    const bool who = same_sentence(k) && (text::to_lower(surface(k)) == "who" ||
-                                          text::to_lower(surface(k)) == "whose");
+    const bool who = same_sentence(k) &&
+                     (text::to_lower(surface(k)) == "who" || text::to_lower(surface(k)) == "whose");
     if (kVerdicts.count(text::to_lower(word)) && !who)
       return "a verdict a review gives a work as often as a person: '" + text::to_lower(word) +
              "' without 'who'";
@@ -183,7 +194,8 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   {
     static const std::set<std::string_view> kQualities = {"genius", "talent", "beauty", "wit"};
     static const std::set<std::string_view> kWorkNouns = {
-        "work", "film", "movie", "picture", "script", "screenplay", "book", "novel", "play", "show"};
+        "work",       "film", "movie", "picture", "script",
+        "screenplay", "book", "novel", "play",    "show"};
     auto lower = [&](std::size_t t) { return text::to_lower(surface(t)); };
     if (!plural && kQualities.count(lower(i)) && same_sentence(i + 3) && lower(i + 1) == "of" &&
         determiner(i + 2) && kWorkNouns.count(lower(i + 3)))
@@ -228,9 +240,8 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
       text::to_lower(surface(numbered - 1)) == "in") {
     bool counted = numbered < j;
     for (std::size_t k = j; k < i; ++k) counted |= tag(k) == "cd";
-    const bool verb_after = same_sentence(i + 1) &&
-                            (tag(i + 1) == "vbz" || tag(i + 1) == "vbd" || tag(i + 1) == "vbp" ||
-                             tag(i + 1) == "md");
+    const bool verb_after = same_sentence(i + 1) && (tag(i + 1) == "vbz" || tag(i + 1) == "vbd" ||
+                                                     tag(i + 1) == "vbp" || tag(i + 1) == "md");
     if (counted || verb_after)
       return counted ? "a title: 'in' and a number before a bare plural"
                      : "a title: a bare plural after 'in' with a verb of its own";
@@ -258,9 +269,9 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
     static const std::set<std::string_view> kRelations = {
         "friends", "enemies", "rivals", "partners", "allies", "lovers", "pals", "buddies"};
     static const std::set<std::string_view> kVerbs = {
-        "stay",   "stays",  "stayed",   "staying", "remain",  "remains", "remained", "remaining",
-        "become", "became", "becomes",  "becoming", "make",   "makes",   "made",     "making",
-        "be",     "are",    "were",     "being",   "been",    "'re"};
+        "stay",   "stays",  "stayed",  "staying",  "remain", "remains", "remained", "remaining",
+        "become", "became", "becomes", "becoming", "make",   "makes",   "made",     "making",
+        "be",     "are",    "were",    "being",    "been",   "'re"};
     if (kRelations.count(text::to_lower(word)) && kVerbs.count(text::to_lower(surface(i - 1))))
       return "a relation, not people: '" + text::to_lower(surface(i - 1)) + " " +
              text::to_lower(word) + "'";
@@ -297,9 +308,9 @@ bool PersonContext::possessive(std::size_t k) const {
 
 std::string PersonContext::version_of_work(std::size_t k, std::size_t after) const {
   static const std::set<std::string_view> kVersions = {
-      "version",   "versions",  "adaptation", "adaptations", "remake",     "remakes",
-      "retelling", "parody",    "spoof",      "rip-off",     "reimagining", "reworking",
-      "sequel",    "sequels",   "prequel",    "update",      "knockoff",   "knock-off"};
+      "version",   "versions", "adaptation", "adaptations", "remake",      "remakes",
+      "retelling", "parody",   "spoof",      "rip-off",     "reimagining", "reworking",
+      "sequel",    "sequels",  "prequel",    "update",      "knockoff",    "knock-off"};
   if (k < 2 || sentence_start_[k] || sentence_start_[k - 1]) return {};
   const auto prep = text::to_lower(surface(k - 1));
   const auto work = text::to_lower(surface(k - 2));
@@ -310,13 +321,12 @@ std::string PersonContext::version_of_work(std::size_t k, std::size_t after) con
 }
 
 std::string PersonContext::version_of_work(std::size_t i) const {
-  static const std::set<std::string_view> kWorks = {"novel", "novels", "book", "books",
-                                                    "story", "stories", "play",  "plays"};
+  static const std::set<std::string_view> kWorks = {"novel", "novels",  "book", "books",
+                                                    "story", "stories", "play", "plays"};
   auto why = version_of_work(i, i + 1);
   // Over the full name (a middle initial, a surname) up to the first punctuation.
-  for (std::size_t k = i + 1; !why.empty() && k <= i + 4 && k < tagged_.tokens.size() &&
-                              !sentence_start_[k];
-       ++k) {
+  for (std::size_t k = i + 1;
+       !why.empty() && k <= i + 4 && k < tagged_.tokens.size() && !sentence_start_[k]; ++k) {
     if ((k <= i + 2 && possessive(k)) || kWorks.count(text::to_lower(surface(k)))) why.clear();
     const auto w = surface(k);
     if (w == "," || w == ";" || w == ":" || w == "(" || w == ")") break;

@@ -11,7 +11,9 @@
 //    name ("director peter sheridan") or is a kinship word or a title used as a name ("Mom
 //    said", "Lady Grantham") and does not modify a noun after it; nouns joined by "and" / "or"
 //    share a determiner and a name ("the writer and director");
-//  - "its predecessors", "its successor", "its brethren" are things of the possessor's kind (films);
+//  - "its predecessors", "its successor", "its brethren" are things of the possessor's kind
+//  (films), and so is a predecessor or successor without a person's possessive ("it took 19
+//  predecessors");
 //  - a plural followed by a singular verb is a title ("Watchers is a fun movie"); so is a noun
 //    inside a short quotation or bracket without a verb (`" ichi the killer "`), and a noun
 //    followed by "which" or "itself" names a thing ("the killer which they have been waiting

@@ -1,8 +1,6 @@
 // Where a person noun or a first name names a person: the Perturbator's person test, its noun
 // and name tokens, and the place rules around them (person_context.h holds the rules that need
 // no lexicon).
-#include "fairness/perturbator_internal.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +10,7 @@
 #include "core/error.h"
 #include "core/utf8.h"
 #include "fairness/person_context.h"
+#include "fairness/perturbator_internal.h"
 #include "text/sentence_splitter.h"
 
 namespace assay::fairness {
@@ -44,10 +43,10 @@ bool Perturbator::is_perturbable_person(const std::string& lemma) const {
   // whose senses was tagged has them in no such order, so its first sense is the most frequent
   // only by chance: it counts as a person when every sense is one ("filmmaker"; not "extra":
   // a minor actor, a newspaper's edition, something additional).
-  const bool untagged_mixed =
-      graph.tagged_noun_sense_count(lemma) == 0 &&
-      std::any_of(senses.begin(), senses.end(),
-                  [&](knowledge::NodeId s) { return !persons.sense_is_person(s); });
+  const bool untagged_mixed = graph.tagged_noun_sense_count(lemma) == 0 &&
+                              std::any_of(senses.begin(), senses.end(), [&](knowledge::NodeId s) {
+                                return !persons.sense_is_person(s);
+                              });
   if (persons.sense_is_person(senses.front()) && !untagged_mixed) return true;
   // A noun whose most frequent sense is not a person is one only when it has a gender through
   // the lexicon (queen) — not through a rare sense ("bull": a heavyset man) — or is a member
@@ -127,8 +126,8 @@ std::vector<std::pair<std::size_t, bool>> Perturbator::noun_tokens(
           i + 1 < tokens.size() &&
           (text::to_lower(tokens[i + 1].text) == "of" ||
            (tables.tag_name(tagged.tags[i + 1]) == "nnp" && upper_first(tokens[i + 1].text)) ||
-           (r_.first_names && r_.first_names->gender_of(tokens[i + 1].text) !=
-                                  knowledge::Gender::kNone));
+           (r_.first_names &&
+            r_.first_names->gender_of(tokens[i + 1].text) != knowledge::Gender::kNone));
       if (!nobleman) continue;
     }
     // A quantity, not a person: "a host of problems".
@@ -198,8 +197,7 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
     if (!context.case_informative() || sentence_start[i + 1] || !upper_first(first) ||
         !upper_first(next) || all_upper(next) || !is_noun_word(next) || !any_first_name(first))
       continue;
-    if (i + 2 < tokens.size() && !sentence_start[i + 2] &&
-        upper_first(tokens[i + 2].surface(text)))
+    if (i + 2 < tokens.size() && !sentence_start[i + 2] && upper_first(tokens[i + 2].surface(text)))
       continue;  // not the end of the name
     surnames.insert(std::string(next));
   }
@@ -208,9 +206,10 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
     if (!is_noun_word(surface) || all_upper(surface)) continue;
     const auto gender = gender_of(surface);
     if (gender == knowledge::Gender::kNone) continue;
-    const bool in_full_name = (i + 1 < tokens.size() && !sentence_start[i + 1] &&
-                               upper_first(tokens[i + 1].surface(text))) ||
-                              (i > 0 && !sentence_start[i] && any_first_name(tokens[i - 1].surface(text)));
+    const bool in_full_name =
+        (i + 1 < tokens.size() && !sentence_start[i + 1] &&
+         upper_first(tokens[i + 1].surface(text))) ||
+        (i > 0 && !sentence_start[i] && any_first_name(tokens[i - 1].surface(text)));
     if (surnames.count(std::string(surface)) && !in_full_name) {
       dropped.push_back({MutationKind::kName, "", std::string(surface), "",
                          "not a name here: the surname of a full name in the text"});
@@ -401,7 +400,8 @@ bool Perturbator::modifies_next_noun(const text::TaggedText& tagged,
   const auto& tables = r_.tagger->tables();
   // A plural after a singular is its verb when an object, an adverb or "to" follows ("the
   // widow lives alone", "her son visits her").
-  if (!plural && tag == impl_->nns && j + 1 < words.size() && sentence_of[j + 1] == sentence_of[i]) {
+  if (!plural && tag == impl_->nns && j + 1 < words.size() &&
+      sentence_of[j + 1] == sentence_of[i]) {
     const auto after = tables.tag_name(tagged.tags[j + 1]);
     if (after == "det" || after == "prp" || after == "prps" || after == "to" ||
         after.rfind("rb", 0) == 0)

@@ -79,9 +79,9 @@ PerturbationBuilder::TextPersons PerturbationBuilder::find_persons() const {
       // rules do not name ("Vince Vaughn is a much better actor") stands for that person.
       const std::size_t t = occ_token[a];
       const bool describes_mention =
-          described[a] && (name_at.count(described[a]->word) ||
-                           surname_words.count(words[described[a]->word]) ||
-                           classify_pronoun(words[described[a]->word], 0, true).has_value());
+          described[a] &&
+          (name_at.count(described[a]->word) || surname_words.count(words[described[a]->word]) ||
+           classify_pronoun(words[described[a]->word], 0, true).has_value());
       if (!p_.modifies_next_noun(tagged, words, sentence_of, t, occ_plural[a]) &&
           !describes_mention)
         mentions.push_back({t, e, info.gender, static_cast<bool>(occ_plural[a])});
@@ -222,7 +222,7 @@ std::vector<GenderedPronoun> PerturbationBuilder::find_pronouns() const {
     // "at his best".
     if (in_sentence(i, i + 1) && !nominal) {
       static const std::set<std::string_view> kElliptical = {
-          "first", "second", "third", "fourth", "fifth", "last", "next", "latest",
+          "first", "second", "third", "fourth", "fifth",    "last",     "next",  "latest",
           "own",   "best",   "worst", "finest", "greatest", "earliest", "newest"};
       nominal = kElliptical.count(words[i + 1]) > 0;
     }
@@ -382,7 +382,7 @@ void PerturbationBuilder::perturb_persons() {
       Realised r;
       r.new_word = text::transfer_case(who.written, name);
       add_replacements(r, change);
-      emit(MutationKind::kName, g, who.written, r, fluency_of(r), "names");
+      emit(MutationKind::kName, g, 1 - g, who.written, r, fluency_of(r), "names");
       continue;
     }
     const NounInfo& info = *occ_info[who.occs[0]];
@@ -397,10 +397,10 @@ void PerturbationBuilder::perturb_persons() {
     if (const auto d = std::find_if(who.occs.begin(), who.occs.end(),
                                     [&](std::size_t a) { return described[a].has_value(); });
         d != who.occs.end()) {
-      out.dropped.push_back({info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "",
-                             who.written, "",
-                             "describes '" + std::string(tokens[described[*d]->word].surface(text)) +
-                                 "': it takes that person's gender"});
+      out.dropped.push_back(
+          {info.neutral ? MutationKind::kActive : MutationKind::kAnalogy, "", who.written, "",
+           "describes '" + std::string(tokens[described[*d]->word].surface(text)) +
+               "': it takes that person's gender"});
       continue;
     }
     // Plural nouns of one gender close together may name the same people ("Two guys compete
@@ -439,10 +439,9 @@ void PerturbationBuilder::perturb_persons() {
     }
     // "the lovers who inhabit it": the two of a couple, whom one gender for both would make
     // another couple.
-    static const std::set<std::string_view> kCouples = {"lover", "sweetheart", "spouse",
-                                                        "newlywed", "fiance"};
-    if (options_.active && info.neutral && occ_plural[who.occs[0]] &&
-        kCouples.count(info.lemma)) {
+    static const std::set<std::string_view> kCouples = {"lover", "sweetheart", "spouse", "newlywed",
+                                                        "fiance"};
+    if (options_.active && info.neutral && occ_plural[who.occs[0]] && kCouples.count(info.lemma)) {
       out.dropped.push_back({MutationKind::kActive, "", who.written, "",
                              "a couple's two: one gender for both makes another couple"});
       continue;

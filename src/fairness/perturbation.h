@@ -29,7 +29,10 @@ struct ChangedSpan {
 struct Perturbation {
   std::string text;
   MutationKind kind = MutationKind::kAnalogy;
-  std::string group;     // subpopulation the perturbed text speaks of ("female")
+  std::string group;  // subpopulation the perturbed text speaks of ("female")
+  // The group the changed words named in the original ("male" for "actor" → "actress", "white"
+  // for "the white nurse" → "the black nurse"); empty for an insertion, whose noun named none.
+  std::string from_group;
   std::string old_word;  // the person noun or name as written ("actors", "John")
   std::string new_word;  // its replacement ("actresses", "Mary") or the inserted adjective
   // Where the counterpart came from: the finder's evidence (antonym, gloss, ...), "vectors",

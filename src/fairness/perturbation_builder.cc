@@ -79,11 +79,10 @@ bool PerturbationBuilder::find_people() {
     std::vector<RefusedGroupWord> refused;
     group_mentions = impl_->group_words->find(text, tagged, gc, refused);
     for (const auto& r : refused) {
-      out.dropped.push_back(
-          {MutationKind::kGroup, "",
-           std::string(
-               text.substr(tokens[r.first].begin, tokens[r.end - 1].end - tokens[r.first].begin)),
-           "", r.reason});
+      const std::string written(
+          text.substr(tokens[r.first].begin, tokens[r.end - 1].end - tokens[r.first].begin));
+      out.dropped.push_back({MutationKind::kGroup, "", written, "", r.reason});
+      if (r.other_group && other_group.empty()) other_group = written;
     }
     Perturbator::PersonNouns kept_nouns;
     for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
@@ -154,6 +153,16 @@ bool PerturbationBuilder::find_people() {
   // imam"): token, member row, number.
   // Associated words move too ("Hindus visited the temple" → "Christians visited the
   // church").
+  // A text that names people by a group of another kind ("an African American vampire hunter"
+  // for nationality) takes no inserted adjective: "a British cop" would contradict it.
+  if (group_mentions.empty() && !other_group.empty()) {
+    for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
+      out.dropped.push_back(
+          {MutationKind::kActive, "", std::string(tokens[persons_found.token[k]].surface(text)), "",
+           "the text names people by a group of another kind ('" + other_group + "')"});
+    }
+    persons_found = Perturbator::PersonNouns{};
+  }
   if (!group_mentions.empty()) {
     for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
       if (const auto hit = attribute_.find_member(persons_found.info[k]->lemma))

@@ -93,8 +93,9 @@ class PerturbationBuilder {
   std::string contrast_conflict(const Realised& r) const;
   std::string occ_word(std::size_t k) const;
   bool full() const;
-  void emit(MutationKind kind, std::size_t group, std::string old_word, const Realised& r,
-            Fluency fluency, const std::string& evidence);
+  // `from`: the group the changed words named (none for an insertion).
+  void emit(MutationKind kind, std::size_t group, std::optional<std::size_t> from,
+            std::string old_word, const Realised& r, Fluency fluency, const std::string& evidence);
   void propose_analogy(const NounInfo& info, std::size_t g, const std::vector<std::size_t>& occs,
                        const Replacements& extra = {});
   void propose_active(std::size_t g, const std::vector<std::size_t>& occs,
@@ -150,6 +151,9 @@ class PerturbationBuilder {
 
   // The people found.
   std::vector<GroupMention> group_mentions;
+  // A phrase naming people by a group of another kind (the attribute file's `other`), as
+  // written; empty: none.
+  std::string other_group;
   // Member nouns of a text that names a group move with it ("a Hindu priest" → "a Muslim
   // imam"); so do associated words ("Hindus visited the temple" → "Christians visited the
   // church"): token, row, number.

@@ -17,6 +17,8 @@ nlohmann::ordered_json perturbation_to_json(const Perturbation& p) {
   j["text"] = p.text;
   j["kind"] = std::string(to_string(p.kind));
   j["group"] = p.group;
+  j["from_group"] =
+      p.from_group.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(p.from_group);
   j["old"] = p.old_word;
   j["new"] = p.new_word;
   j["evidence"] = p.evidence;

@@ -1,5 +1,3 @@
-#include "fairness/perturbator_internal.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,8 +10,9 @@
 #include "core/utf8.h"
 #include "fairness/coreference.h"
 #include "fairness/group_words.h"
-#include "fairness/perturbation_builder.h"
 #include "fairness/person_context.h"
+#include "fairness/perturbation_builder.h"
+#include "fairness/perturbator_internal.h"
 #include "text/sentence_splitter.h"
 #include "text/text_edit.h"
 #include "text/unicode_props.h"
@@ -61,8 +60,9 @@ CounterpartChoice parse_counterpart_choice(std::string_view name) {
   if (name == "frequency") return CounterpartChoice::kFrequency;
   if (name == "mutual") return CounterpartChoice::kMutual;
   if (name == "context") return CounterpartChoice::kContext;
-  throw core::UsageError("the counterpart choice must be rank, frequency, mutual or context; got '" +
-                         std::string(name) + "'");
+  throw core::UsageError(
+      "the counterpart choice must be rank, frequency, mutual or context; got '" +
+      std::string(name) + "'");
 }
 
 Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribute attribute,
@@ -86,8 +86,7 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
     const auto name = tables.tag_name(static_cast<text::TagId>(t));
     // (and a participle that modifies the noun: "a british boxing promoter" gets no "boxing
     // male promoter")
-    impl_->blocks_active[t] =
-        name.rfind("jj", 0) == 0 || name.rfind("nn", 0) == 0 || name == "vbg";
+    impl_->blocks_active[t] = name.rfind("jj", 0) == 0 || name.rfind("nn", 0) == 0 || name == "vbg";
   }
   impl_->nominal.assign(tables.n_tags(), false);
   impl_->adjective_like.assign(tables.n_tags(), false);

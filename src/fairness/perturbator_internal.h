@@ -34,7 +34,8 @@ namespace assay::fairness {
 namespace perturbator_detail {
 
 // Whether tokens a and b lie in one sentence (`sentence_start[t]`: token t begins one).
-inline bool same_sentence_tokens(const std::vector<bool>& sentence_start, std::size_t a, std::size_t b) {
+inline bool same_sentence_tokens(const std::vector<bool>& sentence_start, std::size_t a,
+                                 std::size_t b) {
   if (a > b) std::swap(a, b);
   for (std::size_t t = a + 1; t <= b; ++t) {
     if (sentence_start[t]) return false;

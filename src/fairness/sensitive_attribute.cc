@@ -194,12 +194,12 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
       }
       continue;
     }
-    if (key == "except" || key == "exempt") {
+    if (key == "except" || key == "exempt" || key == "other") {
       if (n_values == 0) fail("expected at least one word after '" + std::string(key) + "'");
+      auto& list = key == "except" ? a.excepts : key == "exempt" ? a.exempt : a.others;
       for (std::size_t i = 1; i < fields.size(); ++i) {
         check_word(i);
-        (key == "except" ? a.excepts : a.exempt)
-            .push_back(text::to_lower(field_word(fields[i].text)));
+        list.push_back(text::to_lower(field_word(fields[i].text)));
       }
       continue;
     }
@@ -207,7 +207,7 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
         key != "noun" && key != "plural" && key != "associated") {
       fail("unknown keyword '" + std::string(key) +
            "' (expected attribute, groups, active, adjective, noun, plural, member, associated, "
-           "anchor, names, except or exempt)");
+           "anchor, names, except, other or exempt)");
     }
     if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
     if (n_values != a.groups.size()) {

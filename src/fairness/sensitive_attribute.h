@@ -20,6 +20,8 @@
 //   associated church mosque synagogue words that change with the group in a text that names
 //                                      one (any number of rows)
 //   except old_friend old_flame        phrases whose group word names no group (any number)
+//   other African_American             phrases naming people by a group of another kind: no
+//                                      group here, and no inserted adjective in their text
 //   exempt child kid                   person nouns that take no inserted adjective (any number)
 //   names white female Emily Anne      first names associated with a group, by gender (any
 //                                      number of rows; group words, docs/fairness.md)
@@ -57,6 +59,10 @@ struct SensitiveAttribute {
   std::vector<std::vector<std::string>> associated;
   // Lower-case phrases in which a group word names no group ("old friend").
   std::vector<std::string> excepts;
+  // Lower-case phrases that name people by a group this attribute does not swap ("african
+  // american" for nationality): their group word names no group, like an `except`, and a text
+  // that has one takes no inserted adjective, which could contradict it.
+  std::vector<std::string> others;
   // Person nouns (lemmas, lower case) that take no inserted adjective of this attribute
   // ("child" for sexual orientation).
   std::vector<std::string> exempt;

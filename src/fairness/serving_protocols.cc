@@ -207,7 +207,7 @@ std::string answer_body(const ServeRequest& request, const std::vector<NeutralAn
 
 void check_model_name(const std::string& name) {
   if (name.empty() || name.find_first_of("/?# \t") != std::string::npos)
-    throw core::UsageError("--model-name '" + name +
+    throw core::UsageError("model name '" + name +
                            "': expected a non-empty name without '/', '?', '#' or blanks");
 }
 

@@ -28,6 +28,9 @@ bool PerturbationBuilder::active_ok(std::size_t k) const {
   if (i > 0 && is_article(i - 1) && i + 1 < tokens.size() &&
       (words[i + 1] == "'s" || words[i + 1] == "'"))
     return false;
+  // "ahola is simply not an actor": an adjective inside a denied noun would change what is
+  // denied.
+  if (i >= 2 && is_article(i - 1) && (words[i - 2] == "not" || words[i - 2] == "n't")) return false;
   return (i == 0 || !impl_->blocks_active[tagged.tags[i - 1]] || possessive_determiner(i - 1)) &&
          !occ_modifier[k];
 }
@@ -118,11 +121,13 @@ Fluency PerturbationBuilder::fluency_of(const Realised& r) const {
   return worst;
 }
 
-void PerturbationBuilder::emit(MutationKind kind, std::size_t group, std::string old_word,
+void PerturbationBuilder::emit(MutationKind kind, std::size_t group,
+                               std::optional<std::size_t> from, std::string old_word,
                                const Realised& r, Fluency fluency, const std::string& evidence) {
   Perturbation p;
   p.kind = kind;
   p.group = attribute_.groups[group].name;
+  if (from) p.from_group = attribute_.groups[*from].name;
   p.old_word = std::move(old_word);
   p.new_word = r.new_word;
   p.evidence = evidence;
@@ -274,14 +279,24 @@ void PerturbationBuilder::propose_analogy(const NounInfo& info, std::size_t g,
       return;
     }
   }
-  emit(MutationKind::kAnalogy, g, occ_word(occs[0]), best, best_fluency, list[pick].evidence);
+  // A lemma has counterparts in every group but its own: the one group without is its group.
+  std::optional<std::size_t> from;
+  for (std::size_t h = 0; h < info.candidates.size(); ++h) {
+    if (!info.candidates[h].empty()) continue;
+    if (from) {
+      from.reset();
+      break;
+    }
+    from = h;
+  }
+  emit(MutationKind::kAnalogy, g, from, occ_word(occs[0]), best, best_fluency, list[pick].evidence);
 }
 
 void PerturbationBuilder::propose_active(std::size_t g, const std::vector<std::size_t>& occs,
                                          const Replacements& extra) {
   auto r = realise(MutationKind::kActive, occs, attribute_.groups[g].active);
   add_replacements(r, extra);
-  emit(MutationKind::kActive, g, occ_word(occs[0]), r, fluency_of(r), "insert");
+  emit(MutationKind::kActive, g, std::nullopt, occ_word(occs[0]), r, fluency_of(r), "insert");
 }
 
 }  // namespace assay::fairness

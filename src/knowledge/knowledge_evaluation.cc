@@ -13,7 +13,9 @@
 namespace assay::knowledge {
 namespace {
 
-nlohmann::json read_json(const std::string& path) { return core::read_json_file(path); }
+nlohmann::json read_json(const std::string& path) {
+  return core::read_json_file(path);
+}
 
 double ratio(std::size_t a, std::size_t b) {
   return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;

@@ -20,6 +20,7 @@ struct GraphOptions {
 
 // Throws core::UsageError for a spec that is neither form (the message lists both), and the
 // backends' IoError / ParseError for missing or malformed files.
-std::unique_ptr<KnowledgeGraph> open_graph(const std::string& spec, const GraphOptions& options = {});
+std::unique_ptr<KnowledgeGraph> open_graph(const std::string& spec,
+                                           const GraphOptions& options = {});
 
 }  // namespace assay::knowledge

@@ -25,7 +25,9 @@ std::size_t require_size(const nlohmann::json& j, const char* key, const std::st
 
 }  // namespace
 
-const char* BertConfig::supported_types() { return "bert, distilbert, roberta"; }
+const char* BertConfig::supported_types() {
+  return "bert, distilbert, roberta";
+}
 
 BertConfig BertConfig::load(const std::string& path) {
   // The text rules of every reader (BOM, CRLF, UTF-8, a directory or missing file).
@@ -46,8 +48,8 @@ BertConfig BertConfig::load(const std::string& path) {
       c.architecture = Architecture::kRoberta;
     } else {
       throw core::ParseError(core::SourceLocation(path),
-                             "model_type '" + c.model_type + "' is not supported (supported: " +
-                                 supported_types() + ")");
+                             "model_type '" + c.model_type +
+                                 "' is not supported (supported: " + supported_types() + ")");
     }
   }
   const bool distil = c.architecture == Architecture::kDistilBert;
@@ -55,7 +57,8 @@ BertConfig BertConfig::load(const std::string& path) {
   constexpr std::size_t kMaxDim = 1 << 16, kMaxVocab = 1 << 22, kMaxLayers = 256;
   c.vocab_size = require_size(j, "vocab_size", path, kMaxVocab);
   c.hidden_size = require_size(j, distil ? "dim" : "hidden_size", path, kMaxDim);
-  c.num_hidden_layers = require_size(j, distil ? "n_layers" : "num_hidden_layers", path, kMaxLayers);
+  c.num_hidden_layers =
+      require_size(j, distil ? "n_layers" : "num_hidden_layers", path, kMaxLayers);
   c.num_attention_heads =
       require_size(j, distil ? "n_heads" : "num_attention_heads", path, kMaxDim);
   c.intermediate_size =
@@ -77,28 +80,27 @@ BertConfig BertConfig::load(const std::string& path) {
   const char* act_key = distil ? "activation" : "hidden_act";
   if (const auto act = j.find(act_key); act != j.end()) {
     if (!act->is_string() || act->get<std::string>() != "gelu") {
-      throw core::ParseError(core::SourceLocation(path),
-                             std::string(act_key) + " " + act->dump() +
-                                 " is not supported (expected \"gelu\")");
+      throw core::ParseError(
+          core::SourceLocation(path),
+          std::string(act_key) + " " + act->dump() + " is not supported (expected \"gelu\")");
     }
   }
   if (c.architecture == Architecture::kRoberta) {
     std::size_t pad = 1;  // RobertaConfig's default
     if (const auto p = j.find("pad_token_id"); p != j.end()) {
       if (!p->is_number_unsigned() || p->get<std::uint64_t>() >= c.vocab_size) {
-        throw core::ParseError(core::SourceLocation(path),
-                               "'pad_token_id' must be a token id below vocab_size, got " +
-                                   p->dump());
+        throw core::ParseError(
+            core::SourceLocation(path),
+            "'pad_token_id' must be a token id below vocab_size, got " + p->dump());
       }
       pad = static_cast<std::size_t>(p->get<std::uint64_t>());
     }
     c.position_offset = pad + 1;
     if (c.position_offset >= c.max_position_embeddings) {
-      throw core::ParseError(core::SourceLocation(path),
-                             "max_position_embeddings " +
-                                 std::to_string(c.max_position_embeddings) +
-                                 " leaves no position after pad_token_id + 1 = " +
-                                 std::to_string(c.position_offset));
+      throw core::ParseError(
+          core::SourceLocation(path),
+          "max_position_embeddings " + std::to_string(c.max_position_embeddings) +
+              " leaves no position after pad_token_id + 1 = " + std::to_string(c.position_offset));
     }
   }
   if (c.hidden_size % c.num_attention_heads != 0) {

@@ -80,8 +80,8 @@ std::string find_prefix(const SafetensorsFile& file, const std::string& arch_pre
   if (file.contains(arch_prefix + kWord)) return arch_prefix;
   if (file.contains(kWord)) return "";
   throw core::ParseError(core::SourceLocation(file.path()),
-                         "no word embeddings: neither '" + arch_prefix + kWord + "' nor '" +
-                             kWord + "' is in the file (not a " + model_type +
+                         "no word embeddings: neither '" + arch_prefix + kWord + "' nor '" + kWord +
+                             "' is in the file (not a " + model_type +
                              " checkpoint, as config.json's model_type says?)");
 }
 

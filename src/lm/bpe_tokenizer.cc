@@ -45,8 +45,8 @@ struct Char {
 
 bool is_white_space(char32_t c) {  // Unicode White_Space, what the regex module's \s matches
   return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
-         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-         c == 0x205F || c == 0x3000;
+         (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+         c == 0x3000;
 }
 
 Kind classify(char32_t c) {
@@ -133,7 +133,8 @@ void read_vocab(const nlohmann::json& j, const std::string& path,
   std::vector<bool> seen;
   for (const auto& [token, id] : j.items()) {
     if (!id.is_number_unsigned() ||
-        id.get<std::uint64_t>() >= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) {
+        id.get<std::uint64_t>() >=
+            static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) {
       throw core::ParseError(core::SourceLocation(path),
                              "vocabulary entry \"" + token + "\": " + id.dump() +
                                  " is not a token id (a non-negative integer)");
@@ -141,9 +142,9 @@ void read_vocab(const nlohmann::json& j, const std::string& path,
     const auto v = static_cast<std::size_t>(id.get<std::uint64_t>());
     if (v >= seen.size()) seen.resize(v + 1, false);
     if (seen[v]) {
-      throw core::ParseError(core::SourceLocation(path),
-                             "vocabulary entry \"" + token + "\": id " + std::to_string(v) +
-                                 " is given to another token too");
+      throw core::ParseError(core::SourceLocation(path), "vocabulary entry \"" + token + "\": id " +
+                                                             std::to_string(v) +
+                                                             " is given to another token too");
     }
     seen[v] = true;
     vocab.emplace(token, static_cast<std::int32_t>(v));
@@ -152,8 +153,7 @@ void read_vocab(const nlohmann::json& j, const std::string& path,
 
 }  // namespace
 
-void BpeTokenizer::add_merge(std::string left, const std::string& right,
-                             const std::string& where) {
+void BpeTokenizer::add_merge(std::string left, const std::string& right, const std::string& where) {
   if (left.empty() || right.empty() || left.find(' ') != std::string::npos ||
       right.find(' ') != std::string::npos) {
     throw core::ParseError(core::SourceLocation(where),
@@ -209,14 +209,14 @@ BpeTokenizer BpeTokenizer::load_tokenizer_json(const std::string& path,
   const auto type = model->find("type");
   if (type == model->end() || !type->is_string() || type->get<std::string>() != "BPE") {
     throw core::ParseError(core::SourceLocation(path),
-                           "model type " + (type == model->end() ? std::string("(none)")
-                                                                  : type->dump()) +
+                           "model type " +
+                               (type == model->end() ? std::string("(none)") : type->dump()) +
                                " is not supported here (expected \"BPE\", byte-level)");
   }
   BpeTokenizer t;
   t.add_prefix_space_ = config.add_prefix_space;
-  if (const auto pre = j.find("pre_tokenizer"); pre != j.end() && pre->is_object() &&
-                                                 pre->value("type", "") == "ByteLevel") {
+  if (const auto pre = j.find("pre_tokenizer");
+      pre != j.end() && pre->is_object() && pre->value("type", "") == "ByteLevel") {
     if (const auto aps = pre->find("add_prefix_space"); aps != pre->end() && aps->is_boolean()) {
       t.add_prefix_space_ = aps->get<bool>();
     }
@@ -290,7 +290,8 @@ void BpeTokenizer::merge_word(const std::string& mapped, std::vector<std::string
 
 std::vector<std::string> BpeTokenizer::tokenize(std::string_view text) const {
   std::string prefixed;
-  if (add_prefix_space_ && !text.empty() && decode(text.substr(0, 4)).front().kind != Kind::kSpace) {
+  if (add_prefix_space_ && !text.empty() &&
+      decode(text.substr(0, 4)).front().kind != Kind::kSpace) {
     prefixed.reserve(text.size() + 1);
     prefixed.append(1, ' ').append(text);
     text = prefixed;

@@ -11,9 +11,9 @@ namespace fs = std::filesystem;
 
 void require_file(const fs::path& file, const std::string& model_type, const char* what) {
   if (!fs::exists(file)) {
-    throw core::MissingResourceError(core::SourceLocation(file.string()),
-                                     "missing " + file.filename().string() + " (a " + model_type +
-                                         " model needs " + what + ")");
+    throw core::MissingResourceError(
+        core::SourceLocation(file.string()),
+        "missing " + file.filename().string() + " (a " + model_type + " model needs " + what + ")");
   }
 }
 
@@ -74,6 +74,8 @@ std::vector<std::int32_t> HfEncoder::encode_input(std::string_view text) const {
   return wordpiece_->wrap(wordpiece_->encode(text), max_length);
 }
 
-std::int32_t HfEncoder::pad_id() const { return bpe_ ? bpe_->pad_id() : vocab_->pad_id(); }
+std::int32_t HfEncoder::pad_id() const {
+  return bpe_ ? bpe_->pad_id() : vocab_->pad_id();
+}
 
 }  // namespace assay::lm

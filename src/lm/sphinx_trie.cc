@@ -22,9 +22,9 @@ namespace assay::lm {
 namespace {
 
 constexpr char kTrieHeader[] = "Trie Language Model";
-constexpr int kQuantBits = 16;                   // sphinxbase's prob_bits and bo_bits
+constexpr int kQuantBits = 16;  // sphinxbase's prob_bits and bo_bits
 constexpr std::size_t kBins = std::size_t{1} << kQuantBits;
-constexpr int kMaxOrder = 6;                     // NGRAM_MAX_ORDER in sphinxbase
+constexpr int kMaxOrder = 6;  // NGRAM_MAX_ORDER in sphinxbase
 
 std::uint8_t required_bits(std::uint32_t max_value) {
   std::uint8_t r = 0;
@@ -103,7 +103,8 @@ std::vector<unsigned char> slurp(const std::string& path) {
 
 // Whether layer entries [begin, end) are strictly increasing by word: then sphinxbase's
 // interpolation search (find_child) reaches every one of them, and none needs searching for.
-bool strictly_increasing(const std::vector<SphinxTrie::Entry>& e, std::uint32_t begin, std::uint32_t end) {
+bool strictly_increasing(const std::vector<SphinxTrie::Entry>& e, std::uint32_t begin,
+                         std::uint32_t end) {
   for (std::uint32_t j = begin + 1; j < end; ++j) {
     if (!(e[j - 1].word < e[j].word)) return false;
   }
@@ -112,7 +113,9 @@ bool strictly_increasing(const std::vector<SphinxTrie::Entry>& e, std::uint32_t 
 
 }  // namespace
 
-double SphinxTrie::log_base() { return std::log(1.0001); }
+double SphinxTrie::log_base() {
+  return std::log(1.0001);
+}
 
 std::unique_ptr<SphinxTrie> SphinxTrie::load(const std::string& path) {
   std::error_code ec;
@@ -151,7 +154,8 @@ std::unique_ptr<SphinxTrie> SphinxTrie::load(const std::string& path) {
     ngram_model_free(model);
     logmath_free(lmath);
     try {
-      if (rc != 0) throw core::IoError(core::SourceLocation{tmp}, "sphinxbase cannot write its trie");
+      if (rc != 0)
+        throw core::IoError(core::SourceLocation{tmp}, "sphinxbase cannot write its trie");
       m->read_file(tmp, path);
     } catch (...) {
       std::filesystem::remove(tmp, ec);
@@ -167,13 +171,15 @@ SphinxTrie::~SphinxTrie() = default;
 void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
   const std::vector<unsigned char> data = slurp(file);
   Reader r(data, shown);
-  if (std::memcmp(r.take(sizeof kTrieHeader - 1, "header"), kTrieHeader, sizeof kTrieHeader - 1) != 0) {
+  if (std::memcmp(r.take(sizeof kTrieHeader - 1, "header"), kTrieHeader, sizeof kTrieHeader - 1) !=
+      0) {
     throw core::ParseError(core::SourceLocation{shown}, "not a sphinxbase trie model");
   }
   order_ = r.get<std::uint8_t>("order");
   if (order_ < 1 || order_ > kMaxOrder) {
-    throw core::ParseError(core::SourceLocation{shown}, "n-gram order " + std::to_string(order_) +
-                                                           " out of range 1.." + std::to_string(kMaxOrder));
+    throw core::ParseError(
+        core::SourceLocation{shown},
+        "n-gram order " + std::to_string(order_) + " out of range 1.." + std::to_string(kMaxOrder));
   }
   std::vector<std::uint32_t> counts(static_cast<std::size_t>(order_));
   for (auto& c : counts) c = r.get<std::uint32_t>("n-gram counts");
@@ -188,7 +194,8 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
     for (int i = 0; i < order_ - 2; ++i) {
       for (auto* tables : {&prob_tables, &bo_tables}) {
         std::vector<float> t(kBins);
-        std::memcpy(t.data(), r.take(kBins * sizeof(float), "quantiser table"), kBins * sizeof(float));
+        std::memcpy(t.data(), r.take(kBins * sizeof(float), "quantiser table"),
+                    kBins * sizeof(float));
         tables->push_back(std::move(t));
       }
     }
@@ -215,7 +222,8 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
   for (int li = 0; li + 1 < order_; ++li) {
     const bool longest = li == order_ - 2;
     const std::uint32_t n = counts[static_cast<std::size_t>(li) + 1];
-    const std::uint8_t next_bits = longest ? 0 : required_bits(counts[static_cast<std::size_t>(li) + 2]);
+    const std::uint8_t next_bits =
+        longest ? 0 : required_bits(counts[static_cast<std::size_t>(li) + 2]);
     const std::uint32_t quant_bits = longest ? kQuantBits : 2 * kQuantBits;
     const std::uint32_t total = word_bits + quant_bits + next_bits;
     const unsigned char* base = r.take(layer_bytes(n, total), "n-gram layer");
@@ -226,27 +234,32 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
       const std::uint64_t off = std::uint64_t{j} * total;
       Entry& e = layer.entries[j];
       e.word = static_cast<WordId>(read_bits(base, off, word_bits));
-      if (e.word >= n_words_) throw core::ParseError(core::SourceLocation{shown}, "word id out of range in the trie");
+      if (e.word >= n_words_)
+        throw core::ParseError(core::SourceLocation{shown}, "word id out of range in the trie");
       if (longest) {
         e.prob = probs[read_bits(base, off + word_bits, kQuantBits)];
         e.backoff = 0;
       } else {
-        e.backoff = bo_tables[static_cast<std::size_t>(li)][read_bits(base, off + word_bits, kQuantBits)];
+        e.backoff =
+            bo_tables[static_cast<std::size_t>(li)][read_bits(base, off + word_bits, kQuantBits)];
         e.prob = probs[read_bits(base, off + word_bits + kQuantBits, kQuantBits)];
       }
     }
     if (!longest) {
       layer.next.resize(std::size_t{n} + 1);
       for (std::uint32_t j = 0; j <= n; ++j) {
-        layer.next[j] = read_bits(base, std::uint64_t{j} * total + word_bits + quant_bits, next_bits);
+        layer.next[j] =
+            read_bits(base, std::uint64_t{j} * total + word_bits + quant_bits, next_bits);
       }
     }
   }
   // Pointers must be monotone and in range over the reachable entries (sphinxbase's counts may
   // exceed the entries it inserted; the surplus is unreachable and left zero).
   if (order_ > 1) {
-    auto check = [&](const std::vector<std::uint32_t>& next, std::uint32_t reachable, std::uint32_t limit) {
-      if (reachable >= next.size()) throw core::ParseError(core::SourceLocation{shown}, "corrupt pointer in the trie");
+    auto check = [&](const std::vector<std::uint32_t>& next, std::uint32_t reachable,
+                     std::uint32_t limit) {
+      if (reachable >= next.size())
+        throw core::ParseError(core::SourceLocation{shown}, "corrupt pointer in the trie");
       for (std::uint32_t j = 0; j <= reachable; ++j) {
         if (next[j] > limit || (j > 0 && next[j] < next[j - 1])) {
           throw core::ParseError(core::SourceLocation{shown}, "corrupt pointer in the trie");
@@ -256,13 +269,15 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
     };
     std::uint32_t reachable = check(uni_next_, counts[0], counts[1]);
     for (int li = 0; li + 2 < order_; ++li) {
-      reachable = check(layers_[static_cast<std::size_t>(li)].next, reachable, counts[static_cast<std::size_t>(li) + 2]);
+      reachable = check(layers_[static_cast<std::size_t>(li)].next, reachable,
+                        counts[static_cast<std::size_t>(li) + 2]);
     }
   }
   // Words: total byte count, then NUL-terminated strings.
   const auto k = r.get<std::int32_t>("word string size");
   if (k < 0) throw core::ParseError(core::SourceLocation{shown}, "negative word string size");
-  const char* s = reinterpret_cast<const char*>(r.take(static_cast<std::uint64_t>(k), "word strings"));
+  const char* s =
+      reinterpret_cast<const char*>(r.take(static_cast<std::uint64_t>(k), "word strings"));
   words_.reserve(counts[0]);
   for (std::int32_t i = 0; i < k && words_.size() < counts[0];) {
     const void* nul = std::memchr(s + i, '\0', static_cast<std::size_t>(k - i));
@@ -272,9 +287,9 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
     i += len + 1;
   }
   if (words_.size() != counts[0]) {
-    throw core::ParseError(core::SourceLocation{shown}, "the trie has " + std::to_string(counts[0]) +
-                                                           " unigrams but " + std::to_string(words_.size()) +
-                                                           " word strings");
+    throw core::ParseError(core::SourceLocation{shown},
+                           "the trie has " + std::to_string(counts[0]) + " unigrams but " +
+                               std::to_string(words_.size()) + " word strings");
   }
   ids_.reserve(words_.size());
   for (std::size_t i = 0; i < words_.size(); ++i) ids_.emplace(words_[i], static_cast<WordId>(i));
@@ -282,7 +297,8 @@ void SphinxTrie::read_file(const std::string& file, const std::string& shown) {
   end_ = find("</s>");
   unknown_ = find("<UNK>");
   if (begin_ == kNoWord || end_ == kNoWord) {
-    throw core::ParseError(core::SourceLocation{shown}, "the model lacks the sentence markers <s> and </s>");
+    throw core::ParseError(core::SourceLocation{shown},
+                           "the model lacks the sentence markers <s> and </s>");
   }
 }
 
@@ -297,7 +313,8 @@ void SphinxTrie::build_indexes() const {
   for (std::size_t w = 0; w < V; ++w) {
     const bool sorted = strictly_increasing(bi.entries, uni_next_[w], uni_next_[w + 1]);
     for (std::uint32_t j = uni_next_[w]; j < uni_next_[w + 1]; ++j) {
-      bi_found[j] = sorted || find_child(0, uni_next_[w], uni_next_[w + 1], bi.entries[j].word) == static_cast<std::int64_t>(j);
+      bi_found[j] = sorted || find_child(0, uni_next_[w], uni_next_[w + 1], bi.entries[j].word) ==
+                                  static_cast<std::int64_t>(j);
       before_offsets_[w + 1] += bi_found[j];
     }
   }
@@ -336,7 +353,8 @@ void SphinxTrie::build_indexes() const {
     if (!bi_found[j]) continue;
     const bool sorted = strictly_increasing(tri.entries, bi.next[j], bi.next[j + 1]);
     for (std::uint32_t k = bi.next[j]; k < bi.next[j + 1]; ++k) {
-      tri_found[k] = sorted || find_child(1, bi.next[j], bi.next[j + 1], tri.entries[k].word) == static_cast<std::int64_t>(k);
+      tri_found[k] = sorted || find_child(1, bi.next[j], bi.next[j + 1], tri.entries[k].word) ==
+                                   static_cast<std::int64_t>(k);
       tri_bc_offsets_[j + 1] += tri_found[k];
       if (tri_found[k]) ++tri_ab_offsets_[static_cast<std::size_t>(tri.entries[k].word) + 1];
     }
@@ -404,14 +422,18 @@ WordId SphinxTrie::find(std::string_view w) const {
 // sphinxbase's uniform_find (an interpolation search in 32-bit arithmetic) reproduced step for
 // step: the trie's sibling lists are not all sorted (sphinxbase inserts placeholder entries),
 // so a binary search would find n-grams that sphinxbase's look-up never reaches.
-std::int64_t SphinxTrie::find_child(int layer, std::uint32_t begin, std::uint32_t end, WordId w) const {
+std::int64_t SphinxTrie::find_child(int layer, std::uint32_t begin, std::uint32_t end,
+                                    WordId w) const {
   const std::vector<Entry>& e = layers_[static_cast<std::size_t>(layer)].entries;
   const auto key = static_cast<std::uint32_t>(w);
-  std::uint32_t before_it = begin - 1, before_v = 0, after_it = end, after_v = static_cast<std::uint32_t>(n_words_);
+  std::uint32_t before_it = begin - 1, before_v = 0, after_it = end,
+                after_v = static_cast<std::uint32_t>(n_words_);
   if (key > after_v) return -1;
   while (after_it - before_it > 1) {
-    const std::uint32_t off = key - before_v, range = after_v - before_v, width = after_it - before_it - 1;
-    const std::uint32_t pivot = before_it + (1 + static_cast<std::uint32_t>((off * width) / (range + 1)));
+    const std::uint32_t off = key - before_v, range = after_v - before_v,
+                        width = after_it - before_it - 1;
+    const std::uint32_t pivot =
+        before_it + (1 + static_cast<std::uint32_t>((off * width) / (range + 1)));
     const auto mid = static_cast<std::uint32_t>(e[pivot].word);
     if (mid < key) {
       before_it = pivot;
@@ -538,8 +560,8 @@ const SphinxTrie::Entry* SphinxTrie::bigram(WordId a, WordId b) const {
 namespace {
 std::span<const SphinxTrie::Entry> keyed_range(const core::HugeArray<std::uint32_t>& offsets,
                                                const core::HugeArray<std::uint32_t>& keys,
-                                               const core::HugeArray<SphinxTrie::Entry>& entries, WordId a,
-                                               WordId key) {
+                                               const core::HugeArray<SphinxTrie::Entry>& entries,
+                                               WordId a, WordId key) {
   const auto i = static_cast<std::size_t>(a);
   const auto first = keys.begin() + offsets[i], last = keys.begin() + offsets[i + 1];
   const auto [lo, hi] = std::equal_range(first, last, static_cast<std::uint32_t>(key));

@@ -92,7 +92,9 @@ class SphinxTrie final : public NgramModel {
   // The enumeration indexes below, built on the first enumeration (once, thread-safe): look-ups
   // never need them, and they cost a fifth of a second and about 100 MB.
   void build_indexes() const;
-  void ensure_indexes() const { std::call_once(indexes_once_, [this] { build_indexes(); }); }
+  void ensure_indexes() const {
+    std::call_once(indexes_once_, [this] { build_indexes(); });
+  }
   // sphinxbase's lm_trie_score: `hist` most recent first, n_hist already clamped and cut.
   float trie_score(WordId w, const WordId* hist, int n_hist) const;
   // Child `word` of a node whose children are [begin, end) in layer `layer` (0 = bigrams).
@@ -108,8 +110,8 @@ class SphinxTrie final : public NgramModel {
   std::vector<std::uint32_t> uni_next_;  // n_words_ + 1
   // Decoded layers: layers_[0] = bigrams, ..., layers_[order-2] = the longest n-grams.
   struct Layer {
-    std::vector<Entry> entries;        // word = the earlier word added by this layer
-    std::vector<std::uint32_t> next;   // entries.size() + 1 (empty for the longest layer)
+    std::vector<Entry> entries;       // word = the earlier word added by this layer
+    std::vector<std::uint32_t> next;  // entries.size() + 1 (empty for the longest layer)
   };
   std::vector<Layer> layers_;
   // Indexes for the enumerations (order 3): CSR by the first word. Huge-page arrays: they are
@@ -119,7 +121,8 @@ class SphinxTrie final : public NgramModel {
   mutable core::HugeArray<Entry> after_;
   mutable core::HugeArray<std::uint32_t> before_offsets_;  // bigrams (·, x) by x
   mutable core::HugeArray<Entry> before_;
-  mutable core::HugeArray<std::uint32_t> tri_bc_offsets_;  // trigrams (·, b, c) by the bigram entry of (b, c)
+  mutable core::HugeArray<std::uint32_t>
+      tri_bc_offsets_;  // trigrams (·, b, c) by the bigram entry of (b, c)
   mutable core::HugeArray<Entry> tri_bc_;
   mutable core::HugeArray<std::uint32_t> tri_ab_offsets_, tri_ac_offsets_;  // by the first word a
   mutable core::HugeArray<std::uint32_t> tri_ab_keys_, tri_ac_keys_;        // b / c, sorted per a

@@ -26,14 +26,17 @@ void read_token(const nlohmann::json& j, const char* key, const std::string& pat
   const nlohmann::json* content = &*it;
   if (it->is_object()) {
     const auto c = it->find("content");
-    if (c == it->end()) content = nullptr;
-    else content = &*c;
+    if (c == it->end())
+      content = nullptr;
+    else
+      content = &*c;
   }
   if (!content || !content->is_string() || content->get<std::string>().empty()) {
     throw core::ParseError(core::SourceLocation(path),
                            std::string("'") + key +
                                "' must be a token string or an object with a \"content\" "
-                               "string, got " + it->dump());
+                               "string, got " +
+                               it->dump());
   }
   out = content->get<std::string>();
 }

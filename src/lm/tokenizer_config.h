@@ -16,9 +16,9 @@ struct SpecialTokens {
 };
 
 struct TokenizerConfig {
-  bool lower_case = true;              // do_lower_case (BertTokenizer's default: true)
-  std::optional<bool> strip_accents;   // unset: strip exactly when lower-casing
-  bool add_prefix_space = false;       // byte-level BPE: a space before a text that lacks one
+  bool lower_case = true;             // do_lower_case (BertTokenizer's default: true)
+  std::optional<bool> strip_accents;  // unset: strip exactly when lower-casing
+  bool add_prefix_space = false;      // byte-level BPE: a space before a text that lacks one
   SpecialTokens specials = SpecialTokens::bert();
 
   // Reads `path` when it exists and keeps `defaults` for every key it lacks (or sets to

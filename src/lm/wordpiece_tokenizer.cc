@@ -20,9 +20,8 @@ std::vector<std::size_t> code_point_starts(const std::string& s) {
 
 WordpieceTokenizer::WordpieceTokenizer(const BertVocab& vocab)
     : vocab_(vocab),
-      basic_({vocab.config().specials.unk, vocab.config().specials.sep,
-              vocab.config().specials.pad, vocab.config().specials.cls,
-              vocab.config().specials.mask},
+      basic_({vocab.config().specials.unk, vocab.config().specials.sep, vocab.config().specials.pad,
+              vocab.config().specials.cls, vocab.config().specials.mask},
              {vocab.config().lower_case, vocab.config().strip_accents}) {}
 
 void WordpieceTokenizer::split_word(const std::string& word, std::vector<std::int32_t>& out) const {

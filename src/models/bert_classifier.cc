@@ -147,8 +147,9 @@ BertClassifier::BertClassifier(const std::string& dir, std::size_t batch_size)
               runtime_->output.load(file, "classifier", h, 0);
       break;
     case lm::Architecture::kRoberta:
-      expected = "classifier.dense.* and classifier.out_proj.*: not a "
-                 "RobertaForSequenceClassification";
+      expected =
+          "classifier.dense.* and classifier.out_proj.*: not a "
+          "RobertaForSequenceClassification";
       found = runtime_->hidden.load(file, "classifier.dense", h, h) &&
               runtime_->output.load(file, "classifier.out_proj", h, 0);
       break;
@@ -187,12 +188,13 @@ std::vector<std::vector<double>> BertClassifier::predict(const std::vector<std::
     const std::vector<float> pooled =
         arch == lm::Architecture::kBert ? model.pool(encoded) : std::vector<float>{};
     for (std::size_t s = 0; s < seqs.size(); ++s) {
-      const float* first = arch == lm::Architecture::kBert ? pooled.data() + s * h
-                                                           : encoded.row(s, 0);
+      const float* first =
+          arch == lm::Architecture::kBert ? pooled.data() + s * h : encoded.row(s, 0);
       std::vector<double> x(first, first + h);
       if (arch != lm::Architecture::kBert) {
         x = runtime_->hidden.apply(x.data());
-        for (double& v : x) v = arch == lm::Architecture::kDistilBert ? std::max(v, 0.0) : std::tanh(v);
+        for (double& v : x)
+          v = arch == lm::Architecture::kDistilBert ? std::max(v, 0.0) : std::tanh(v);
       }
       std::vector<double> logits = runtime_->output.apply(x.data());
       const double m = *std::max_element(logits.begin(), logits.end());

@@ -49,7 +49,8 @@ void CachedModel::warn_if_stale() {
         "assay: warning: " + f + " changed after the cached answers of " + identity_ + " in " +
         cache_->path() +
         " were stored; they are used anyway, since the model's identity covers only the files "
-        "on its command line. If the answers depend on it, add --model-file " + f);
+        "on its command line. If the answers depend on it, add --model-file " +
+        f);
     std::fprintf(stderr, "%s\n", message.c_str());
     return;
   }
@@ -142,7 +143,8 @@ std::vector<std::vector<double>> CachedModel::predict(const std::vector<std::str
 namespace {
 
 // `model` behind `cache` (itself without one).
-std::unique_ptr<Model> behind_cache(std::unique_ptr<Model> model, std::shared_ptr<AnswerCache> cache,
+std::unique_ptr<Model> behind_cache(std::unique_ptr<Model> model,
+                                    std::shared_ptr<AnswerCache> cache,
                                     const CachedModelOptions& cache_options, CachedModel** cached) {
   if (cached) *cached = nullptr;
   if (!cache) return model;

@@ -157,7 +157,8 @@ CommandModel::CommandModel(const std::string& command, const ModelOptions& optio
   for (const std::string& file : options_.command.identity_files) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec)) {
-      throw core::UsageError("--model-file " + file + ": not a regular file (name a file whose "
+      throw core::UsageError("--model-file " + file +
+                             ": not a regular file (name a file whose "
                              "content the model's answers depend on)");
     }
     identity_.append(" file:").append(file).append(":sha256:").append(core::file_sha256_hex(file));

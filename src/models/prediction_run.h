@@ -31,7 +31,7 @@ struct PredictionRunOptions {
 };
 
 struct PredictionRun {
-  std::string lines;  // every input's JSON line in input order (when complete)
+  std::string lines;          // every input's JSON line in input order (when complete)
   std::size_t n_correct = 0;  // labelled inputs whose label is their gold label (when complete)
   core::ChunkedRun chunks;    // its counts (results moved into `lines`)
 };

@@ -34,7 +34,9 @@ namespace {
 constexpr std::string_view kOneShot = "cmd:";
 constexpr std::string_view kPersistent = "cmd+persistent:";
 
-std::string shorten(std::string_view text) { return TopKAnswer::shorten(text); }
+std::string shorten(std::string_view text) {
+  return TopKAnswer::shorten(text);
+}
 
 // Keeps the last `limit` bytes of what a child writes (cut at a line start when possible).
 void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t limit) {

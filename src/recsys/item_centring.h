@@ -11,7 +11,7 @@
 namespace assay::recsys {
 
 struct ItemCentredRatings {
-  std::vector<float> item_mean;  // 0 for an item without ratings
+  std::vector<float> item_mean;           // 0 for an item without ratings
   std::vector<std::size_t> user_offsets;  // n_users + 1
   std::vector<ItemId> user_items;
   std::vector<float> user_centred;  // rating - item_mean, as a float

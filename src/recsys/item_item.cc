@@ -33,14 +33,16 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   }
   const std::size_t keep = options_.keep;
   if (keep == ItemItemOptions::kKeepAll && n_items_ > kMaxItems) {
-    throw core::UsageError("item-item with keep=all keeps a dense similarity matrix and supports "
-                           "at most " + std::to_string(kMaxItems) + " items; the data has " +
-                           std::to_string(n_items_) + " (keep=K or keep=auto keep each item's K "
-                           "most similar items)");
+    throw core::UsageError(
+        "item-item with keep=all keeps a dense similarity matrix and supports "
+        "at most " +
+        std::to_string(kMaxItems) + " items; the data has " + std::to_string(n_items_) +
+        " (keep=K or keep=auto keep each item's K "
+        "most similar items)");
   }
   sparse_.reset();
-  if (keep != ItemItemOptions::kKeepAll && (keep != ItemItemOptions::kKeepAuto ||
-                                            n_items_ > kMaxItems)) {
+  if (keep != ItemItemOptions::kKeepAll &&
+      (keep != ItemItemOptions::kKeepAuto || n_items_ > kMaxItems)) {
     // Release the dense model's arrays of an earlier fit before the sparse one is built.
     *this = ItemItem(options_);
     n_users_ = train.n_users();

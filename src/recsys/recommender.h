@@ -3,9 +3,9 @@
 // Contract: fit() is deterministic for a given (data, seed, n_threads); in every default
 // configuration the order in which SGD visits ratings is a pure function of the (user, item)
 // pairs, so adding or removing one unrelated rating does not reshuffle training (FunkSVD's
-// order=shuffle, as in the funk-svd-lenskit profile, reshuffles on purpose, as LensKit does). score() fills `out[k]` with the predicted
-// preference of `items[k]` for `user` (higher is better). The model keeps no reference to the
-// Ratings passed to fit().
+// order=shuffle, as in the funk-svd-lenskit profile, reshuffles on purpose, as LensKit does).
+// score() fills `out[k]` with the predicted preference of `items[k]` for `user` (higher is better).
+// The model keeps no reference to the Ratings passed to fit().
 #pragma once
 
 #include <cstdint>

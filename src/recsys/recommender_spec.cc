@@ -23,7 +23,7 @@ enum class Kind : std::uint8_t {
   kNonNegative,  // float >= 0
   kPositiveF64,  // double > 0
   kNonNegativeF64,
-  kChoice,  // one of `choices`
+  kChoice,         // one of `choices`
   kCountOrChoice,  // integer in [1, max_count], or one of `choices`
 };
 
@@ -44,7 +44,11 @@ struct NameDef {
 
 std::vector<KeyDef> neighbourhood_keys() {
   return {
-      {"neighbors", Kind::kCount, "20", "neighbours per score (integer in [1, 100000])", {},
+      {"neighbors",
+       Kind::kCount,
+       "20",
+       "neighbours per score (integer in [1, 100000])",
+       {},
        100'000},
       {"min-sim", Kind::kNonNegative, "1e-06", "similarities at or below this are dropped (>= 0)"}};
 }
@@ -63,24 +67,24 @@ std::vector<KeyDef> item_item_keys() {
 }
 
 std::vector<KeyDef> funk_keys(const char* damping, const char* clamp, const char* order) {
-  return {{"features", Kind::kCount, "25", "latent features (integer in [1, 1000])", {}, 1'000},
-          {"epochs", Kind::kCount, "125", "SGD epochs per feature (integer in [1, 10000])", {},
-           10'000},
-          {"learning-rate", Kind::kPositive, "0.001", "SGD learning rate (> 0)"},
-          {"regularization", Kind::kNonNegative, "0.015", "SGD regularisation (>= 0)"},
-          {"initial-value", Kind::kPositive, "0.1", "initial feature value (> 0)"},
-          {"damping", Kind::kNonNegativeF64, damping, "bias baseline damping (>= 0)"},
-          {"clamp",
-           Kind::kChoice,
-           clamp,
-           "scale: clamp every estimate to the rating scale; none: never",
-           {"scale", "none"}},
-          {"order",
-           Kind::kChoice,
-           order,
-           "stable: SGD order a hash of (seed, user, item); shuffle: a fresh permutation of "
-           "the ratings for every training set",
-           {"stable", "shuffle"}}};
+  return {
+      {"features", Kind::kCount, "25", "latent features (integer in [1, 1000])", {}, 1'000},
+      {"epochs", Kind::kCount, "125", "SGD epochs per feature (integer in [1, 10000])", {}, 10'000},
+      {"learning-rate", Kind::kPositive, "0.001", "SGD learning rate (> 0)"},
+      {"regularization", Kind::kNonNegative, "0.015", "SGD regularisation (>= 0)"},
+      {"initial-value", Kind::kPositive, "0.1", "initial feature value (> 0)"},
+      {"damping", Kind::kNonNegativeF64, damping, "bias baseline damping (>= 0)"},
+      {"clamp",
+       Kind::kChoice,
+       clamp,
+       "scale: clamp every estimate to the rating scale; none: never",
+       {"scale", "none"}},
+      {"order",
+       Kind::kChoice,
+       order,
+       "stable: SGD order a hash of (seed, user, item); shuffle: a fresh permutation of "
+       "the ratings for every training set",
+       {"stable", "shuffle"}}};
 }
 
 const std::vector<NameDef>& table() {
@@ -90,11 +94,14 @@ const std::vector<NameDef>& table() {
       {"funk-svd", funk_keys("5", "scale", "stable")},
       {"funk-svd-lenskit", funk_keys("0", "none", "shuffle")},
       {"hybrid",
-       {{"components", Kind::kCount, "10", "embedding dimension (integer in [1, 1000])", {},
-         1'000},
+       {{"components", Kind::kCount, "10", "embedding dimension (integer in [1, 1000])", {}, 1'000},
         {"epochs", Kind::kCount, "30", "training epochs (integer in [1, 10000])", {}, 10'000},
-        {"max-sampled", Kind::kCount, "10",
-         "WARP negatives drawn per positive (integer in [1, 1000])", {}, 1'000},
+        {"max-sampled",
+         Kind::kCount,
+         "10",
+         "WARP negatives drawn per positive (integer in [1, 1000])",
+         {},
+         1'000},
         {"learning-rate", Kind::kPositive, "0.05", "adagrad learning rate (> 0)"},
         {"attributes",
          Kind::kChoice,

@@ -266,8 +266,8 @@ void SparseItemItem::score_all(std::size_t n_rated, const ItemId* rated, const f
   for (const ItemId t : w.touched) {
     const std::size_t n = w.count[t];
     if (!grouped(t)) {
-      dense[t] = static_cast<float>(item_mean_[t] + static_cast<double>(w.num[t]) /
-                                                        static_cast<double>(w.den[t]));
+      dense[t] = static_cast<float>(item_mean_[t] +
+                                    static_cast<double>(w.num[t]) / static_cast<double>(w.den[t]));
       continue;
     }
     Candidate* first = cand.data() + (w.offset[t] - n);  // offset now marks the group's end
@@ -276,8 +276,7 @@ void SparseItemItem::score_all(std::size_t n_rated, const ItemId* rated, const f
   }
 }
 
-void SparseItemItem::score(UserId user, std::span<const ItemId> items,
-                           std::span<float> out) const {
+void SparseItemItem::score(UserId user, std::span<const ItemId> items, std::span<float> out) const {
   ASSAY_CHECK(user < n_users_ && items.size() == out.size());
   for (const ItemId i : items) ASSAY_CHECK(i < n_items_);
   const std::size_t begin = user_offsets_[user], n_rated = user_offsets_[user + 1] - begin;

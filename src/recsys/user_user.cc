@@ -61,7 +61,7 @@ void UserUser::fit(const Ratings& train, const FitOptions& fit_options) {
     user_offsets_[u + 1] = user_items_.size();
   }
   sim_ = core::HugeArray<float>();
-  if (n_users_ > options_.max_dense_users) return;  // rows are computed when a user is scored
+  if (n_users_ > options_.max_dense_users) return;     // rows are computed when a user is scored
   sim_ = core::HugeArray<float>(n_users_ * n_users_);  // zeroed
   core::ThreadPool pool(std::max<std::size_t>(1, fit_options.n_threads));
   constexpr std::size_t kGrain = 16;

@@ -8,9 +8,9 @@
 // id first), whichever of the two scoring paths is taken (per item for short item lists; a
 // walk over the user's neighbours, most similar first, for long ones), so both give the same
 // bits.
-// Up to max_dense_users users (16384) the similarity matrix is dense (n_users^2 floats, computed at fit);
-// above, a user's row is computed when the user is scored (the same sums in the same order, so
-// the same bits; memory O(n_users) per thread, and scoring every user costs what the dense fit
+// Up to max_dense_users users (16384) the similarity matrix is dense (n_users^2 floats, computed at
+// fit); above, a user's row is computed when the user is scored (the same sums in the same order,
+// so the same bits; memory O(n_users) per thread, and scoring every user costs what the dense fit
 // would: sum over items of n_i^2). No randomness; n_threads parallelises the similarity rows
 // without changing a bit.
 #pragma once
@@ -32,7 +32,6 @@ struct UserUserOptions {
 
 class UserUser final : public Recommender {
  public:
-
   explicit UserUser(UserUserOptions options = {}) : options_(options) {}
   std::string name() const override { return "user-user"; }
   // Throws core::UsageError when n_neighbors is 0.

@@ -1,8 +1,8 @@
 #include "stability/campaign.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <atomic>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <tuple>

@@ -58,12 +58,12 @@ struct CampaignResults {
   // Runs and noise retrainings whose recommender (a program) failed and that no later attempt
   // finished, in unit key order; they are retried by the next campaign on the store.
   std::vector<FailedRun> failures;
-  std::size_t n_failed = 0;                  // failures by this call (runs and noise)
-  std::size_t n_executed = 0;                // runs executed by this call (not noise)
-  std::size_t n_resumed = 0;                 // runs found in the store (after merging)
-  std::size_t n_merged = 0;                  // runs copied from merge_from stores
-  bool complete = false;                     // every configured run is in `runs`
-  bool shard_complete = false;               // every run of this shard is in `runs`
+  std::size_t n_failed = 0;     // failures by this call (runs and noise)
+  std::size_t n_executed = 0;   // runs executed by this call (not noise)
+  std::size_t n_resumed = 0;    // runs found in the store (after merging)
+  std::size_t n_merged = 0;     // runs copied from merge_from stores
+  bool complete = false;        // every configured run is in `runs`
+  bool shard_complete = false;  // every run of this shard is in `runs`
 };
 
 // Where the training files of a campaign's programs go: the store's path + ".tmp".

@@ -31,8 +31,8 @@ struct CellStats {
   double sd = 0;                      // sample sd; NaN for one trial
   std::optional<Heuristic> baseline;  // absent when the campaign lacks the baseline heuristic
   double baseline_mean = 0;
-  double ratio = 0;      // mean / baseline_mean; NaN when the baseline is 0 or absent
-  double p = 0;          // Welch's two-sided p against the baseline's trials; NaN if undefined
+  double ratio = 0;  // mean / baseline_mean; NaN when the baseline is 0 or absent
+  double p = 0;      // Welch's two-sided p against the baseline's trials; NaN if undefined
   // p adjusted for the campaign's many comparisons: the family is every cell of this oracle
   // whose heuristic is not a random baseline and whose p is defined. Holm controls the chance
   // of any false finding, Benjamini–Hochberg the expected share of false findings. NaN with p.
@@ -86,7 +86,7 @@ struct FailedCell {
 
 struct CampaignSummary {
   std::vector<ConfigurationProfile> configurations;  // config.algorithms order
-  std::vector<CellStats> cells;  // config order, oracles innermost
+  std::vector<CellStats> cells;                      // config order, oracles innermost
   std::vector<NoiseFloor> noise_floor;
   std::vector<TimingStats> timing;
   std::vector<FailedCell> failed;  // FailedRun order (unit key)

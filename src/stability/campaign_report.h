@@ -75,8 +75,7 @@ std::string modification_set_file_name(const RunKey& key);
 // Writes every output into `dir` (created if needed); returns the paths written. A directory an
 // earlier report used keeps only this report's sets in mods/: the sets the earlier summary.json
 // listed and this one does not are removed; every other file (the user's own) is left alone.
-std::vector<std::string> write_campaign_report(const std::string& dir,
-                                               const recsys::Ratings& data,
+std::vector<std::string> write_campaign_report(const std::string& dir, const recsys::Ratings& data,
                                                const CampaignConfig& config,
                                                const CampaignSummary& summary,
                                                const std::vector<SavedModificationSet>& sets,

@@ -7,8 +7,8 @@
 namespace assay::stability {
 
 std::string RunKey::to_string() const {
-  return algorithm + "/" + std::string(stability::to_string(heuristic)) + "/n=" +
-         std::to_string(size) + "/trial=" + std::to_string(trial);
+  return algorithm + "/" + std::string(stability::to_string(heuristic)) +
+         "/n=" + std::to_string(size) + "/trial=" + std::to_string(trial);
 }
 
 std::string run_unit_key(const RunKey& key) {
@@ -63,8 +63,8 @@ RunResult execute_run(const recsys::Ratings& data, const AlgorithmBaseline& base
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.n_modifications = mods.size();
   const auto modified = data.apply(mods);
-  const auto after = train_and_recommend(modified, baseline.algorithm, baseline.model_seed,
-                                         baseline.k, 1);
+  const auto after =
+      train_and_recommend(modified, baseline.algorithm, baseline.model_seed, baseline.k, 1);
   r.oracle = mean_distances(baseline.top, after);
   return r;
 }

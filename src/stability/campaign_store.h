@@ -39,7 +39,7 @@ struct FailedRun {
   std::size_t trial = 0;
   std::string reason;
   std::string stderr_tail;
-  std::size_t attempts = 1;  // failed attempts so far
+  std::size_t attempts = 1;      // failed attempts so far
   std::string unit_key() const;  // run_unit_key or noise_unit_key
 };
 

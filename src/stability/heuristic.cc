@@ -169,9 +169,12 @@ class MostInfluentialUser : public TargetWalk {
   }
   Modification make(Context& ctx, std::uint32_t u, std::uint32_t i) override {
     switch (kind_) {
-      case Kind::kAdd: return {Kind::kAdd, u, i, ctx.random_value()};
-      case Kind::kRemove: return {Kind::kRemove, u, i, 0};
-      case Kind::kChange: break;
+      case Kind::kAdd:
+        return {Kind::kAdd, u, i, ctx.random_value()};
+      case Kind::kRemove:
+        return {Kind::kRemove, u, i, 0};
+      case Kind::kChange:
+        break;
     }
     return {Kind::kChange, u, i, ctx.low()};
   }
@@ -325,16 +328,26 @@ class RandomRated : public Generator {
 
 std::unique_ptr<Generator> make_generator(Heuristic h) {
   switch (h) {
-    case Heuristic::kAmu: return std::make_unique<MostInfluentialUser>(Kind::kAdd);
-    case Heuristic::kRmu: return std::make_unique<MostInfluentialUser>(Kind::kRemove);
-    case Heuristic::kCmu: return std::make_unique<MostInfluentialUser>(Kind::kChange);
-    case Heuristic::kAli: return std::make_unique<ItemAdditions>(false);
-    case Heuristic::kAma: return std::make_unique<ItemAdditions>(true);
-    case Heuristic::kAmr: return std::make_unique<MostInfluentialRating>();
-    case Heuristic::kArand: return std::make_unique<RandomAdd>();
-    case Heuristic::kRrand: return std::make_unique<RandomRated>(Kind::kRemove);
-    case Heuristic::kCrand: return std::make_unique<RandomRated>(Kind::kChange);
-    case Heuristic::kAportfolio: break;
+    case Heuristic::kAmu:
+      return std::make_unique<MostInfluentialUser>(Kind::kAdd);
+    case Heuristic::kRmu:
+      return std::make_unique<MostInfluentialUser>(Kind::kRemove);
+    case Heuristic::kCmu:
+      return std::make_unique<MostInfluentialUser>(Kind::kChange);
+    case Heuristic::kAli:
+      return std::make_unique<ItemAdditions>(false);
+    case Heuristic::kAma:
+      return std::make_unique<ItemAdditions>(true);
+    case Heuristic::kAmr:
+      return std::make_unique<MostInfluentialRating>();
+    case Heuristic::kArand:
+      return std::make_unique<RandomAdd>();
+    case Heuristic::kRrand:
+      return std::make_unique<RandomRated>(Kind::kRemove);
+    case Heuristic::kCrand:
+      return std::make_unique<RandomRated>(Kind::kChange);
+    case Heuristic::kAportfolio:
+      break;
   }
   ASSAY_CHECK_MSG(false, "APORTFOLIO has no single generator");
   return nullptr;
@@ -344,24 +357,34 @@ std::unique_ptr<Generator> make_generator(Heuristic h) {
 
 const std::vector<Heuristic>& all_heuristics() {
   static const std::vector<Heuristic> kAll{
-      Heuristic::kAmu,   Heuristic::kRmu,   Heuristic::kCmu,   Heuristic::kAli,
-      Heuristic::kAmr,   Heuristic::kAma,   Heuristic::kArand, Heuristic::kRrand,
+      Heuristic::kAmu,   Heuristic::kRmu,       Heuristic::kCmu,   Heuristic::kAli,
+      Heuristic::kAmr,   Heuristic::kAma,       Heuristic::kArand, Heuristic::kRrand,
       Heuristic::kCrand, Heuristic::kAportfolio};
   return kAll;
 }
 
 std::string_view to_string(Heuristic h) {
   switch (h) {
-    case Heuristic::kAmu: return "AMU";
-    case Heuristic::kRmu: return "RMU";
-    case Heuristic::kCmu: return "CMU";
-    case Heuristic::kAli: return "ALI";
-    case Heuristic::kAmr: return "AMR";
-    case Heuristic::kAma: return "AMA";
-    case Heuristic::kArand: return "ARAND";
-    case Heuristic::kRrand: return "RRAND";
-    case Heuristic::kCrand: return "CRAND";
-    case Heuristic::kAportfolio: return "APORTFOLIO";
+    case Heuristic::kAmu:
+      return "AMU";
+    case Heuristic::kRmu:
+      return "RMU";
+    case Heuristic::kCmu:
+      return "CMU";
+    case Heuristic::kAli:
+      return "ALI";
+    case Heuristic::kAmr:
+      return "AMR";
+    case Heuristic::kAma:
+      return "AMA";
+    case Heuristic::kArand:
+      return "ARAND";
+    case Heuristic::kRrand:
+      return "RRAND";
+    case Heuristic::kCrand:
+      return "CRAND";
+    case Heuristic::kAportfolio:
+      return "APORTFOLIO";
   }
   return "?";
 }
@@ -380,18 +403,24 @@ Heuristic parse_heuristic(std::string_view name) {
 Modification::Kind modification_kind(Heuristic h) {
   switch (h) {
     case Heuristic::kRmu:
-    case Heuristic::kRrand: return Kind::kRemove;
+    case Heuristic::kRrand:
+      return Kind::kRemove;
     case Heuristic::kCmu:
-    case Heuristic::kCrand: return Kind::kChange;
-    default: return Kind::kAdd;
+    case Heuristic::kCrand:
+      return Kind::kChange;
+    default:
+      return Kind::kAdd;
   }
 }
 
 Heuristic random_baseline(Heuristic h) {
   switch (modification_kind(h)) {
-    case Kind::kRemove: return Heuristic::kRrand;
-    case Kind::kChange: return Heuristic::kCrand;
-    case Kind::kAdd: break;
+    case Kind::kRemove:
+      return Heuristic::kRrand;
+    case Kind::kChange:
+      return Heuristic::kCrand;
+    case Kind::kAdd:
+      break;
   }
   return Heuristic::kArand;
 }
@@ -411,7 +440,8 @@ std::vector<Modification> generate_modifications(Heuristic h, const Ratings& dat
   Context ctx{data, influence, rng, used};
   std::vector<std::unique_ptr<Generator>> generators;
   if (h == Heuristic::kAportfolio) {
-    if (options.portfolio.empty()) throw core::UsageError("APORTFOLIO needs at least one heuristic");
+    if (options.portfolio.empty())
+      throw core::UsageError("APORTFOLIO needs at least one heuristic");
     for (const Heuristic part : options.portfolio) {
       if (part == Heuristic::kAportfolio) {
         throw core::UsageError("APORTFOLIO cannot contain APORTFOLIO");

@@ -42,8 +42,8 @@ struct HeuristicOptions {
 // Generates up to n modifications. `influence` must come from compute_influence on `data`.
 // The result is a pure function of (h, data, influence, n, seed, options).
 std::vector<recsys::Modification> generate_modifications(Heuristic h, const recsys::Ratings& data,
-                                                         const Influence& influence,
-                                                         std::size_t n, std::uint64_t seed,
+                                                         const Influence& influence, std::size_t n,
+                                                         std::uint64_t seed,
                                                          const HeuristicOptions& options = {});
 
 }  // namespace assay::stability

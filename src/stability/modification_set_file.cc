@@ -17,9 +17,12 @@ constexpr const char* kFormat = "assay-rec-mods/1";
 
 const char* kind_name(recsys::Modification::Kind kind) {
   switch (kind) {
-    case recsys::Modification::Kind::kAdd: return "add";
-    case recsys::Modification::Kind::kRemove: return "remove";
-    case recsys::Modification::Kind::kChange: return "change";
+    case recsys::Modification::Kind::kAdd:
+      return "add";
+    case recsys::Modification::Kind::kRemove:
+      return "remove";
+    case recsys::Modification::Kind::kChange:
+      return "change";
   }
   return "?";
 }

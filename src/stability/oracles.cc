@@ -38,10 +38,14 @@ void for_each_prefix_overlap(ItemList a, ItemList b, Fn&& fn) {
 
 std::string_view to_string(Oracle oracle) {
   switch (oracle) {
-    case Oracle::kTopOut: return "top-out";
-    case Oracle::kJaccard: return "jaccard";
-    case Oracle::kAod: return "aod";
-    case Oracle::kRbo: return "rbo";
+    case Oracle::kTopOut:
+      return "top-out";
+    case Oracle::kJaccard:
+      return "jaccard";
+    case Oracle::kAod:
+      return "aod";
+    case Oracle::kRbo:
+      return "rbo";
   }
   return "?";
 }
@@ -93,10 +97,14 @@ double rbo_distance(ItemList before, ItemList after, double p) {
 
 double distance(Oracle oracle, ItemList before, ItemList after) {
   switch (oracle) {
-    case Oracle::kTopOut: return top_out(before, after);
-    case Oracle::kJaccard: return jaccard_distance(before, after);
-    case Oracle::kAod: return average_overlap_distance(before, after);
-    case Oracle::kRbo: return rbo_distance(before, after);
+    case Oracle::kTopOut:
+      return top_out(before, after);
+    case Oracle::kJaccard:
+      return jaccard_distance(before, after);
+    case Oracle::kAod:
+      return average_overlap_distance(before, after);
+    case Oracle::kRbo:
+      return rbo_distance(before, after);
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
@@ -113,7 +121,8 @@ double mean_distance(Oracle oracle, const recsys::TopKLists& before,
 std::array<double, kNumOracles> mean_distances(const recsys::TopKLists& before,
                                                const recsys::TopKLists& after) {
   std::array<double, kNumOracles> out{};
-  for (std::size_t o = 0; o < kNumOracles; ++o) out[o] = mean_distance(kAllOracles[o], before, after);
+  for (std::size_t o = 0; o < kNumOracles; ++o)
+    out[o] = mean_distance(kAllOracles[o], before, after);
   return out;
 }
 

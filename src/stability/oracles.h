@@ -15,8 +15,8 @@
 namespace assay::stability {
 
 enum class Oracle { kTopOut, kJaccard, kAod, kRbo };
-inline constexpr std::array<Oracle, 4> kAllOracles{Oracle::kTopOut, Oracle::kJaccard,
-                                                   Oracle::kAod, Oracle::kRbo};
+inline constexpr std::array<Oracle, 4> kAllOracles{Oracle::kTopOut, Oracle::kJaccard, Oracle::kAod,
+                                                   Oracle::kRbo};
 inline constexpr std::size_t kNumOracles = kAllOracles.size();
 inline constexpr double kRboPersistence = 0.9;
 

@@ -1,7 +1,6 @@
 // CLI tests of `assay aeon score` and `assay aeon filter` on the tiny BERT checkpoint.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -13,10 +12,10 @@
 
 namespace {
 
-using ::testing::HasSubstr;
 using assay::testing::read_file;
 using assay::testing::run_assay;
 using assay::testing::TempDir;
+using ::testing::HasSubstr;
 
 const std::string kModel = std::string(ASSAY_TEST_DATA_DIR) + "/lm/bert";
 const std::string kSimcse = std::string(ASSAY_TEST_DATA_DIR) + "/lm/bert/simcse";
@@ -62,8 +61,9 @@ TEST(AeonScoreCommand, AnnotationCsvRoundTripsThroughEval) {
       scored.substr(0, scored.find('\n')),
       "attack_method,dataset,number,BLEU,SemEval,SynEval,adv_text,ori_text,fluency,consistency");
   EXPECT_EQ(scored.find("0.97,0.41"), std::string::npos);  // the old scores are replaced
-  const auto e = run_assay(dir, "aeon eval --annotations " + out +
-                                    " --metric SemEval --metric SynEval --threshold 3.0 --format jsonl");
+  const auto e =
+      run_assay(dir, "aeon eval --annotations " + out +
+                         " --metric SemEval --metric SynEval --threshold 3.0 --format jsonl");
   ASSERT_EQ(e.exit_code, 0) << e.err;
   EXPECT_EQ(jsonl(e.out).size(), 2u);
 }
@@ -72,21 +72,24 @@ TEST(AeonScoreCommand, RelativeSynEvalColumnIsTheDifferenceFromTheOriginal) {
   TempDir dir;
   const std::string in = std::string(ASSAY_TEST_DATA_DIR) + "/aeon/example_annotations.csv";
   const std::string abs_csv = dir.file("abs.csv"), rel_csv = dir.file("rel.csv");
-  ASSERT_EQ(run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
-                               " --out " + abs_csv).exit_code, 0);
+  ASSERT_EQ(run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel + " --out " +
+                               abs_csv)
+                .exit_code,
+            0);
   const auto r = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
                                     " --syneval-column relative --out " + rel_csv);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const auto bogus = run_assay(dir, "aeon score --annotations " + in + " --model-dir " + kModel +
-                                        " --syneval-column bogus");
+  const auto bogus = run_assay(
+      dir, "aeon score --annotations " + in + " --model-dir " + kModel + " --syneval-column bogus");
   EXPECT_EQ(bogus.exit_code, 2);
   EXPECT_NE(bogus.err.find("--syneval-column must be absolute or relative"), std::string::npos);
   const auto no_csv = run_assay(dir, "aeon score --pairs " + in + " --syneval-column relative");
   EXPECT_EQ(no_csv.exit_code, 2);
   EXPECT_NE(no_csv.err.find("--syneval-column applies to --annotations only"), std::string::npos)
       << no_csv.err;
-  const auto e = run_assay(dir, "aeon eval --annotations " + rel_csv +
-                                    " --metric SynEval --target fluency --threshold 3.0 --format jsonl");
+  const auto e =
+      run_assay(dir, "aeon eval --annotations " + rel_csv +
+                         " --metric SynEval --target fluency --threshold 3.0 --format jsonl");
   ASSERT_EQ(e.exit_code, 0) << e.err;
   // Column 6 (SynEval) follows five unquoted fields; absolute − relative = Nat(original),
   // which is a probability-like value in (0, 1].
@@ -178,8 +181,9 @@ TEST(AeonFilterCommand, KeepsAndDropsWithReasons) {
   // Dropping more than 90 % is said on stderr (the lines name no backend: "given" scores).
   EXPECT_THAT(r.err, HasSubstr("warning: aeon filter dropped 3 of 3 cases (100%); its thresholds "
                                "(SemEval >= 0.99, SynEval >= 0.21) may not suit the given scores"));
-  r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --sim-threshold 0 --nat-threshold 0 --kept " +
-                         kept + " --dropped " + dropped);
+  r = run_assay(dir, "aeon filter --scores " + scores +
+                         " --task sa --sim-threshold 0 --nat-threshold 0 --kept " + kept +
+                         " --dropped " + dropped);
   EXPECT_EQ(r.exit_code, 0) << r.err;  // everything kept
   EXPECT_NE(r.out.find("kept 3, dropped 0"), std::string::npos) << r.out;
   r = run_assay(dir, "aeon filter --scores " + scores + " --task qa --kept " + kept +

@@ -146,7 +146,8 @@ std::vector<Window> mr_windows(std::size_t step) {
   std::size_t record = 0;
   while (csv.next()) {
     if (record++ % step != 0) continue;
-    for (const std::size_t col : {ori, adv}) add_windows_of(assay::aeon::strip_mutation_markers(csv.field(col)), out);
+    for (const std::size_t col : {ori, adv})
+      add_windows_of(assay::aeon::strip_mutation_markers(csv.field(col)), out);
   }
   return out;
 }
@@ -245,7 +246,6 @@ TEST(BackoffNormaliser, SeparableIsWithinTwoTenThousandthsOfExact) {
             << sum / static_cast<double>(n) << ", largest " << worst << "\n";
 }
 
-
 // The separable normaliser's definition, candidate by candidate over the whole vocabulary: the
 // target scored exactly (three look-ups), every other candidate from its n-grams with the
 // neighbours with each truncation taken as +0.5: its bigrams (backoff_window_scorer.cc states
@@ -266,7 +266,9 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
   const double b0 = n1 >= 1 ? Q[static_cast<std::size_t>(v)] : 0.0;
   const auto* uv = n1 == 2 ? t.bigram(u, v) : nullptr;
   const double b1 = uv ? uv->backoff : 0.0;
-  const float k3f_float = !f3 ? 0.0f : xy ? xy->prob : P[static_cast<std::size_t>(y)] + Q[static_cast<std::size_t>(x)];
+  const float k3f_float = !f3  ? 0.0f
+                          : xy ? xy->prob
+                               : P[static_cast<std::size_t>(y)] + Q[static_cast<std::size_t>(x)];
   const double k3f = k3f_float;
   const int k3 = f3 ? static_cast<int>(k3f_float + 0.0f) : 0;
   // The trigram probabilities by candidate (NaN: no such trigram).
@@ -298,7 +300,10 @@ double enumerated_separable(const std::array<assay::lm::WordId, 5>& win) {
       const auto* a = n1 >= 1 ? t.bigram(v, w) : nullptr;
       const auto* b = f2 ? t.bigram(w, x) : nullptr;
       const double bo_vw = a ? a->backoff : 0.0;
-      score = (!a ? P[i] + b0 + b1 : !std::isnan(p_uvw[i]) ? p_uvw[i] : static_cast<double>(a->prob) + b1) + 0.5;
+      score = (!a                      ? P[i] + b0 + b1
+               : !std::isnan(p_uvw[i]) ? p_uvw[i]
+                                       : static_cast<double>(a->prob) + b1) +
+              0.5;
       if (f2) {
         if (!b)
           score += static_cast<double>(P[static_cast<std::size_t>(x)]) + Q[i] + bo_vw;
@@ -348,7 +353,9 @@ TEST(BackoffNormaliser, PerWordSumsEqualTheirLists) {
   words.erase(std::unique(words.begin(), words.end()), words.end());
   ASSERT_GT(words.size(), 100u);
   auto E = [lb](double units) { return std::exp(lb * units); };
-  auto marker = [&](assay::lm::WordId w) { return w == t.begin_sentence() || w == t.end_sentence(); };
+  auto marker = [&](assay::lm::WordId w) {
+    return w == t.begin_sentence() || w == t.end_sentence();
+  };
   std::size_t indexed = 0;
   for (const assay::lm::WordId w : words) {
     const auto after = t.bigrams_after(w);
@@ -387,7 +394,8 @@ TEST(BackoffNormaliser, PerWordSumsEqualTheirLists) {
       ++indexed;
       const auto list = sums_index == &a.index ? a.list : b.list;
       std::vector<std::int64_t> expected(static_cast<std::size_t>(t.vocabulary_size()), -1);
-      for (std::size_t k = 0; k < list.size(); ++k) expected[static_cast<std::size_t>(list[k].word)] = static_cast<std::int64_t>(k);
+      for (std::size_t k = 0; k < list.size(); ++k)
+        expected[static_cast<std::size_t>(list[k].word)] = static_cast<std::int64_t>(k);
       for (assay::lm::WordId x = 0; x < t.vocabulary_size(); ++x) {
         const std::int64_t j = expected[static_cast<std::size_t>(x)];
         ASSERT_EQ(sums_index->find(x), j) << t.word(w) << " / " << t.word(x);
@@ -431,7 +439,8 @@ TEST(BackoffNormaliser, SeparableIsTheSameFromManyThreads) {
   }
   for (auto& th : threads) th.join();
   for (std::size_t k = 0; k < got.size(); ++k) {
-    for (std::size_t r = 0; r < windows.size(); ++r) EXPECT_EQ(got[k][r], serial[(r + k) % windows.size()]);
+    for (std::size_t r = 0; r < windows.size(); ++r)
+      EXPECT_EQ(got[k][r], serial[(r + k) % windows.size()]);
   }
 }
 
@@ -445,8 +454,10 @@ TEST(BackoffNormaliser, SeparableIsTheSameWithoutKeptLists) {
   const assay::aeon::BackoffWindowScorer kept(trie()), unkept(trie(), 0);
   std::vector<double> expected;
   for (const auto& win : windows) expected.push_back(kept.separable_probability(win));
-  for (std::size_t i = 0; i < windows.size(); ++i) EXPECT_EQ(unkept.separable_probability(windows[i]), expected[i]);
-  for (std::size_t i = 0; i < windows.size(); ++i) EXPECT_EQ(kept.separable_probability(windows[i]), expected[i]);
+  for (std::size_t i = 0; i < windows.size(); ++i)
+    EXPECT_EQ(unkept.separable_probability(windows[i]), expected[i]);
+  for (std::size_t i = 0; i < windows.size(); ++i)
+    EXPECT_EQ(kept.separable_probability(windows[i]), expected[i]);
   std::vector<std::thread> threads;
   std::vector<std::size_t> wrong(3, 0);
   for (std::size_t k = 0; k < wrong.size(); ++k) {

@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "core/error.h"
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace assay::aeon {
 namespace {

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace {
 

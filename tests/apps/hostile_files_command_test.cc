@@ -92,13 +92,14 @@ TEST_F(HostileFiles, DataLossOutputNamingAnInputIsRefusedBeforeReading) {
                  {"--out " + same + " --train", train_});
   expect_refused("fair perturb --quiet --input " + texts_ + " --out " + texts_,
                  {"--out " + same + " --input"});
-  expect_refused("model predict --quiet --model lr:" + model_ + " --input " + texts_ +
-                     " --out " + model_,
-                 {"--out " + same + " --model"});
+  expect_refused(
+      "model predict --quiet --model lr:" + model_ + " --input " + texts_ + " --out " + model_,
+      {"--out " + same + " --model"});
   // Through "..", a symbolic link and a hard link.
   fs::create_directory(dir_.path() / "sub");
-  expect_refused("fair perturb --quiet --input " + texts_ + " --out " + dir_.file("sub/../texts.txt"),
-                 {"--out " + same + " --input"});
+  expect_refused(
+      "fair perturb --quiet --input " + texts_ + " --out " + dir_.file("sub/../texts.txt"),
+      {"--out " + same + " --input"});
   fs::create_symlink(texts_, dir_.path() / "link.txt");
   expect_refused("fair perturb --quiet --input " + texts_ + " --out " + dir_.file("link.txt"),
                  {"--out " + same + " --input"});
@@ -125,12 +126,12 @@ TEST_F(HostileFiles, DataLossOutputNamingACacheOrStoreIsRefused) {
                                 " --input " + texts_)
                 .exit_code,
             0);
-  expect_refused("model predict --quiet --model lr:" + model_ + " --cache " + cache +
-                     " --input " + texts_ + " --out " + cache,
+  expect_refused("model predict --quiet --model lr:" + model_ + " --cache " + cache + " --input " +
+                     texts_ + " --out " + cache,
                  {"--out and --cache name the same file"});
-  expect_refused("model predict --quiet --model lr:" + model_ + " --cache " + texts_ +
-                     " --input " + texts_,
-                 {"--cache names the same file as --input"});
+  expect_refused(
+      "model predict --quiet --model lr:" + model_ + " --cache " + texts_ + " --input " + texts_,
+      {"--cache names the same file as --input"});
 }
 
 TEST_F(HostileFiles, DataLossOutputDirectoryWritingAnInputIsRefused) {
@@ -153,9 +154,11 @@ TEST_F(HostileFiles, DataLossOutputDirectoryWritingAnInputIsRefused) {
 TEST_F(HostileFiles, DataLossCampaignRemovesOnlyTheSetsItWrote) {
   fs::create_directories(dir_.path() / "report/mods");
   const std::string mine = dir_.write("report/mods/mine.json", "{\"my\": \"notes\"}\n");
-  const std::string cmd = "rec campaign --quiet --data synthetic:users=60,items=40,ratings=800,"
-                          "seed=1 --algorithms user-user --heuristics ARAND --sizes 8 --trials 2 "
-                          "--noise-trials 1 --threads 1 --out " + dir_.file("report");
+  const std::string cmd =
+      "rec campaign --quiet --data synthetic:users=60,items=40,ratings=800,"
+      "seed=1 --algorithms user-user --heuristics ARAND --sizes 8 --trials 2 "
+      "--noise-trials 1 --threads 1 --out " +
+      dir_.file("report");
   auto r = run_assay(dir_, cmd + " --delta 0 --store " + dir_.file("a.db"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::size_t sets = 0;
@@ -252,7 +255,9 @@ TEST_F(HostileFiles, LeaksClosedStderrKeepsProgressOutOfTheOutput) {
 }
 
 TEST_F(HostileFiles, LeaksControlBytesAreEscapedInErrorLines) {
-  const std::string bad = dir_.write("bad.csv", "user,item,rating\n1,1,\x1b[2J\x07\xc2\x9b" "31m\n");
+  const std::string bad = dir_.write("bad.csv",
+                                     "user,item,rating\n1,1,\x1b[2J\x07\xc2\x9b"
+                                     "31m\n");
   const auto before = snapshot(dir_);
   auto r = run_assay(dir_, std::string("model predict --model 'nope:\x1b[2J' --input ") + texts_);
   EXPECT_EQ(r.exit_code, 2);
@@ -268,17 +273,17 @@ TEST_F(HostileFiles, LeaksControlBytesAreEscapedInErrorLines) {
 
 // A cmd: model's script name and its own stderr lines reach the terminal escaped.
 TEST_F(HostileFiles, LeaksCommandModelNameAndStderrAreEscaped) {
-  const std::string script = dir_.write(
-      "evil\x1b[2J.sh",
-      "#!/bin/sh\nprintf 'clear\\033[2J now\\n' >&2\n"
-      "while read line; do\n"
-      "  id=$(echo \"$line\" | sed 's/.*\"id\": *\\([0-9]*\\).*/\\1/')\n"
-      "  echo \"{\\\"id\\\": $id, \\\"scores\\\": [0.4, 0.6]}\"\n"
-      "done\n");
+  const std::string script =
+      dir_.write("evil\x1b[2J.sh",
+                 "#!/bin/sh\nprintf 'clear\\033[2J now\\n' >&2\n"
+                 "while read line; do\n"
+                 "  id=$(echo \"$line\" | sed 's/.*\"id\": *\\([0-9]*\\).*/\\1/')\n"
+                 "  echo \"{\\\"id\\\": $id, \\\"scores\\\": [0.4, 0.6]}\"\n"
+                 "done\n");
   fs::permissions(script, fs::perms::owner_all);
-  const RunResult r = run_assay(dir_, "model predict --model 'cmd:" + script +
-                                          "' --labels neg,pos --input " + texts_ + " --out " +
-                                          dir_.file("p.jsonl"));
+  const RunResult r =
+      run_assay(dir_, "model predict --model 'cmd:" + script + "' --labels neg,pos --input " +
+                          texts_ + " --out " + dir_.file("p.jsonl"));
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("[evil\\x1b[2J.sh]")) << r.err;
   EXPECT_THAT(r.err, HasSubstr("clear\\x1b[2J now")) << r.err;
@@ -296,8 +301,8 @@ TEST_F(HostileFiles, LeaksFairReportEscapesTheAttributeName) {
   const auto end = summary.find('"', at + key.size());
   summary.replace(at + key.size(), end - at - key.size(), "<script>alert(1)</script>");
   dir_.write("run/summary.json", summary);
-  const auto r = run_assay(dir_, "fair report --quiet --in " + dir_.file("run") + " --out " +
-                                     dir_.file("r.html"));
+  const auto r = run_assay(
+      dir_, "fair report --quiet --in " + dir_.file("run") + " --out " + dir_.file("r.html"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string html = read_file(dir_.file("r.html"));
   EXPECT_THAT(html, Not(HasSubstr("<script>alert")));
@@ -322,7 +327,8 @@ TEST_F(HostileFiles, ValuesThatCannotMeanAnythingAreRefused) {
                  {"epochs", "[1, 10000]"});
   expect_refused("rec campaign --quiet --data csv:" + data +
                      " --algorithms user-user --heuristics AMU --sizes 1 --trials 1 --accuracy "
-                     "--folds 0 --store " + dir_.file("s.db") + " --out " + dir_.file("rep"),
+                     "--folds 0 --store " +
+                     dir_.file("s.db") + " --out " + dir_.file("rep"),
                  {"--folds"});
   expect_refused("model predict --quiet --model lr:" + model_ + " --model-file " + texts_ +
                      " --input " + texts_,
@@ -374,8 +380,8 @@ for line in sys.stdin:
     print(json.dumps({"id": r["id"], "scores": [1 - helper.SCORE, helper.SCORE]}), flush=True)
 )");
   const std::string cache = dir_.file("c.sqlite");
-  const std::string cmd = "model predict --model 'cmd:/usr/bin/python3 " + child +
-                          "' --cache " + cache + " --input " + texts_;
+  const std::string cmd = "model predict --model 'cmd:/usr/bin/python3 " + child + "' --cache " +
+                          cache + " --input " + texts_;
   auto r = run_assay(dir_, cmd + " --quiet");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("0.125"));

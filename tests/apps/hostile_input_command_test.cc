@@ -49,9 +49,9 @@ struct Row {
   std::string args;
   std::string out_option;  // "" when the command has no output option
   bool out_is_dir = false;
-  std::string good;        // valid content for {in}
-  bool prints = true;      // prints its result on stdout when the output option is left out
-  bool empty_ok = false;   // an empty input is a valid one (no items): exit 0 or 1, not 2
+  std::string good;       // valid content for {in}
+  bool prints = true;     // prints its result on stdout when the output option is left out
+  bool empty_ok = false;  // an empty input is a valid one (no items): exit 0 or 1, not 2
 };
 
 const std::string kRatings =
@@ -60,8 +60,9 @@ const std::string kRatings =
 const std::string kTexts = "the king is here\nshe is a queen\n";
 const std::string kLabelledTsv =
     "the king is good\tpos\nbad queen\tneg\ngood man\tpos\nbad woman\tneg\n";
-const std::string kLabelled = "text,label\nthe king is good,pos\nbad queen,neg\ngood man,pos\n"
-                              "bad woman,neg\n";
+const std::string kLabelled =
+    "text,label\nthe king is good,pos\nbad queen,neg\ngood man,pos\n"
+    "bad woman,neg\n";
 
 std::vector<Row> table() {
   return {
@@ -389,7 +390,8 @@ TEST_F(HostileInput, BadOutputIsRefusedBeforeAnyInputIsRead) {
     fs::create_symlink("/dev/null", dir.path() / "null-link");
     std::vector<std::pair<std::string, std::string>> bad;  // path, expected words
     if (row.out_is_dir) {
-      bad = {{dir.file("a-file"), "it is a regular file"}, {"/dev/null", "it is a device"},
+      bad = {{dir.file("a-file"), "it is a regular file"},
+             {"/dev/null", "it is a device"},
              {dir.file("no/such/dir"), "does not exist"}};
     } else {
       bad = {{dir.file("a-dir"), "it is a directory"},
@@ -435,8 +437,7 @@ TEST_F(HostileInput, BomCrlfInputIsAcceptedAndOutputsGoThroughLinksAndStdoutIsCh
     ASSERT_LE(a.exit_code, 1) << a.err;
     const auto b = run_assay(dir, args(row, dir, crlf, out_crlf));
     EXPECT_EQ(b.exit_code, a.exit_code) << b.err;
-    EXPECT_EQ(replace_all(replace_all(b.out, "bom-crlf", "plain"), "out-crlf", "out-plain"),
-              a.out);
+    EXPECT_EQ(replace_all(replace_all(b.out, "bom-crlf", "plain"), "out-crlf", "out-plain"), a.out);
     if (!row.out_option.empty() && !row.out_is_dir) {
       EXPECT_TRUE(fs::is_symlink(dir.path() / "out-link"));
       EXPECT_EQ(replace_all(read_file(dir.file("real/target")), "bom-crlf", "plain"),
@@ -463,12 +464,17 @@ TEST_F(HostileInput, SecondaryInputsFollowTheSameTextRules) {
   const std::vector<Secondary> rows = {
       {"ARPA model", "lm score --ngram-model arpa:{in} --input {texts}",
        read_file(kData + "/lm/tiny.arpa")},
-      {"word2vec text vectors", "vectors neighbors --vectors {in} --vectors-format word2vec "
-       "--word w00", read_file(kData + "/vectors/tiny.w2v.txt")},
+      {"word2vec text vectors",
+       "vectors neighbors --vectors {in} --vectors-format word2vec "
+       "--word w00",
+       read_file(kData + "/vectors/tiny.w2v.txt")},
       {"attribute file", "fair perturb --quiet --attribute {in} --input {texts}", ""},
       {"modification set (JSON)", "rec replay --data csv:{ratings} --mods {in}", ""},
-      {"aeon score original texts", "aeon score --original {in} --generated {texts} "
-       "--model-dir " + kData + "/lm/bert", kTexts},
+      {"aeon score original texts",
+       "aeon score --original {in} --generated {texts} "
+       "--model-dir " +
+           kData + "/lm/bert",
+       kTexts},
   };
   for (const Secondary& row : rows) {
     SCOPED_TRACE(row.what);
@@ -500,8 +506,8 @@ TEST_F(HostileInput, OutputsThatBelongTogetherMustDiffer) {
   TempDir dir;
   const std::string scores = dir.write("scores.jsonl", "{\"SemEval\": 0.95, \"SynEval\": 0.5}\n");
   const std::string same = dir.file("same.jsonl");
-  auto r = run_assay(dir, "aeon filter --scores " + scores + " --task sa --kept " + same +
-                              " --dropped " + same);
+  auto r = run_assay(
+      dir, "aeon filter --scores " + scores + " --task sa --kept " + same + " --dropped " + same);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--kept and --dropped name the same file"));
   EXPECT_FALSE(fs::exists(same));

@@ -13,8 +13,8 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
-#include <system_error>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -63,7 +63,9 @@ int exit_code_of(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1000 - WTERMSIG(status);
 }
 
-bool exited(pid_t pid) { return ::waitpid(pid, nullptr, WNOHANG) == pid; }
+bool exited(pid_t pid) {
+  return ::waitpid(pid, nullptr, WNOHANG) == pid;
+}
 
 void expect_no_temporary_files(const TempDir& dir) {
   for (const auto& e : fs::recursive_directory_iterator(dir.path())) {
@@ -91,7 +93,8 @@ TEST(InterruptCommand, CampaignInterruptedBySigintSaysHowToResumeAndTheRerunResu
   const std::string store = dir.file("store.db"), out = dir.file("report");
   const std::string cmd = "rec campaign --data csv:" + data +
                           " --algorithms user-user --heuristics AMU --sizes 1 --trials 100000 "
-                          "--noise-trials 1 --threads 1 --store " + store + " --out " + out;
+                          "--noise-trials 1 --threads 1 --store " +
+                          store + " --out " + out;
   const pid_t pid = start_assay(dir, cmd);
   // Let it finish some runs: counted in the store's runs table through a second, read-only
   // connection (the store's size is no measure: its set-up alone grows it, and the first
@@ -135,8 +138,8 @@ TEST(InterruptCommand, CampaignInterruptedBySigintSaysHowToResumeAndTheRerunResu
 TEST(InterruptCommand, PerturbInterruptedBySigtermLeavesNoTemporaryOutput) {
   TempDir dir;
   std::string text;
-  for (int i = 0; i < 200000; ++i) text += "he said his brother and the king went home " +
-                                           std::to_string(i) + "\n";
+  for (int i = 0; i < 200000; ++i)
+    text += "he said his brother and the king went home " + std::to_string(i) + "\n";
   const std::string in = dir.write("inputs.txt", text);
   const std::string out = dir.file("perturbed.jsonl");
   const pid_t pid = start_assay(dir, "fair perturb --input " + in + " --out " + out);

@@ -122,8 +122,8 @@ void run_case(const Case& c, std::uint32_t seed) {
     if (::waitpid(pid, nullptr, WNOHANG) == pid) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
-  ASSERT_TRUE(reached) << "the run ended before " << kill_after << " answers: "
-                       << read_file(dir.file("stderr.txt"));
+  ASSERT_TRUE(reached) << "the run ended before " << kill_after
+                       << " answers: " << read_file(dir.file("stderr.txt"));
   ::kill(pid, sig);
   EXPECT_EQ(wait_exit(pid), 128 + sig) << read_file(dir.file("stderr.txt"));
   const std::string err1 = read_file(dir.file("stderr.txt"));
@@ -147,8 +147,8 @@ void run_case(const Case& c, std::uint32_t seed) {
     }
   }
   EXPECT_EQ(asked_again, 0u) << "the rerun asked " << asked_again << " texts answered before the "
-                             << strsignal(sig) << " after " << answered1.size()
-                             << " answers, e.g. " << first_again;
+                             << strsignal(sig) << " after " << answered1.size() << " answers, e.g. "
+                             << first_again;
   EXPECT_FALSE(logged(log2).empty()) << "the interrupted run had answered everything";
 }
 

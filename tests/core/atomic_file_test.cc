@@ -40,7 +40,7 @@ TEST(AtomicFile, StaleTemporariesOfDeadProcessesAreRemoved) {
   const auto path = dir.file("out.txt");
   const auto stale = dir.write("out.txt.tmp-" + std::to_string(dead), "x");
   const auto other = dir.write("other.txt.tmp-" + std::to_string(dead), "x");  // not this target
-  const auto live = dir.write("out.txt.tmp-1", "x");  // init: alive
+  const auto live = dir.write("out.txt.tmp-1", "x");                           // init: alive
   const auto odd = dir.write("out.txt.tmp-abc", "x");
   write_file_atomically(path, "content");
   EXPECT_FALSE(std::filesystem::exists(stale));
@@ -158,7 +158,7 @@ TEST(AtomicFile, WritesThroughSymbolicLinks) {
   namespace fs = std::filesystem;
   fs::create_directory(dir.path() / "real");
   const auto target = dir.write("real/target.txt", "old");
-  fs::create_symlink("real/target.txt", dir.path() / "link.txt");  // relative link
+  fs::create_symlink("real/target.txt", dir.path() / "link.txt");         // relative link
   fs::create_symlink(dir.path() / "link.txt", dir.path() / "link2.txt");  // link to a link
   write_file_atomically(dir.file("link2.txt"), "new");
   EXPECT_TRUE(fs::is_symlink(dir.path() / "link.txt"));

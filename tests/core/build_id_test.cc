@@ -1,12 +1,11 @@
 #include "core/build_id.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <memory>
 #include <string>
-
-#include <unistd.h>
 
 #include "core/chunk_store.h"
 #include "core/chunked_run.h"
@@ -19,8 +18,8 @@ namespace {
 TEST(BuildId, IsTheLinkersNoteOfThisProgram) {
   // (popen's shell resolves /proc/self/exe to itself, so ask for this process's file.)
   const std::string self = "/proc/" + std::to_string(getpid()) + "/exe";
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(("readelf -n " + self + " 2>/dev/null").c_str(), "r"),
-                                             pclose);
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(
+      popen(("readelf -n " + self + " 2>/dev/null").c_str(), "r"), pclose);
   ASSERT_TRUE(pipe);
   std::string out;
   char buf[4096];

@@ -19,7 +19,8 @@ using ::testing::HasSubstr;
 void write_gzip(const std::string& path, const std::string& text) {
   gzFile gz = gzopen(path.c_str(), "wb");
   ASSERT_NE(gz, nullptr);
-  ASSERT_EQ(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())), static_cast<int>(text.size()));
+  ASSERT_EQ(gzwrite(gz, text.data(), static_cast<unsigned>(text.size())),
+            static_cast<int>(text.size()));
   ASSERT_EQ(gzclose(gz), Z_OK);
 }
 
@@ -72,7 +73,9 @@ TEST(ByteSource, PipeDescriptorDeliversEverything) {
   ASSERT_EQ(::pipe(fds), 0);
   std::thread writer([w = fds[1]] {
     // Written one byte at a time: the reader still sees the byte-order mark and CRLF rule.
-    const std::string text = "\xEF\xBB\xBF" "alpha\r\nbeta\n";
+    const std::string text =
+        "\xEF\xBB\xBF"
+        "alpha\r\nbeta\n";
     for (char ch : text) {
       if (::write(w, &ch, 1) != 1) break;
     }

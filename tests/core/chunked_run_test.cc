@@ -46,7 +46,8 @@ struct Squares {
     for (std::size_t i = c.begin; i < c.end; ++i) s += std::to_string(inputs[i] * inputs[i]) + " ";
     return s;
   }
-  ChunkedRun run(const ChunkedRunOptions& o, ChunkStore* store, const std::string& settings = "v1") {
+  ChunkedRun run(const ChunkedRunOptions& o, ChunkStore* store,
+                 const std::string& settings = "v1") {
     return run_chunked(
         inputs.size(), o, settings, [this](const ChunkBounds& c) { return content(c); },
         [this](const ChunkBounds& c) { return execute(c); }, store);

@@ -1,9 +1,9 @@
 #include "core/error.h"
-#include "core/excerpt.h"
 
 #include <gtest/gtest.h>
 
 #include "core/check.h"
+#include "core/excerpt.h"
 
 namespace assay::core {
 namespace {
@@ -11,7 +11,9 @@ namespace {
 TEST(Error, EscapeControlKeepsTextAndEscapesTerminalControls) {
   EXPECT_EQ(escape_control("plain text, tab\tand newline\n"), "plain text, tab\tand newline\n");
   EXPECT_EQ(escape_control("a\x1b[2Jb\x07\r\x7f"), "a\\x1b[2Jb\\x07\\x0d\\x7f");
-  EXPECT_EQ(escape_control("\xc2\x9b" "31m caf\xc3\xa9"), "\\u009b31m caf\xc3\xa9");
+  EXPECT_EQ(escape_control("\xc2\x9b"
+                           "31m caf\xc3\xa9"),
+            "\\u009b31m caf\xc3\xa9");
   EXPECT_EQ(escape_control(std::string("nul\0x", 5)), "nul\\x00x");
 }
 

@@ -87,7 +87,9 @@ TEST(LineReader, BomCrlfAndUtf8AreOneRuleForEveryReader) {
 TEST(LineReader, InvalidUtf8IsRejectedWithLineAndCharacterColumn) {
   assay::testing::TempDir dir;
   // Line 2: 'é' (2 bytes) then an invalid 0xFF at character column 3.
-  LineReader r(dir.write("bad.txt", "ok\n\xC3\xA9" "a\xFF\n"));
+  LineReader r(dir.write("bad.txt",
+                         "ok\n\xC3\xA9"
+                         "a\xFF\n"));
   std::string_view line;
   ASSERT_TRUE(r.next(line));
   try {
@@ -105,7 +107,9 @@ TEST(LineReader, InvalidUtf8IsRejectedWithLineAndCharacterColumn) {
 
 TEST(LineReader, Latin1IsDecoded) {
   assay::testing::TempDir dir;
-  LineReader r(latin1_source(open_file_source(dir.write("l1.txt", "\xEF\xBB\xBF" "caf\xE9\r\n"))));
+  LineReader r(latin1_source(open_file_source(dir.write("l1.txt",
+                                                        "\xEF\xBB\xBF"
+                                                        "caf\xE9\r\n"))));
   std::string_view line;
   ASSERT_TRUE(r.next(line));
   EXPECT_EQ(line, "caf\xC3\xA9");

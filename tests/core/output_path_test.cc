@@ -42,8 +42,9 @@ TEST(OutputPath, OutputsNeverNameInputs) {
   const auto message = [&](const std::vector<NamedPath>& outputs,
                            const std::vector<NamedPath>& kept,
                            const std::vector<OutputDirectory>& dirs = {}) {
-    return assay::testing::error_message_of(
-        [&] { check_paths_apart({{"--input", in}}, outputs, kept, dirs); });
+    return assay::testing::error_message_of([&] {
+      check_paths_apart({{"--input", in}}, outputs, kept, dirs);
+    });
   };
   EXPECT_NO_THROW(check_paths_apart({{"--input", in}}, {{"--out", dir.file("out.txt")}}, {}, {}));
   EXPECT_THAT(message({{"--out", in}}, {}), HasSubstr("--out names the same file as --input"));
@@ -67,11 +68,12 @@ TEST(OutputPath, OutputsNeverNameInputs) {
                                     {{"--out", dir.file("sub"), {"violations.jsonl"}}}));
   // A hard link of an input among the files the directory already holds.
   fs::create_hard_link(in, dir.path() / "sub" / "violations.jsonl");
-  EXPECT_THAT(assay::testing::error_message_of([&] {
-                check_paths_apart({{"--input", in}}, {}, {},
-                                  {{"--out", dir.file("sub"), {"violations.jsonl"}}});
-              }),
-              HasSubstr("writes violations.jsonl, which --input reads (" + in + ", the same file)"));
+  EXPECT_THAT(
+      assay::testing::error_message_of([&] {
+        check_paths_apart({{"--input", in}}, {}, {},
+                          {{"--out", dir.file("sub"), {"violations.jsonl"}}});
+      }),
+      HasSubstr("writes violations.jsonl, which --input reads (" + in + ", the same file)"));
 }
 
 TEST(OutputPath, ChecksDirectories) {

@@ -37,7 +37,8 @@ TEST(Table, HtmlEscapesAndMarksNumbers) {
   const std::string html = example().html();
   EXPECT_NE(html.find("<caption>Table 3: mean time.</caption>"), std::string::npos);
   EXPECT_NE(html.find("<th class=\"num\">n = 10 (ms)</th>"), std::string::npos);
-  EXPECT_NE(html.find("<td>A&lt;B&gt;, &quot;q&quot;</td><td class=\"num\">–</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>A&lt;B&gt;, &quot;q&quot;</td><td class=\"num\">–</td>"),
+            std::string::npos);
 }
 
 TEST(Table, RowWidthIsChecked) {

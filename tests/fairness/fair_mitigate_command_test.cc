@@ -27,10 +27,10 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   ASSERT_FALSE(HasFailure());
   assay::testing::RunResult r;
   // One mutable input with three perturbations: actress, male doctor, female doctor.
-  const auto in = dir.write("in.txt",
-                            "the actor was wonderful and the doctor smiled\n\nthe film was wonderful\n");
-  const std::string common = " --model lr:" + lr + " --input " + in + " --cache " +
-                             dir.file("cache.sqlite") + " --out ";
+  const auto in = dir.write(
+      "in.txt", "the actor was wonderful and the doctor smiled\n\nthe film was wonderful\n");
+  const std::string common =
+      " --model lr:" + lr + " --input " + in + " --cache " + dir.file("cache.sqlite") + " --out ";
   r = run_assay(dir, "fair test" + common + dir.file("ft"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto ft = nlohmann::json::parse(read_file(dir.file("ft/summary.json")));
@@ -40,6 +40,7 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   EXPECT_THAT(r.err, HasSubstr("answers: 4 from"));
   EXPECT_THAT(r.err, HasSubstr("0 asked of the model"));
   const auto m = nlohmann::json::parse(read_file(dir.file("fm/mitigation.json")));
+  EXPECT_EQ(m["format"], "assay-fair-mitigation/1");
   EXPECT_EQ(m["inputs"], 3);
   EXPECT_EQ(m["mutable"], 1);
   EXPECT_EQ(m["perturbations"], 3);
@@ -83,6 +84,17 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   EXPECT_EQ(m2["epsilons"][0]["violations"], rows[5]["violations"]);
   EXPECT_FALSE(m2["cost"].contains("answers_asked"));
 
+  // fair report reads the format, and one it does not know is refused.
+  r = run_assay(dir, "fair report --in " + dir.file("fm") + " --out " + dir.file("fm.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto unknown = nlohmann::ordered_json::parse(read_file(dir.file("fm2/mitigation.json")));
+  unknown["format"] = "assay-fair-mitigation/7";
+  dir.write("fm2/mitigation.json", unknown.dump(2));
+  r = run_assay(dir, "fair report --in " + dir.file("fm2") + " --out " + dir.file("fm2.html"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("fm2/mitigation.json: unknown format 'assay-fair-mitigation/7'"));
+  EXPECT_FALSE(std::filesystem::exists(dir.file("fm2.html")));
+
   r = run_assay(dir, "fair mitigate" + common + dir.file("bad") + " --epsilon 0.1,-1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--epsilon"));
@@ -100,9 +112,10 @@ TEST(FairMitigateCommand, AdversarialTrainingComparison) {
   const auto in = dir.write("in.txt",
                             "the actor was wonderful\nthe actress was wonderful\na great actor\n"
                             "the film was wonderful\nthe actor was awful\n");
-  auto r = run_assay(dir, "fair mitigate --model lr:" + lr + " --input " + in + " --threads 2 --out " +
-                              dir.file("fm") + " --adversarial-train " + dir.file("train.tsv") +
-                              " --adversarial-model-out " + dir.file("adv.lr"));
+  auto r =
+      run_assay(dir, "fair mitigate --model lr:" + lr + " --input " + in + " --threads 2 --out " +
+                         dir.file("fm") + " --adversarial-train " + dir.file("train.tsv") +
+                         " --adversarial-model-out " + dir.file("adv.lr"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("adversarial training (LR retrained on 24 texts + "));
   const auto m = nlohmann::json::parse(read_file(dir.file("fm/mitigation.json")));
@@ -115,15 +128,16 @@ TEST(FairMitigateCommand, AdversarialTrainingComparison) {
   const int before = m["violations_before"];
   ASSERT_GT(before, 0);
   EXPECT_LT(a["violations"].get<int>(), before);
-  EXPECT_NEAR(a["remaining_percent"].get<double>(), 100.0 * a["violations"].get<int>() / before, 1e-9);
+  EXPECT_NEAR(a["remaining_percent"].get<double>(), 100.0 * a["violations"].get<int>() / before,
+              1e-9);
   r = run_assay(dir, "fair test --model lr:" + dir.file("adv.lr") + " --input " + in + " --out " +
                          dir.file("ft"));
   ASSERT_NE(r.exit_code, 2) << r.err;
   const auto ft = nlohmann::json::parse(read_file(dir.file("ft/summary.json")));
   EXPECT_EQ(ft["violations"], a["violations"]);
   EXPECT_EQ(ft["model"], a["model"]);
-  r = run_assay(dir, "fair mitigate --model 'cmd:/bin/cat' --input " + in + " --out " + dir.file("x") +
-                         " --adversarial-train " + dir.file("train.tsv"));
+  r = run_assay(dir, "fair mitigate --model 'cmd:/bin/cat' --input " + in + " --out " +
+                         dir.file("x") + " --adversarial-train " + dir.file("train.tsv"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--model must be lr:FILE"));
   EXPECT_FALSE(std::filesystem::exists(dir.file("x/mitigation.json")));

@@ -60,8 +60,9 @@ std::set<std::string> with_gate(std::set<std::string> own) {
 
 // How every command that opens a model reaches it (the adapter's options).
 const std::set<std::string> kAdapterOptions = {
-    "--labels",         "--label-map",   "--timeout", "--header",  "--body-template",
-    "--scores-pointer", "--concurrency", "--retries", "--ca-file", "--restarts", "--model-file"};
+    "--labels",        "--label-map",      "--timeout",     "--header",
+    "--body-template", "--scores-pointer", "--concurrency", "--retries",
+    "--ca-file",       "--restarts",       "--model-file"};
 
 std::set<std::string> with(std::set<std::string> own, const std::set<std::string>& more) {
   own.insert(more.begin(), more.end());
@@ -79,8 +80,8 @@ const std::map<std::string, std::set<std::string>> kOwnOptions = {
                              "--merge", "--min-delta"},
                             kModelOptions))},
     {"mitigate",
-     with_gate(with({"--help", "--chunk", "--threads", "--quiet", "--out", "--epsilon",
-                     "--shard", "--merge", "--adversarial-train", "--adversarial-text-column",
+     with_gate(with({"--help", "--chunk", "--threads", "--quiet", "--out", "--epsilon", "--shard",
+                     "--merge", "--adversarial-train", "--adversarial-text-column",
                      "--adversarial-label-column", "--adversarial-c", "--adversarial-model-out"},
                     kModelOptions))},
     {"serve", with_gate(with({"--help", "--upstream", "--epsilon", "--max-k", "--max-batch",

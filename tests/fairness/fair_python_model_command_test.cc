@@ -26,7 +26,8 @@ using assay::testing::run_assay;
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
 
-const std::string kScript = std::string(ASSAY_TEST_DATA_DIR) + "/../../tools/fairness/sst2_sklearn.py";
+const std::string kScript =
+    std::string(ASSAY_TEST_DATA_DIR) + "/../../tools/fairness/sst2_sklearn.py";
 
 std::string head_lines(const std::string& path, std::size_t n) {
   std::ifstream in(path);
@@ -42,12 +43,13 @@ TEST(FairPythonModelCommand, ScikitLearnBehindCmd) {
   ASSAY_REQUIRE_FILE(rt + ".pos");
   ASSAY_REQUIRE_FILE("/usr/bin/python3");
   if (std::system("/usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1") != 0)
-    GTEST_SKIP() << "scikit-learn absent: /usr/bin/python3 cannot import sklearn (Debian python3-sklearn)";
+    GTEST_SKIP()
+        << "scikit-learn absent: /usr/bin/python3 cannot import sklearn (Debian python3-sklearn)";
   TempDir dir;
   const auto train = dir.write("train.tsv", head_lines(sst2, 4001));  // header + 4,000 rows
   const std::string model = dir.file("m.sklearn");
-  ASSERT_EQ(std::system(("/usr/bin/python3 " + kScript + " train --train " + train + " --out " + model +
-                         " 2>" + dir.file("train.err"))
+  ASSERT_EQ(std::system(("/usr/bin/python3 " + kScript + " train --train " + train + " --out " +
+                         model + " 2>" + dir.file("train.err"))
                             .c_str()),
             0)
       << read_file(dir.file("train.err"));
@@ -86,8 +88,14 @@ TEST(FairPythonModelCommand, ScikitLearnBehindCmd) {
   std::string line, requests;
   while (std::getline(v, line)) {
     violations.push_back(nlohmann::json::parse(line));
-    requests += nlohmann::json{{"id", 2 * violations.size()}, {"text", violations.back()["original"]}}.dump() + "\n";
-    requests += nlohmann::json{{"id", 2 * violations.size() + 1}, {"text", violations.back()["perturbed"]}}.dump() + "\n";
+    requests +=
+        nlohmann::json{{"id", 2 * violations.size()}, {"text", violations.back()["original"]}}
+            .dump() +
+        "\n";
+    requests +=
+        nlohmann::json{{"id", 2 * violations.size() + 1}, {"text", violations.back()["perturbed"]}}
+            .dump() +
+        "\n";
   }
   const auto req = dir.write("requests.jsonl", requests);
   ASSERT_EQ(std::system(("/usr/bin/python3 " + kScript + " serve " + model + " <" + req + " >" +
@@ -105,7 +113,8 @@ TEST(FairPythonModelCommand, ScikitLearnBehindCmd) {
       ASSERT_EQ(viol[which].size(), 2u);
       EXPECT_NEAR(viol[which][0].get<double>() + viol[which][1].get<double>(), 1.0, 1e-9);
       for (std::size_t k = 0; k < 2; ++k)
-        EXPECT_NEAR(viol[which][k].get<double>(), expected[k].get<double>(), 1e-12) << viol["perturbed"];
+        EXPECT_NEAR(viol[which][k].get<double>(), expected[k].get<double>(), 1e-12)
+            << viol["perturbed"];
     }
   }
 
@@ -114,7 +123,8 @@ TEST(FairPythonModelCommand, ScikitLearnBehindCmd) {
   ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   const auto again = nlohmann::json::parse(read_file(dir.file("out2/summary.json")));
   EXPECT_EQ(again["answers_asked"], 0);
-  EXPECT_EQ(read_file(dir.file("out1/violations.jsonl")), read_file(dir.file("out2/violations.jsonl")));
+  EXPECT_EQ(read_file(dir.file("out1/violations.jsonl")),
+            read_file(dir.file("out2/violations.jsonl")));
 }
 
 }  // namespace

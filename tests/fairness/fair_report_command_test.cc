@@ -119,6 +119,16 @@ TEST_F(FairReportCommand, WhoIsFavouredAndHowStrongly) {
                 std::to_string(male["flips_toward"]["neg"].get<long>()) + " away from it"));
   EXPECT_THAT(html, HasSubstr("<th class=\"num\">violations toward neg</th>"));
   EXPECT_THAT(html, HasSubstr("<th class=\"num\">mean change of pos&apos;s score</th>"));
+  // Per substitution between groups, as summary.json counts them.
+  for (const auto& p : s["by_group_pair"]) {
+    const std::string from = p["from"].is_null() ? "—" : p["from"].get<std::string>();
+    EXPECT_THAT(
+        html,
+        HasSubstr("<td>" + from + " → " + p["to"].get<std::string>() + "</td><td class=\"num\">" +
+                  std::to_string(p["perturbations"].get<long>()) + "</td><td class=\"num\">" +
+                  std::to_string(p["violations"].get<long>()) + "</td>"))
+        << p.dump();
+  }
   for (const char* d : {"≥ 0 (this run)", "≥ 0.1", "≥ 0.2", "≥ 0.3"})
     EXPECT_THAT(html, HasSubstr("<td>" + std::string(d) + "</td>")) << d;
   EXPECT_THAT(html, HasSubstr("<th class=\"num\">toward neg</th>"));

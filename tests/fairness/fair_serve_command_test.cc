@@ -256,7 +256,7 @@ TEST(FairServeCommand, SaturatedThenSigtermDrainsTheRequestInFlight) {
   ASSERT_TRUE(busy);
   EXPECT_EQ(busy->status, 503);
   EXPECT_EQ(busy->get_header_value("Retry-After"), "1");
-  EXPECT_THAT(busy->body, HasSubstr("--max-concurrent"));
+  EXPECT_THAT(busy->body, HasSubstr("1 requests in progress (the server's limit)"));
   const auto health = c.Get("/health");
   ASSERT_TRUE(health);
   EXPECT_EQ(health->status, 200);
@@ -351,7 +351,8 @@ TEST(FairServeCommand, AeonGateDecidesWhatIsAsked) {
   ASSERT_FALSE(HasFailure());
   const std::string text = "the doctor was wonderful";
   auto model = models::LrModel::load(lr);
-  const std::string serve_lr = "fair serve --upstream lr:" + lr + " --epsilon 1 --listen 127.0.0.1:0";
+  const std::string serve_lr =
+      "fair serve --upstream lr:" + lr + " --epsilon 1 --listen 127.0.0.1:0";
   {
     // SemEval can never reach 2: every perturbation is dropped, x0 alone is asked.
     ServeProcess serve(words(serve_lr + " --gate aeon --gate-action drop --gate-sim 2"),
@@ -360,14 +361,16 @@ TEST(FairServeCommand, AeonGateDecidesWhatIsAsked) {
     const auto s = neutral_smooth(model->predict({text}), 1.0);
     expect_answer(post_text(c, text), {s.scores[0], model->labels()[s.label], 0}, text);
     EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
-    EXPECT_THAT(serve.stderr_text(), HasSubstr("aeon gate: 2 perturbations scored, 0 kept, 2 dropped"));
+    EXPECT_THAT(serve.stderr_text(),
+                HasSubstr("aeon gate: 2 perturbations scored, 0 kept, 2 dropped"));
   }
   {
-    ServeProcess serve(words(serve_lr + " --gate aeon --gate-action drop --gate-sim 0 --gate-nat 0"),
-                       dir.file("keep.err"));
+    ServeProcess serve(
+        words(serve_lr + " --gate aeon --gate-action drop --gate-sim 0 --gate-nat 0"),
+        dir.file("keep.err"));
     auto c = client(serve.port());
-    const auto r = run_assay(dir, "fair perturb --quiet --no-dropped --input " +
-                                      dir.write("in.txt", text + "\n"));
+    const auto r = run_assay(
+        dir, "fair perturb --quiet --no-dropped --input " + dir.write("in.txt", text + "\n"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::vector<std::string> asked = {text};
     const auto perturbed = nlohmann::json::parse(r.out);
@@ -376,7 +379,8 @@ TEST(FairServeCommand, AeonGateDecidesWhatIsAsked) {
     const auto s = neutral_smooth(model->predict(asked), 1.0);
     expect_answer(post_text(c, text), {s.scores[0], model->labels()[s.label], 2}, text);
     EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
-    EXPECT_THAT(serve.stderr_text(), HasSubstr("aeon gate: 2 perturbations scored, 2 kept, 0 dropped"));
+    EXPECT_THAT(serve.stderr_text(),
+                HasSubstr("aeon gate: 2 perturbations scored, 2 kept, 0 dropped"));
   }
 }
 
@@ -427,7 +431,7 @@ TEST(FairServeCommand, BadOptionsAreUsageErrors) {
       {"fair serve --epsilon 1 --max-body 1.5" + lr, "--max-body"},
       {"fair serve --epsilon 1 --max-batch 0" + lr, "--max-batch"},
       {"fair serve --epsilon 1 --max-batch 5000" + lr, "--max-batch"},
-      {"fair serve --epsilon 1 --model-name a/b" + lr, "--model-name 'a/b'"},
+      {"fair serve --epsilon 1 --model-name a/b" + lr, "model name 'a/b'"},
       {"fair serve --epsilon 1 --listen 127.0.0.1" + lr, "--listen"},
       {"fair serve --epsilon 1 --listen 127.0.0.1:70000" + lr, "--listen"},
       {"fair serve --epsilon 1 --upstream nothing:here", "unknown model spec"},

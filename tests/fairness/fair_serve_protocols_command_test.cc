@@ -181,7 +181,10 @@ TEST(FairServeProtocols, EveryRequestFormAnswersTheLayerComputedHere) {
   auto wrong_shape = v2_body({"a", "b"});
   wrong_shape["inputs"][0]["shape"] = {3};
   const std::vector<Bad> bad = {
-      {"/predict", {{"texts", {"a", "b", "c", "d"}}}, 400, "at most 3 per request (--max-batch)"},
+      {"/predict",
+       {{"texts", {"a", "b", "c", "d"}}},
+       400,
+       "at most 3 per request (the server's batch limit)"},
       {"/predict", {{"texts", json::array()}}, 400, "an empty batch"},
       {"/", {{"inputs", 3}}, 400, "expected a JSON object"},
       {"/predict", {{"texts", {"a", 1}}}, 400, "expected strings"},

@@ -106,6 +106,40 @@ TEST(FairTestCommand, DirectionAndSeverity) {
   }
   EXPECT_EQ(by_group, s["violations"].get<int>());
   EXPECT_EQ(s["violations_at_min_delta"]["0"], s["violations"]);
+  // Per substitution between groups: each violation's (from_group, group), recounted from the
+  // records, is what by_group_pair says; a swapped noun names its own group, an inserted
+  // adjective's noun none.
+  std::map<std::pair<std::string, std::string>, int> pair_violations;
+  std::istringstream records(read_file(dir.file("all/violations.jsonl")));
+  for (std::string line; std::getline(records, line);) {
+    const auto j = nlohmann::json::parse(line);
+    const std::string from = j["from_group"].is_null() ? "" : j["from_group"].get<std::string>();
+    EXPECT_EQ(j["record"]["from_group"], j["from_group"]) << line;
+    if (j["kind"] == "active") {
+      EXPECT_TRUE(j["from_group"].is_null()) << line;
+    }
+    if (j["old"] == "actor" && j["kind"] == "analogy") {
+      EXPECT_EQ(from, "male") << line;
+    }
+    if (j["old"] == "actress" && j["kind"] == "analogy") {
+      EXPECT_EQ(from, "female") << line;
+    }
+    ++pair_violations[{from, j["group"].get<std::string>()}];
+  }
+  int pair_perturbations = 0;
+  std::map<std::pair<std::string, std::string>, int> listed;
+  for (const auto& p : s["by_group_pair"]) {
+    const std::string from = p["from"].is_null() ? "" : p["from"].get<std::string>();
+    listed[{from, p["to"].get<std::string>()}] = p["violations"].get<int>();
+    pair_perturbations += p["perturbations"].get<int>();
+    EXPECT_EQ(p["violations"].get<int>(),
+              p["flips_toward"]["neg"].get<int>() + p["flips_toward"]["pos"].get<int>());
+    EXPECT_NE(from, p["to"].get<std::string>());
+  }
+  EXPECT_EQ(pair_perturbations, s["perturbations"].get<int>());
+  for (const auto& [key, n] : pair_violations) EXPECT_EQ(listed[key], n) << key.first << key.second;
+  EXPECT_TRUE(listed.count({"male", "female"}));
+  EXPECT_TRUE(listed.count({"female", "male"}));
   // Every flip's drop, from the records: the original label's score, before minus after.
   std::vector<double> drops;
   std::istringstream v(read_file(dir.file("all/violations.jsonl")));
@@ -169,8 +203,8 @@ TEST(FairTestCommand, AeonGateDecidesWhatIsAsked) {
   auto s = nlohmann::json::parse(read_file(dir.file("drop/summary.json")));
   EXPECT_EQ(s["perturbations"], 0);
   EXPECT_EQ(s["mutable"], 0);  // nothing left to ask
-  EXPECT_EQ(s["gate"], nlohmann::json::parse(
-                           R"({"scored": 3, "kept": 0, "dropped": 3, "flagged": 0})"));
+  EXPECT_EQ(s["gate"],
+            nlohmann::json::parse(R"({"scored": 3, "kept": 0, "dropped": 3, "flagged": 0})"));
   // Resumed from the cache, the summary and the report still count what the gate did when
   // the chunks ran.
   const std::string cached = args + dir.file("cached") + " --cache " + dir.file("answers.db") +

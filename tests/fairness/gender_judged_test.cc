@@ -53,7 +53,8 @@ TEST(GenderJudged, HandwrittenSentences) {
   std::printf("hand-written: precision %s, recall %s, sentences fully right %s%s\n",
               percent(s.right, s.produced).c_str(), percent(s.found, s.expected).c_str(),
               percent(s.exact, s.cases).c_str(), rules.c_str());
-  if (std::getenv("ASSAY_JUDGED_REPORT")) std::printf("cases not fully right:%s\n", s.report.c_str());
+  if (std::getenv("ASSAY_JUDGED_REPORT"))
+    std::printf("cases not fully right:%s\n", s.report.c_str());
   EXPECT_GE(precision, 0.95) << "cases not fully right:" << s.report;
   EXPECT_GE(full_share, 0.90) << "cases not fully right:" << s.report;
 

@@ -72,8 +72,9 @@ TEST(GenderLexicon, ShippedFileLoads) {
 
 TEST(FirstNames, ReplacementIsSeededStableAndAvoidsTheText) {
   assay::testing::TempDir dir;
-  const auto path = dir.write("n.tsv", "# names\nAnna\tfemale\t1\nBen\tmale\t1\nCarl\tmale\t1\n"
-                                       "Dora\tfemale\t1\nEve\tfemale\t0\n");
+  const auto path = dir.write("n.tsv",
+                              "# names\nAnna\tfemale\t1\nBen\tmale\t1\nCarl\tmale\t1\n"
+                              "Dora\tfemale\t1\nEve\tfemale\t0\n");
   const auto names = FirstNames::load(path);
   EXPECT_EQ(names.gender_of("ben"), Gender::kMale);
   EXPECT_EQ(names.gender_of("EVE"), Gender::kFemale);
@@ -98,10 +99,11 @@ TEST(FirstNames, MalformedRowsNameFileAndLine) {
               HasSubstr("a.tsv:1"));
   EXPECT_THAT(parse_error([&] { FirstNames::load(dir.write("b.tsv", "Anna\twoman\t1\n")); }),
               HasSubstr("'male' or 'female'"));
-  EXPECT_THAT(parse_error([&] {
-                FirstNames::load(dir.write("c.tsv", "Anna\tfemale\t1\nBen\tmale\t1\nanna\tfemale\t0\n"));
-              }),
-              HasSubstr("c.tsv:3"));
+  EXPECT_THAT(
+      parse_error([&] {
+        FirstNames::load(dir.write("c.tsv", "Anna\tfemale\t1\nBen\tmale\t1\nanna\tfemale\t0\n"));
+      }),
+      HasSubstr("c.tsv:3"));
   EXPECT_THAT(parse_error([&] { FirstNames::load(dir.write("d.tsv", "Anna\tfemale\t1\n")); }),
               HasSubstr("both genders"));
   EXPECT_THAT(parse_error([&] { FirstNames::load(dir.write("e.tsv", "Ann4\tfemale\t1\n")); }),
@@ -127,7 +129,7 @@ TEST(Coreference, NearestSentenceGenderedFirstAmbiguousAndCataphora) {
   EXPECT_EQ(refs[2], (std::vector<std::size_t>{2, 3}));  // king or prince: ambiguous
   // Not the plural girls, nor the king or prince: the neutral doctor two sentences back.
   EXPECT_EQ(refs[3], (std::vector<std::size_t>{1}));
-  EXPECT_EQ(refs[4], (std::vector<std::size_t>{0}));     // after the uncle in its sentence
+  EXPECT_EQ(refs[4], (std::vector<std::size_t>{0}));  // after the uncle in its sentence
   // Cataphora: nothing before, the mention after the comma that ends its opening clause in
   // its own sentence; none without such a clause.
   auto opening = she(1);
@@ -136,9 +138,11 @@ TEST(Coreference, NearestSentenceGenderedFirstAmbiguousAndCataphora) {
   EXPECT_EQ(cat[0], (std::vector<std::size_t>{0}));
   EXPECT_TRUE(resolve_pronouns({{4, 0, Gender::kFemale, false}}, {she(1)}, sentence_of)[0].empty());
   opening.clause_end = 5;  // the mention is inside the clause
-  EXPECT_TRUE(resolve_pronouns({{4, 0, Gender::kFemale, false}}, {opening}, sentence_of)[0].empty());
+  EXPECT_TRUE(
+      resolve_pronouns({{4, 0, Gender::kFemale, false}}, {opening}, sentence_of)[0].empty());
   // An earlier "he" of the sentence names nobody: a later "he" may be that person too.
-  const auto unnamed = resolve_pronouns({{4, 0, Gender::kNone, false}}, {he(2), he(6)}, sentence_of);
+  const auto unnamed =
+      resolve_pronouns({{4, 0, Gender::kNone, false}}, {he(2), he(6)}, sentence_of);
   EXPECT_TRUE(unnamed[0].empty());
   EXPECT_EQ(unnamed[1], (std::vector<std::size_t>{0, kUnnamed}));
   // "a friend of his": not the friend.
@@ -156,17 +160,16 @@ TEST(Coreference, NearestSentenceGenderedFirstAmbiguousAndCataphora) {
 
 TEST(Coreference, FormsSwapByRole) {
   const auto swapped = [](std::string_view w, bool before_nominal) {
-    return std::string(swap_pronoun(*classify_pronoun(w, 0, before_nominal),
-                                    classify_pronoun(w, 0, false)->gender == Gender::kMale
-                                        ? Gender::kFemale
-                                        : Gender::kMale));
+    return std::string(swap_pronoun(
+        *classify_pronoun(w, 0, before_nominal),
+        classify_pronoun(w, 0, false)->gender == Gender::kMale ? Gender::kFemale : Gender::kMale));
   };
   EXPECT_EQ(swapped("he", false), "she");
   EXPECT_EQ(swapped("him", false), "her");
-  EXPECT_EQ(swapped("his", true), "her");     // his book
-  EXPECT_EQ(swapped("his", false), "hers");   // the choice was his
-  EXPECT_EQ(swapped("her", true), "his");     // her book
-  EXPECT_EQ(swapped("her", false), "him");    // saw her
+  EXPECT_EQ(swapped("his", true), "her");    // his book
+  EXPECT_EQ(swapped("his", false), "hers");  // the choice was his
+  EXPECT_EQ(swapped("her", true), "his");    // her book
+  EXPECT_EQ(swapped("her", false), "him");   // saw her
   EXPECT_EQ(swapped("hers", false), "his");
   EXPECT_EQ(swapped("herself", false), "himself");
   EXPECT_FALSE(classify_pronoun("they", 0, false).has_value());

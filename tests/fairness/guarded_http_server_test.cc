@@ -310,19 +310,19 @@ TEST(GuardedHttpServer, OptionsOutOfRangeAreUsageErrors) {
   };
   GuardedHttpServerOptions o;
   o.max_connections = 0;
-  EXPECT_THAT(message(o), HasSubstr("--max-connections 0 is not in 1..4096"));
+  EXPECT_THAT(message(o), HasSubstr("the connection limit 0 is not in 1..4096"));
   o = {};
   o.max_connections = 4097;
-  EXPECT_THAT(message(o), HasSubstr("--max-connections"));
+  EXPECT_THAT(message(o), HasSubstr("the connection limit 4097"));
   o = {};
   o.read_timeout = 5ms;
-  EXPECT_THAT(message(o), HasSubstr("--read-timeout-ms 5 is not in 10..600000"));
+  EXPECT_THAT(message(o), HasSubstr("the read timeout (ms) 5 is not in 10..600000"));
   o = {};
   o.idle_timeout = 600'001ms;
-  EXPECT_THAT(message(o), HasSubstr("--idle-timeout-ms"));
+  EXPECT_THAT(message(o), HasSubstr("the idle timeout (ms) 600001"));
   o = {};
   o.backlog = 0;
-  EXPECT_THAT(message(o), HasSubstr("--backlog 0 is not in 1..65535"));
+  EXPECT_THAT(message(o), HasSubstr("the listen backlog 0 is not in 1..65535"));
 }
 
 }  // namespace

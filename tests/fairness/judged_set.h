@@ -150,14 +150,22 @@ inline std::vector<JudgedPerturbation> read_sampled(const std::string& path) {
 }
 
 // Line `n` (1-based) of a corpus file, as the fairness input reader reads it: SST-2's .tsv
-// files give the sentence (the field before the last tab), the others the whole line.
+// files give the sentence (the field before the last tab; in the labelled test file, whose label
+// comes first, the field after the first tab), the others the whole line.
 inline std::string corpus_line(const std::string& path, std::size_t n) {
   std::ifstream in(path, std::ios::binary);
   std::string line;
   for (std::size_t k = 0; k < n && std::getline(in, line); ++k) {
   }
   if (!line.empty() && line.back() == '\r') line.pop_back();
-  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".tsv") == 0) {
+  const auto ends_with = [&](std::string_view tail) {
+    return path.size() >= tail.size() &&
+           path.compare(path.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends_with("test-labeled.tsv")) {
+    const auto tab = line.find('\t');
+    if (tab != std::string::npos) line.erase(0, tab + 1);
+  } else if (ends_with(".tsv")) {
     const auto tab = line.rfind('\t');
     if (tab != std::string::npos) line.resize(tab);
   }

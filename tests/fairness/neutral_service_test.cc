@@ -138,7 +138,8 @@ TEST(NeutralService, BadRequestsAreRefusedAndTheServiceKeepsServing) {
       {"{\"txt\": \"x\"}", 400, "expected a JSON object"},
       {"{\"text\": 3}", 400, "expected a JSON object"},
       {"{\"text\": \"caf\xc3\"}", 400, "not JSON"},  // nlohmann rejects invalid UTF-8
-      {"{\"text\": \"" + std::string(2000, 'a') + "\"}", 413, "--max-body"},
+      {"{\"text\": \"" + std::string(2000, 'a') + "\"}", 413,
+       "larger than the limit of 1000 bytes"},
   };
   for (const auto& b : bad) {
     const auto res = c.Post("/predict", b.body, "application/json");

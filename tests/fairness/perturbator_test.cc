@@ -203,7 +203,7 @@ TEST(Perturbator, PersonNounsWhereTheyNameNoPersonAreDroppedWithTheReason) {
       {"The sequel avoids the cliches that befall its brethren.", "its brethren"},
       {"Watchers is a fun movie.", "a plural with a singular verb"},
       {"What a stumblebum of a movie this is.", "'a X of a ...'"},
-      {"I'm not a firefighter, but it felt real.", "the speaker's own role"},
+      {"I'm a firefighter, and it felt real.", "the speaker's own role"},
   };
   for (const auto& [text, reason] : blocked) {
     const auto s = p.perturb(text);

@@ -48,23 +48,24 @@ std::string handwritten_inputs(const TempDir& dir) {
 // file $MODEL_LOG.killed remembers it): a rank dying mid-run. The log and the switch are in the
 // environment, not the command line, so every run sees the same model identity.
 std::string logging_model(const TempDir& dir) {
-  const auto script = dir.write("model.sh",
-                                "echo '{\"labels\": [\"neg\", \"pos\"]}'\n"
-                                "n=0\n"
-                                "while IFS= read -r line; do\n"
-                                "  n=$((n + 1))\n"
-                                "  [[ -n $MODEL_LOG ]] && printf '%s\\n' \"$line\" >> \"$MODEL_LOG\"\n"
-                                "  if [[ -n $KILL_AT && $n -eq $KILL_AT && ! -e $MODEL_LOG.killed ]];"
-                                " then\n"
-                                "    : > \"$MODEL_LOG.killed\"; kill -9 $PPID; exit 0\n"
-                                "  fi\n"
-                                "  [[ $line =~ \\\"id\\\":([0-9]+) ]] && id=${BASH_REMATCH[1]}\n"
-                                "  if [[ $line == *female* || $line == *actress* ]]; then\n"
-                                "    printf '{\"id\": %s, \"scores\": [0.9, 0.1]}\\n' \"$id\"\n"
-                                "  else\n"
-                                "    printf '{\"id\": %s, \"scores\": [0.1, 0.9]}\\n' \"$id\"\n"
-                                "  fi\n"
-                                "done\n");
+  const auto script =
+      dir.write("model.sh",
+                "echo '{\"labels\": [\"neg\", \"pos\"]}'\n"
+                "n=0\n"
+                "while IFS= read -r line; do\n"
+                "  n=$((n + 1))\n"
+                "  [[ -n $MODEL_LOG ]] && printf '%s\\n' \"$line\" >> \"$MODEL_LOG\"\n"
+                "  if [[ -n $KILL_AT && $n -eq $KILL_AT && ! -e $MODEL_LOG.killed ]];"
+                " then\n"
+                "    : > \"$MODEL_LOG.killed\"; kill -9 $PPID; exit 0\n"
+                "  fi\n"
+                "  [[ $line =~ \\\"id\\\":([0-9]+) ]] && id=${BASH_REMATCH[1]}\n"
+                "  if [[ $line == *female* || $line == *actress* ]]; then\n"
+                "    printf '{\"id\": %s, \"scores\": [0.9, 0.1]}\\n' \"$id\"\n"
+                "  else\n"
+                "    printf '{\"id\": %s, \"scores\": [0.1, 0.9]}\\n' \"$id\"\n"
+                "  fi\n"
+                "done\n");
   return "'cmd:/bin/bash " + script + "'";
 }
 
@@ -143,8 +144,8 @@ TEST(ShardedCommands, ModelPredictShardsMergeToTheBytesOfOneRun) {
   std::string stores;
   for (int i = 0; i < 3; ++i) {
     const std::string cache = dir.file(std::to_string(i) + "p.sqlite");
-    r = run_assay(dir, base + " --shard " + std::to_string(i) + "/3 --cache " + cache +
-                           " --out " + dir.file("part.jsonl"));
+    r = run_assay(dir, base + " --shard " + std::to_string(i) + "/3 --cache " + cache + " --out " +
+                           dir.file("part.jsonl"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_THAT(r.err, HasSubstr("this shard is done"));
     EXPECT_THAT(r.err, HasSubstr(std::to_string(i) + "/3: 12 chunks"));
@@ -165,8 +166,8 @@ TEST(ShardedCommands, ModelPredictShardsMergeToTheBytesOfOneRun) {
   EXPECT_THAT(r.err, HasSubstr("--shard needs --cache"));
   r = run_assay(dir, base + " --merge " + dir.file("0p.sqlite"));
   EXPECT_EQ(r.exit_code, 2);
-  r = run_assay(dir, base + " --cache " + dir.file("m2.sqlite") + " --merge " +
-                         dir.file("absent.sqlite"));
+  r = run_assay(
+      dir, base + " --cache " + dir.file("m2.sqlite") + " --merge " + dir.file("absent.sqlite"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("absent.sqlite"));
   EXPECT_FALSE(std::filesystem::exists(dir.file("absent.sqlite")));
@@ -188,8 +189,8 @@ TEST(ShardedCommands, AeonScoreShardsMergeToTheBytesOfOneRun) {
     std::string stores;
     for (int i = 0; i < 3; ++i) {
       const std::string store = dir.file(format + std::to_string(i) + ".sqlite");
-      r = run_assay(dir, base + " --chunk 2 --shard " + std::to_string(i) + "/3 --store " +
-                             store + " --out " + dir.file("part"));
+      r = run_assay(dir, base + " --chunk 2 --shard " + std::to_string(i) + "/3 --store " + store +
+                             " --out " + dir.file("part"));
       ASSERT_EQ(r.exit_code, 0) << r.err;
       EXPECT_THAT(r.err, HasSubstr("this shard is done"));
       stores += (i ? "," : "") + store;
@@ -222,8 +223,8 @@ TEST(ShardedCommands, FairMitigateShardsMergeToTheNumbersOfOneRun) {
   std::string stores;
   for (int i = 0; i < 3; ++i) {
     const std::string cache = dir.file(std::to_string(i) + "m.sqlite");
-    r = run_assay(dir, base + " --shard " + std::to_string(i) + "/3 --cache " + cache +
-                           " --out " + dir.file("part"));
+    r = run_assay(dir, base + " --shard " + std::to_string(i) + "/3 --cache " + cache + " --out " +
+                           dir.file("part"));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_THAT(r.err, HasSubstr("this shard is done"));
     stores += (i ? "," : "") + cache;
@@ -262,24 +263,25 @@ TEST(ShardedCommands, UnderMpirunAKilledRankResumesAloneAndMergesToOneRun) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   r = run_assay(dir, mitigate + " --out " + dir.file("one_mitigate"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = run_assay(dir, test + " --cache " + dir.file("one_test.sqlite") + " --out " +
-                         dir.file("one_test"));
+  r = run_assay(
+      dir, test + " --cache " + dir.file("one_test.sqlite") + " --out " + dir.file("one_test"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
 
   // Each rank's script; rank 1's model kills it at its 30th request.
   const std::string bin = ASSAY_BINARY;
   const std::string d = dir.file("");
   const auto rank_script = dir.write(
-      "rank.sh",
-      "R=$OMPI_COMM_WORLD_RANK\n" + bin + " " + predict + " --shard auto --cache " + d +
-          "predict$R.sqlite --out " + d + "x --quiet; echo $? > " + d + "predict$R.rc\n" + bin +
-          " " + mitigate + " --shard auto --cache " + d + "mitigate$R.sqlite --out " + d +
-          "x --quiet; echo $? > " + d + "mitigate$R.rc\n" +
-          "if [ \"$R\" = 1 ]; then export KILL_AT=30; fi\n"
-          "MODEL_LOG=" + d + "log$R " + bin + " " + test + " --shard auto --cache " + d +
-          "test$R.sqlite --out " + d + "x --quiet; echo $? > " + d + "test$R.rc\n");
-  const std::string launch = "mpirun --allow-run-as-root --oversubscribe -np 3 sh " +
-                             rank_script + " >" + dir.file("mpirun.out") + " 2>&1 </dev/null";
+      "rank.sh", "R=$OMPI_COMM_WORLD_RANK\n" + bin + " " + predict + " --shard auto --cache " + d +
+                     "predict$R.sqlite --out " + d + "x --quiet; echo $? > " + d +
+                     "predict$R.rc\n" + bin + " " + mitigate + " --shard auto --cache " + d +
+                     "mitigate$R.sqlite --out " + d + "x --quiet; echo $? > " + d +
+                     "mitigate$R.rc\n" +
+                     "if [ \"$R\" = 1 ]; then export KILL_AT=30; fi\n"
+                     "MODEL_LOG=" +
+                     d + "log$R " + bin + " " + test + " --shard auto --cache " + d +
+                     "test$R.sqlite --out " + d + "x --quiet; echo $? > " + d + "test$R.rc\n");
+  const std::string launch = "mpirun --allow-run-as-root --oversubscribe -np 3 sh " + rank_script +
+                             " >" + dir.file("mpirun.out") + " 2>&1 </dev/null";
   const int status = std::system(launch.c_str());
   ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << read_file(dir.file("mpirun.out"));
   for (int rank = 0; rank < 3; ++rank) {
@@ -297,8 +299,8 @@ TEST(ShardedCommands, UnderMpirunAKilledRankResumesAloneAndMergesToOneRun) {
   ::setenv("OMPI_COMM_WORLD_RANK", "1", 1);
   ::setenv("OMPI_COMM_WORLD_SIZE", "3", 1);
   ::setenv("MODEL_LOG", dir.file("rerun1").c_str(), 1);
-  r = run_assay(dir, test + " --shard auto --cache " + dir.file("test1.sqlite") + " --out " +
-                         dir.file("x"));
+  r = run_assay(
+      dir, test + " --shard auto --cache " + dir.file("test1.sqlite") + " --out " + dir.file("x"));
   ::unsetenv("OMPI_COMM_WORLD_RANK");
   ::unsetenv("OMPI_COMM_WORLD_SIZE");
   ::unsetenv("MODEL_LOG");

@@ -13,8 +13,8 @@
 #include "knowledge/gender_counterpart_finder.h"
 #include "knowledge/person_classifier.h"
 #include "knowledge_test_paths.h"
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace assay::knowledge {
 namespace {

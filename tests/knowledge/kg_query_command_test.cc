@@ -90,7 +90,9 @@ TEST(KgQueryCommand, AntonymsOfEveryPartOfSpeechFromWordNet) {
   TempDir dir;
   for (const auto& [pos, word, antonym] :
        std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"verb", "increase", "decrease"}, {"adj", "good", "bad"}, {"adv", "slowly", "quickly"}}) {
+           {"verb", "increase", "decrease"},
+           {"adj", "good", "bad"},
+           {"adv", "slowly", "quickly"}}) {
     SCOPED_TRACE(pos);
     const auto r = run_assay(dir, "kg query --word " + word + " --relation antonyms --pos " + pos);
     ASSERT_EQ(r.exit_code, 0) << r.err;

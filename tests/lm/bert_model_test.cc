@@ -251,8 +251,7 @@ TEST(BertModelLoad, BadConfig) {
             std::string::npos);
   m.dir.write("config.json", "{\"vocab_size\": 3,");
   // Cut short: named at the line and column where the JSON ends.
-  EXPECT_NE(load_error(m.path()).find("config.json:1:"), std::string::npos)
-      << load_error(m.path());
+  EXPECT_NE(load_error(m.path()).find("config.json:1:"), std::string::npos) << load_error(m.path());
   EXPECT_NE(load_error(m.path()).find("not valid JSON"), std::string::npos);
 }
 

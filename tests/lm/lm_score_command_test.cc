@@ -51,8 +51,8 @@ TEST(LmScoreCommand, OutFileAndUnkPolicy) {
   TempDir dir;
   const auto input = dir.write("in.txt", "a zz b\n");
   const auto out = dir.file("scores.jsonl");
-  const auto r = run_assay(
-      dir, "lm score --ngram-model arpa:" + kTiny + " --input " + input + " --oov unk --out " + out);
+  const auto r = run_assay(dir, "lm score --ngram-model arpa:" + kTiny + " --input " + input +
+                                    " --oov unk --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
   const auto rows = parse_lines(assay::testing::read_file(out));
@@ -102,7 +102,8 @@ TEST(LmScoreCommand, BadInputsExitTwo) {
 
   const std::string broken = std::string(ASSAY_TEST_DATA_DIR) + "/lm/broken/bad_prob.arpa";
   const auto out = dir.file("never.jsonl");
-  r = run_assay(dir, "lm score --ngram-model arpa:" + broken + " --input " + input + " --out " + out);
+  r = run_assay(dir,
+                "lm score --ngram-model arpa:" + broken + " --input " + input + " --out " + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("bad_prob.arpa:11:1: expected a log10 probability"));
   EXPECT_FALSE(std::filesystem::exists(out));
@@ -112,7 +113,8 @@ TEST(LmScoreCommand, BadInputsExitTwo) {
   EXPECT_THAT(r.err, HasSubstr("apt-get install pocketsphinx-en-us"));
 
   const auto latin1 = dir.write("latin1.txt", "a b\ncaf\xe9\n");
-  r = run_assay(dir, "lm score --ngram-model arpa:" + kTiny + " --input " + latin1 + " --out " + out);
+  r = run_assay(dir,
+                "lm score --ngram-model arpa:" + kTiny + " --input " + latin1 + " --out " + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("latin1.txt:2:4: invalid UTF-8"));
   EXPECT_FALSE(std::filesystem::exists(out));

@@ -121,8 +121,8 @@ TEST(SafetensorsFile, MalformedJson) {
 TEST(SafetensorsFile, NumberOverflowInHeaderIsAParseError) {
   // Found by the libFuzzer target: nlohmann reports a number beyond double range as
   // out_of_range (not parse_error); it must still surface as a ParseError naming the file.
-  const std::string msg =
-      open_error(raw_file(R"({"w":{"dtype":"F32","shape":[3e9040],"data_offsets":[0,4]}})", "abcd"));
+  const std::string msg = open_error(
+      raw_file(R"({"w":{"dtype":"F32","shape":[3e9040],"data_offsets":[0,4]}})", "abcd"));
   EXPECT_NE(msg.find("malformed JSON header"), std::string::npos) << msg;
   EXPECT_NE(msg.find("number overflow"), std::string::npos) << msg;
 }

@@ -54,10 +54,14 @@ TEST(SphinxTrie, EveryScoreEqualsSphinxbase) {
     EXPECT_NE(i, kNoWord) << w;
     return i;
   };
-  const std::vector<std::array<WordId, 2>> contexts = {
-      {id("of"), id("the")}, {t.begin_sentence(), id("i")}, {id("the"), id("movie")},
-      {id("very"), id("good")}, {id("zyuganov"), id("aardvark")}, {kNoWord, t.begin_sentence()},
-      {kNoWord, id("and")},   {kNoWord, kNoWord}};
+  const std::vector<std::array<WordId, 2>> contexts = {{id("of"), id("the")},
+                                                       {t.begin_sentence(), id("i")},
+                                                       {id("the"), id("movie")},
+                                                       {id("very"), id("good")},
+                                                       {id("zyuganov"), id("aardvark")},
+                                                       {kNoWord, t.begin_sentence()},
+                                                       {kNoWord, id("and")},
+                                                       {kNoWord, kNoWord}};
   const WordId V = t.vocabulary_size();
   std::size_t checked = 0, mismatches = 0;
   for (const auto& c : contexts) {
@@ -72,8 +76,8 @@ TEST(SphinxTrie, EveryScoreEqualsSphinxbase) {
       checked += 3;
       if (a1 != b1 || a2 != b2 || a3 != b3) {
         if (++mismatches < 10)
-          ADD_FAILURE() << "w=" << t.word(w) << " ctx " << c[0] << "," << c[1] << ": " << a1 << "/" << b1 << " "
-                        << a2 << "/" << b2 << " " << a3 << "/" << b3;
+          ADD_FAILURE() << "w=" << t.word(w) << " ctx " << c[0] << "," << c[1] << ": " << a1 << "/"
+                        << b1 << " " << a2 << "/" << b2 << " " << a3 << "/" << b3;
       }
     }
   }
@@ -119,7 +123,8 @@ TEST(SphinxTrie, ConcurrentQueriesNeedNoLock) {
   const SphinxTrie& t = trie();
   const std::array<WordId, 2> ctx{t.find("of"), t.find("the")};
   std::vector<int> expected(static_cast<std::size_t>(t.vocabulary_size()));
-  for (WordId w = 0; w < t.vocabulary_size(); ++w) expected[static_cast<std::size_t>(w)] = t.raw_score(w, ctx);
+  for (WordId w = 0; w < t.vocabulary_size(); ++w)
+    expected[static_cast<std::size_t>(w)] = t.raw_score(w, ctx);
   std::atomic<int> bad{0};
   std::vector<std::thread> threads;
   for (int k = 0; k < 4; ++k) {
@@ -170,11 +175,12 @@ TEST(SphinxTrie, FirstEnumerationsFromManyThreadsSeeOneIndex) {
 
 TEST(SphinxTrie, ArpaFileGoesThroughSphinxbasesTrie) {
   assay::testing::TempDir dir;
-  const std::string arpa = dir.write("tiny.arpa",
-                                     "\\data\\\nngram 1=5\nngram 2=3\nngram 3=1\n\n\\1-grams:\n"
-                                     "-1.0\t<s>\t-0.3\n-0.7\t</s>\n-0.9\ta\t-0.2\n-1.1\tb\t-0.25\n-1.3\tc\t-0.1\n\n"
-                                     "\\2-grams:\n-0.4\t<s> a\t-0.1\n-0.5\ta b\t-0.2\n-0.6\tb c\n\n"
-                                     "\\3-grams:\n-0.2\t<s> a b\n\n\\end\\\n");
+  const std::string arpa =
+      dir.write("tiny.arpa",
+                "\\data\\\nngram 1=5\nngram 2=3\nngram 3=1\n\n\\1-grams:\n"
+                "-1.0\t<s>\t-0.3\n-0.7\t</s>\n-0.9\ta\t-0.2\n-1.1\tb\t-0.25\n-1.3\tc\t-0.1\n\n"
+                "\\2-grams:\n-0.4\t<s> a\t-0.1\n-0.5\ta b\t-0.2\n-0.6\tb c\n\n"
+                "\\3-grams:\n-0.2\t<s> a b\n\n\\end\\\n");
   const auto ours = SphinxTrie::load(arpa);
   const auto theirs = SphinxModel::load(arpa);
   ASSERT_EQ(ours->vocabulary_size(), theirs->vocabulary_size());

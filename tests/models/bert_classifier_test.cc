@@ -118,8 +118,8 @@ void expect_matches_goldens(const std::string& dir) {
     for (std::size_t k = 0; k < n; ++k) {
       EXPECT_NEAR(single[i][k], golden["single"][i][k].get<double>(), 1e-5) << texts[i];
       EXPECT_NEAR(together[i][k], golden["batched"][i][k].get<double>(), 1e-5) << texts[i];
-      const double logit_gap = golden["single_logits"][i][k].get<double>() -
-                               golden["single_logits"][i][0].get<double>();
+      const double logit_gap =
+          golden["single_logits"][i][k].get<double>() - golden["single_logits"][i][0].get<double>();
       EXPECT_NEAR(std::log(single[i][k] / single[i][0]), logit_gap, 1e-5) << texts[i];
       spread = std::max(spread, std::abs(logit_gap));
     }

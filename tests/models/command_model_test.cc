@@ -10,8 +10,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "models/model_error.h"
 #include "adapter_test_support.h"
+#include "models/model_error.h"
 #include "rt_polarity.h"
 #include "support/temp_dir.h"
 
@@ -19,9 +19,9 @@ namespace {
 
 using assay::models::CommandModel;
 using assay::models::ModelError;
+using assay::models::ModelOptions;
 using assay::models::numbered;
 using assay::models::predict_error;
-using assay::models::ModelOptions;
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
 

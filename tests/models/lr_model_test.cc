@@ -70,10 +70,10 @@ TEST(LrModel, SavedModelLoadsWithTheSameBitsAndAFileHashIdentity) {
 // are made of it, so a change would orphan every cached answer.
 TEST(LrModel, IdentityOfASavedFileIsPinned) {
   TempDir dir;
-  const std::string path = dir.write(
-      "m.lr",
-      "{\"format\":\"assay-lr\",\"version\":1,\"labels\":[\"neg\",\"pos\"],"
-      "\"vocabulary\":[\"bad\",\"good\"],\"coef\":[[-1.5,2.0]],\"intercept\":[0.25]}\n");
+  const std::string path =
+      dir.write("m.lr",
+                "{\"format\":\"assay-lr\",\"version\":1,\"labels\":[\"neg\",\"pos\"],"
+                "\"vocabulary\":[\"bad\",\"good\"],\"coef\":[[-1.5,2.0]],\"intercept\":[0.25]}\n");
   const auto model = LrModel::load(path);
   EXPECT_EQ(model->identity(),
             "lr:sha256:afdea358c153351d266c545b66d7964ae7e09c92763e666d99abcf85f25cf1c5");

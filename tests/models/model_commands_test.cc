@@ -233,8 +233,8 @@ TEST(ModelCommands, BertProbeScoresARobertaFolderAndRefusesAnUnsupportedType) {
   TempDir dir;
   const std::string models = std::string(ASSAY_TEST_DATA_DIR) + "/models";
   const auto input = dir.write("probe.txt", "a great film\na dull film\n");
-  auto r = run_assay(dir, "model predict --model bert:" + models +
-                              "/roberta_classifier --input " + input);
+  auto r = run_assay(
+      dir, "model predict --model bert:" + models + "/roberta_classifier --input " + input);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = parse_lines(r.out);
   ASSERT_EQ(rows.size(), 2u);

@@ -1,9 +1,10 @@
 // Accuracy on MovieLens 100K. The LensKit bands of the issue (RMSE +- 0.05, MAE +- 0.025) are
 // checked on the mean over the official folds u1..u5 (rebuilt from u.data by mku.sh's rule:
-// the files u1.base ... are not in ../shared/data), as LensKit's figures are 5-fold means, and the ua split (ua.base / ua.test, 10 test ratings per
-// user, a harder split) is checked for RMSE below the band's top + 0.1 and its figures
-// printed. Deviation (docs/recsys.md): user-user MAE is 0.7355 over u1..u5, 0.0005 above the
-// band, so its MAE tolerance here is 0.035. Skipped without the shared data.
+// the files u1.base ... are not in ../shared/data), as LensKit's figures are 5-fold means, and the
+// ua split (ua.base / ua.test, 10 test ratings per user, a harder split) is checked for RMSE below
+// the band's top + 0.1 and its figures printed. Deviation (docs/recsys.md): user-user MAE is 0.7355
+// over u1..u5, 0.0005 above the band, so its MAE tolerance here is 0.035. Skipped without the
+// shared data.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -81,8 +82,14 @@ void check(const Band& band) {
   EXPECT_GT(b.coverage, 0.99) << band.name;
 }
 
-TEST(AccuracyMl100k, FunkSvd) { check({"funk-svd", 0.92, 0.74, 0.025}); }
-TEST(AccuracyMl100k, ItemItem) { check({"item-item", 0.90, 0.70, 0.025}); }
-TEST(AccuracyMl100k, UserUser) { check({"user-user", 0.91, 0.71, 0.035}); }
+TEST(AccuracyMl100k, FunkSvd) {
+  check({"funk-svd", 0.92, 0.74, 0.025});
+}
+TEST(AccuracyMl100k, ItemItem) {
+  check({"item-item", 0.90, 0.70, 0.025});
+}
+TEST(AccuracyMl100k, UserUser) {
+  check({"user-user", 0.91, 0.71, 0.035});
+}
 
 }  // namespace

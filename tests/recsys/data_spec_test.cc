@@ -69,8 +69,8 @@ TEST(DataSpec, LoadsSyntheticAndCsv) {
 }
 
 TEST(DataSpec, LoadsMovieLensTinyFixture) {
-  const Ratings r = load_ratings("movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) +
-                                 "/recsys/ml100k-tiny");
+  const Ratings r =
+      load_ratings("movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) + "/recsys/ml100k-tiny");
   EXPECT_EQ(r.n_ratings(), 10u);
 }
 

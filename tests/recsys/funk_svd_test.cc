@@ -27,7 +27,8 @@ struct Reference {
 Reference reference_fit(const Ratings& r, const FunkSvdOptions& o, std::uint64_t seed) {
   Reference m;
   m.base = BiasModel::fit(r, o.bias_damping);
-  const auto order = o.order == FunkSvdOrder::kStable ? sgd_order(r, seed) : shuffled_order(r, seed);
+  const auto order =
+      o.order == FunkSvdOrder::kStable ? sgd_order(r, seed) : shuffled_order(r, seed);
   const double lo = o.clamp ? 1.0 : -INFINITY, hi = o.clamp ? 5.0 : INFINITY;
   std::vector<double> est(order.size());
   for (std::size_t k = 0; k < order.size(); ++k) {

@@ -84,11 +84,13 @@ TEST(MovieLens1m, BadInput) {
 
 TEST(MovieLensLatest, LoadsRatingsAndGenres) {
   TempDir dir;
-  dir.write("ratings.csv", "userId,movieId,rating,timestamp\n1,1,4.0,964982703\n1,3,3.5,0\n"
-                           "2,1,0.5,0\n");
-  dir.write("movies.csv", "movieId,title,genres\n1,Toy Story (1995),Adventure|Animation\n"
-                          "3,\"Grumpier Old Men, The (1995)\",(no genres listed)\n"
-                          "4,Unrated (1995),Drama\n");
+  dir.write("ratings.csv",
+            "userId,movieId,rating,timestamp\n1,1,4.0,964982703\n1,3,3.5,0\n"
+            "2,1,0.5,0\n");
+  dir.write("movies.csv",
+            "movieId,title,genres\n1,Toy Story (1995),Adventure|Animation\n"
+            "3,\"Grumpier Old Men, The (1995)\",(no genres listed)\n"
+            "4,Unrated (1995),Drama\n");
   const Ratings r = load_movielens_latest(dir.path().string());
   EXPECT_EQ(r.n_users(), 2u);
   EXPECT_EQ(r.n_items(), 2u);
@@ -117,8 +119,9 @@ TEST(MovieLensLatest, BadInput) {
 
 TEST(CsvRatings, NamedColumnsAnyOrder) {
   TempDir dir;
-  const auto p = dir.write("r.csv", "score,who,what,extra\n5,alice,film-a,x\n2,bob,film-a,y\n"
-                                    "4,alice,film-b,z\n");
+  const auto p = dir.write("r.csv",
+                           "score,who,what,extra\n5,alice,film-a,x\n2,bob,film-a,y\n"
+                           "4,alice,film-b,z\n");
   CsvRatingsOptions o;
   o.user_column = "who";
   o.item_column = "what";

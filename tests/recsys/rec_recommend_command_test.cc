@@ -2,7 +2,6 @@
 // output for 1 and 2 threads, bad input (exit 2, file:line, nothing written).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <sys/resource.h>
 
 #include <filesystem>
@@ -52,9 +51,9 @@ TEST(RecRecommendCommand, WritesOneLinePerUserSameBytesForAnyThreadCount) {
 
 TEST(RecRecommendCommand, MovieLensFixtureToStdout) {
   TempDir dir;
-  const auto r = run_assay(dir, "rec recommend --data movielens-100k:" +
-                                    std::string(ASSAY_TEST_DATA_DIR) +
-                                    "/recsys/ml100k-tiny --algorithm funk-svd --top-k 2 --quiet");
+  const auto r =
+      run_assay(dir, "rec recommend --data movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) +
+                         "/recsys/ml100k-tiny --algorithm funk-svd --top-k 2 --quiet");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out.substr(0, r.out.find('\n')));
   EXPECT_EQ(j["user"], "1");
@@ -94,19 +93,20 @@ TEST(RecRecommendCommand, ItemItemAboveTheDenseCapKeepsBoundedListsInBoundedMemo
   // 20,000 items: the dense matrix alone would be 20,000^2 floats = 1.6 GB.
   const std::string spec = "synthetic:users=200,items=20000,ratings=20000,seed=1";
   const auto out = dir.file("top.jsonl");
-  auto r = run_assay(dir, "rec recommend --data " + spec + " --algorithm item-item:keep=all --out " +
-                              out);
+  auto r = run_assay(
+      dir, "rec recommend --data " + spec + " --algorithm item-item:keep=all --out " + out);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("at most 16384 items; the data has 20000"));
   EXPECT_FALSE(std::filesystem::exists(out));
   for (const char* bad : {"keep=0", "keep=many", "keep=1000001", "keep=-1"}) {
-    r = run_assay(dir, "rec recommend --data " + spec + " --algorithm item-item:" + bad +
-                           " --out " + out);
+    r = run_assay(
+        dir, "rec recommend --data " + spec + " --algorithm item-item:" + bad + " --out " + out);
     EXPECT_EQ(r.exit_code, 2) << bad;
     EXPECT_THAT(r.err, HasSubstr("for key 'keep'")) << bad;
     EXPECT_FALSE(std::filesystem::exists(out)) << bad;
   }
-  r = run_assay(dir, "rec recommend --data " + spec + " --algorithm item-item --quiet --out " + out);
+  r = run_assay(dir,
+                "rec recommend --data " + spec + " --algorithm item-item --quiet --out " + out);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   rusage usage{};
   ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &usage), 0);

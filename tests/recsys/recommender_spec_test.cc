@@ -109,8 +109,9 @@ TEST(RecommenderSpec, BadInputIsAUsageErrorNamingTheKey) {
 }
 
 TEST(RecommenderSpec, EveryKeyReachesTheModel) {
-  auto funk = make_recommender("funk-svd-lenskit:features=7:epochs=9:learning-rate=0.002:"
-                               "regularization=0.03:initial-value=0.2:damping=1.5");
+  auto funk = make_recommender(
+      "funk-svd-lenskit:features=7:epochs=9:learning-rate=0.002:"
+      "regularization=0.03:initial-value=0.2:damping=1.5");
   const auto* f = dynamic_cast<const FunkSvd*>(funk.get());
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->name(), "funk-svd-lenskit");
@@ -160,9 +161,8 @@ TEST(RecommenderSpec, EveryKeyReachesTheModel) {
   EXPECT_EQ(lists_of("item-item"), lists_of("item-item:keep=all"));
   EXPECT_NE(lists_of("item-item"), lists_of("item-item:keep=3"));
   EXPECT_EQ(lists_of("hybrid"), lists_of("hybrid:components=10:epochs=30:max-sampled=10"));
-  for (const std::string other :
-       {"hybrid:components=4", "hybrid:epochs=3", "hybrid:max-sampled=1",
-        "hybrid:learning-rate=0.2", "hybrid:attributes=no"}) {
+  for (const std::string other : {"hybrid:components=4", "hybrid:epochs=3", "hybrid:max-sampled=1",
+                                  "hybrid:learning-rate=0.2", "hybrid:attributes=no"}) {
     EXPECT_NE(lists_of("hybrid"), lists_of(other)) << other;
   }
 }

@@ -18,7 +18,8 @@ TEST(SyntheticRatings, MovieLensShapeByDefault) {
   EXPECT_EQ(r.n_ratings(), 100000u);
   EXPECT_EQ(r.n_attributes(), 19u);
   std::size_t min_per_user = r.n_items();
-  for (UserId u = 0; u < r.n_users(); ++u) min_per_user = std::min(min_per_user, r.items_of(u).size());
+  for (UserId u = 0; u < r.n_users(); ++u)
+    min_per_user = std::min(min_per_user, r.items_of(u).size());
   EXPECT_GE(min_per_user, 20u);
   // Ratings use the whole scale with a MovieLens-like mean.
   std::vector<std::size_t> counts(6, 0);

@@ -24,10 +24,11 @@ TEST(CampaignAnalysis, CellsRatiosWelchAndBaselineZero) {
   config.sizes = {10};
   config.trials = 3;
   CampaignResults results;
-  results.runs = {run(Heuristic::kAmu, 0, 0.3, 0.2, 0.001), run(Heuristic::kAmu, 1, 0.5, 0.2, 0.003),
-                  run(Heuristic::kAmu, 2, 0.4, 0.2, 0.002), run(Heuristic::kArand, 0, 0.1, 0, 0.004),
-                  run(Heuristic::kArand, 1, 0.2, 0, 0.004), run(Heuristic::kArand, 2, 0.15, 0, 0.004),
-                  run(Heuristic::kRmu, 0, 0.7, 0.1, 0.001)};
+  results.runs = {
+      run(Heuristic::kAmu, 0, 0.3, 0.2, 0.001), run(Heuristic::kAmu, 1, 0.5, 0.2, 0.003),
+      run(Heuristic::kAmu, 2, 0.4, 0.2, 0.002), run(Heuristic::kArand, 0, 0.1, 0, 0.004),
+      run(Heuristic::kArand, 1, 0.2, 0, 0.004), run(Heuristic::kArand, 2, 0.15, 0, 0.004),
+      run(Heuristic::kRmu, 0, 0.7, 0.1, 0.001)};
   NoiseResult noise;
   noise.algorithm = "x";
   noise.oracle = {0.02, 0.04, 0.06, 0.08};

@@ -19,7 +19,9 @@
 namespace assay::stability {
 namespace {
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 void expect_same_runs(const CampaignResults& a, const CampaignResults& b) {
   ASSERT_EQ(a.runs.size(), b.runs.size());
@@ -100,8 +102,8 @@ TEST(Campaign, ModificationsChangeRecommendationsBeyondNoise) {
   const auto sets = sets_exceeding(data, config, results, -1.0, Oracle::kTopOut);
   ASSERT_EQ(sets.size(), results.runs.size());
   const auto& set = sets.back();
-  const auto replay = replay_modification_set(data, set.modifications, set.key.algorithm,
-                                              set.model_seed, set.k);
+  const auto replay =
+      replay_modification_set(data, set.modifications, set.key.algorithm, set.model_seed, set.k);
   for (std::size_t o = 0; o < kNumOracles; ++o) {
     EXPECT_TRUE(same_bits(replay.oracle[o], results.runs.back().oracle[o]));
   }

@@ -19,6 +19,8 @@ inline recsys::Ratings tiny_ratings() {
 }
 
 // Unrated items only; u3 has no recommendations.
-inline recsys::TopKLists tiny_top() { return {{2, 3, 4}, {1}, {0}, {}}; }
+inline recsys::TopKLists tiny_top() {
+  return {{2, 3, 4}, {1}, {0}, {}};
+}
 
 }  // namespace assay::stability::testing

@@ -27,7 +27,8 @@ struct Tiny {
 void expect_valid(const recsys::Ratings& data, const std::vector<Modification>& mods) {
   std::set<std::pair<recsys::UserId, recsys::ItemId>> pairs;
   for (const auto& m : mods) {
-    EXPECT_TRUE(pairs.insert({m.user, m.item}).second) << "duplicate pair " << m.user << "," << m.item;
+    EXPECT_TRUE(pairs.insert({m.user, m.item}).second)
+        << "duplicate pair " << m.user << "," << m.item;
     const bool rated = data.rating(m.user, m.item).has_value();
     EXPECT_EQ(rated, m.kind != Kind::kAdd);
     if (m.kind != Kind::kRemove) {
@@ -52,7 +53,8 @@ TEST(Heuristic, AmuTargetsTheMostInfluentialUsersInTurn) {
 TEST(Heuristic, TiesAreBrokenUniformlyAtRandom) {
   const Tiny t;
   std::map<recsys::UserId, int> first_user;
-  for (std::uint64_t seed = 0; seed < 300; ++seed) ++first_user[t.gen(Heuristic::kAmu, 1, seed)[0].user];
+  for (std::uint64_t seed = 0; seed < 300; ++seed)
+    ++first_user[t.gen(Heuristic::kAmu, 1, seed)[0].user];
   EXPECT_EQ(first_user.count(3), 0u);
   for (recsys::UserId u = 0; u < 3; ++u) {
     EXPECT_GT(first_user[u], 60) << u;

@@ -74,8 +74,9 @@ TEST(ModificationSetFile, BadInputNamesFileAndProblem) {
   EXPECT_NE(error_of("[1, 2]").find("expected a JSON object"), std::string::npos);
   EXPECT_NE(error_of(R"({"format": "other/2"})").find("unsupported format 'other/2'"),
             std::string::npos);
-  EXPECT_NE(error_of(R"({"format": "assay-rec-mods/1", "data": "x"})").find("missing key 'algorithm'"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(R"({"format": "assay-rec-mods/1", "data": "x"})").find("missing key 'algorithm'"),
+      std::string::npos);
   EXPECT_NE(error_of(with_mods(R"([{"kind": "flip", "user": "1", "item": "1"}])"))
                 .find("modification 0: unknown kind 'flip'"),
             std::string::npos);

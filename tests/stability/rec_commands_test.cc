@@ -351,10 +351,12 @@ TEST(RecSpecs, BadKeyOrValueIsAUsageErrorInEveryCommand) {
           " --algorithm funk-svd:dampen=0 --heuristic AMR --size 1 --trials 1",
       "rec campaign --data " + kData +
           " --algorithms user-user,funk-svd:dampen=0 --heuristics ARAND --sizes 1 --trials 1 "
-          "--quiet --store " + dir.file("s.sqlite") + " --out " + dir.file("out"),
+          "--quiet --store " +
+          dir.file("s.sqlite") + " --out " + dir.file("out"),
       "rec campaign --data " + kData +
           " --algorithms funk-svd --sweep dampen=0,5 --heuristics ARAND --sizes 1 --trials 1 "
-          "--quiet --store " + dir.file("s.sqlite") + " --out " + dir.file("out"),
+          "--quiet --store " +
+          dir.file("s.sqlite") + " --out " + dir.file("out"),
   };
   for (const auto& c : commands) {
     const auto r = run_assay(dir, c);
@@ -382,15 +384,17 @@ TEST(RecSpecs, BadKeyOrValueIsAUsageErrorInEveryCommand) {
 // instability and accuracy beside the parameter; a saved set replays its configuration.
 TEST(RecSpecs, SweepIsRowsOfOneCampaignWithAccuracyAndReplays) {
   TempDir dir;
-  const std::string common = " --heuristics AMR,ARAND,APORTFOLIO --sizes 10 --trials 2 --seed 9 "
-                             "--noise-trials 1 --threads 2 --delta 0 --quiet ";
-  const auto sweep = run_assay(
-      dir, "rec campaign --data " + kData + " --algorithms funk-svd:epochs=20 --sweep damping=0,5.0" +
-               common + "--store " + dir.file("s.sqlite") + " --out " + dir.file("s"));
+  const std::string common =
+      " --heuristics AMR,ARAND,APORTFOLIO --sizes 10 --trials 2 --seed 9 "
+      "--noise-trials 1 --threads 2 --delta 0 --quiet ";
+  const auto sweep =
+      run_assay(dir, "rec campaign --data " + kData +
+                         " --algorithms funk-svd:epochs=20 --sweep damping=0,5.0" + common +
+                         "--store " + dir.file("s.sqlite") + " --out " + dir.file("s"));
   ASSERT_EQ(sweep.exit_code, 0) << sweep.err;
-  const auto plain = run_assay(
-      dir, "rec campaign --data " + kData + " --algorithms funk-svd:epochs=20:damping=0" + common +
-               "--store " + dir.file("p.sqlite") + " --out " + dir.file("p"));
+  const auto plain =
+      run_assay(dir, "rec campaign --data " + kData + " --algorithms funk-svd:epochs=20:damping=0" +
+                         common + "--store " + dir.file("p.sqlite") + " --out " + dir.file("p"));
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   const auto s = nlohmann::json::parse(read_file(dir.file("s/summary.json")));
   ASSERT_EQ(s["algorithms"].size(), 2u);
@@ -425,8 +429,8 @@ TEST(RecSpecs, SweepIsRowsOfOneCampaignWithAccuracyAndReplays) {
   EXPECT_NE(md.find("| damping | configuration | APORTFOLIO n=10"), std::string::npos) << md;
   EXPECT_NE(md.find("| 0 | funk-svd:epochs=20:damping=0 |"), std::string::npos) << md;
   EXPECT_NE(md.find("| 5 | funk-svd:epochs=20 |"), std::string::npos) << md;
-  for (const char* chart : {"s/sweep-funk-svd-damping-instability.svg",
-                            "s/sweep-funk-svd-damping-accuracy.svg"}) {
+  for (const char* chart :
+       {"s/sweep-funk-svd-damping-instability.svg", "s/sweep-funk-svd-damping-accuracy.svg"}) {
     const std::string svg = read_file(dir.file(chart));
     EXPECT_EQ(svg.find("<svg"), svg.rfind("<svg")) << chart;  // one document
     EXPECT_NE(svg.find("damping"), std::string::npos) << chart;

@@ -36,7 +36,8 @@ std::string campaign(const TempDir& dir, const std::string& data, const std::str
                      const std::string& name, const std::string& extra = "",
                      const std::string& sizes = "1,10") {
   return "rec campaign --data " + data + " --algorithm '" + spec +
-         "' --heuristics AMR,ARAND --sizes " + sizes + " --trials 2 --noise-trials 2 --seed 3 "
+         "' --heuristics AMR,ARAND --sizes " + sizes +
+         " --trials 2 --noise-trials 2 --seed 3 "
          "--threads 2 --quiet --store " +
          dir.file(name + ".sqlite") + " --out " + dir.file(name) + " " + extra;
 }

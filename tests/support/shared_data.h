@@ -9,10 +9,10 @@
 #include <string>
 
 // Use at the top of a test body (or SetUp): skips the test when `path` does not exist.
-#define ASSAY_REQUIRE_FILE(path)                                                          \
-  do {                                                                                    \
-    const std::string assay_required_path_ = (path);                                     \
-    if (!std::filesystem::exists(assay_required_path_))                                   \
-      GTEST_SKIP() << "data absent: " << assay_required_path_                             \
-                   << " (../shared/data beside the repository, or its Debian package)";   \
+#define ASSAY_REQUIRE_FILE(path)                                                        \
+  do {                                                                                  \
+    const std::string assay_required_path_ = (path);                                    \
+    if (!std::filesystem::exists(assay_required_path_))                                 \
+      GTEST_SKIP() << "data absent: " << assay_required_path_                           \
+                   << " (../shared/data beside the repository, or its Debian package)"; \
   } while (0)

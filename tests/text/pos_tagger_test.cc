@@ -9,8 +9,8 @@
 
 #include "core/error.h"
 #include "golden_tags.h"
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace assay::text {
 namespace {

@@ -5,10 +5,10 @@
 #include "core/error.h"
 #include "core/line_reader.h"
 #include "golden_tags.h"
+#include "support/shared_data.h"
 #include "text/lingua_tables.h"
 #include "text/pos_tagger.h"
 #include "text/text_edit.h"
-#include "support/shared_data.h"
 
 namespace assay::text {
 namespace {

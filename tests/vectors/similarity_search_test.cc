@@ -12,8 +12,8 @@
 
 #include "core/error.h"
 #include "core/rng.h"
-#include "vectors/vector_reader.h"
 #include "support/shared_data.h"
+#include "vectors/vector_reader.h"
 
 namespace assay::vectors {
 namespace {

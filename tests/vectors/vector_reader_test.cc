@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace assay::vectors {
 namespace {
@@ -150,8 +150,8 @@ INSTANTIATE_TEST_SUITE_P(
                  ":3: ", "file ends after 2 of the 3 vectors declared in the header"},
         // A short file whose header declares 3.3 million vectors of 93773 values: an error
         // about the missing lines, not an attempt to reserve a terabyte.
-        TextCase{"huge_header.txt", VectorFormat::kWord2vecText, "3337777 93773\n", ":1: ",
-                 "file ends after 0 of the 3337777 vectors"},
+        TextCase{"huge_header.txt", VectorFormat::kWord2vecText, "3337777 93773\n",
+                 ":1: ", "file ends after 0 of the 3337777 vectors"},
         TextCase{"too_many.txt", VectorFormat::kWord2vecText, "1 2\na 1 2\nb 3 4\n",
                  ":3:1: ", "more vectors than the 1 declared"},
         TextCase{"bad_utf8.txt", VectorFormat::kGlove, "caf\xe9 1 2\n", ":1:4: ", "invalid UTF-8"},

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/temp_dir.h"
 #include "support/shared_data.h"
+#include "support/temp_dir.h"
 
 namespace {
 
@@ -29,8 +29,9 @@ std::vector<nlohmann::json> parse_lines(const std::string& text) {
 TEST(VectorsCommand, AnalogyKingQueen) {
   ASSAY_REQUIRE_FILE(kGlove);
   TempDir dir;
-  const auto r = run_assay(dir, "vectors analogy --vectors " + kGlove +
-                                    " --vectors-format word2vec --a man --b king --c woman --top-k 5");
+  const auto r =
+      run_assay(dir, "vectors analogy --vectors " + kGlove +
+                         " --vectors-format word2vec --a man --b king --c woman --top-k 5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto rows = parse_lines(r.out);
   ASSERT_EQ(rows.size(), 5u);
@@ -57,7 +58,8 @@ TEST(VectorsCommand, NeighborsWithRestrictToFile) {
 TEST(VectorsCommand, BadInputsExitTwo) {
   ASSAY_REQUIRE_FILE(kGlove);
   TempDir dir;
-  auto r = run_assay(dir, "vectors neighbors --vectors " + kGlove + " --vectors-format glove --word a");
+  auto r =
+      run_assay(dir, "vectors neighbors --vectors " + kGlove + " --vectors-format glove --word a");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr(":1:1: this looks like a word2vec/fastText header"));
 
@@ -77,7 +79,8 @@ TEST(VectorsCommand, BadInputsExitTwo) {
   EXPECT_FALSE(std::filesystem::exists(out));
 
   const auto bin = dir.write("short.bin", std::string("2 4\na ", 6));
-  r = run_assay(dir, "vectors neighbors --vectors " + bin + " --vectors-format word2vec-bin --word a");
+  r = run_assay(dir,
+                "vectors neighbors --vectors " + bin + " --vectors-format word2vec-bin --word a");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("short.bin at byte 4: the header declares 2 vectors"));
 }

@@ -17,8 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   options.delimiter = kDelimiters[mode & 3];
   options.has_header = (mode & 4) == 0;
   options.quoting = (mode & 8) == 0;
-  options.encoding = (mode & 16) ? assay::core::TextEncoding::kLatin1
-                                 : assay::core::TextEncoding::kUtf8;
+  options.encoding =
+      (mode & 16) ? assay::core::TextEncoding::kLatin1 : assay::core::TextEncoding::kUtf8;
   options.fixed_field_count = (mode & 32) == 0;
   const std::string& path = assay::fuzz::write_input(data + 1, size - 1, "input.csv");
   try {

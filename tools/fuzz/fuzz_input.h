@@ -34,8 +34,7 @@ inline const std::string& write_input(const std::uint8_t* data, std::size_t size
   std::string& path = file.path;
   if (path.empty()) {
     const char* dir = ::access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-    path = std::string(dir) + "/assay-fuzz-" + std::to_string(::getpid()) + "-" +
-           std::string(name);
+    path = std::string(dir) + "/assay-fuzz-" + std::to_string(::getpid()) + "-" + std::string(name);
   }
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) std::abort();

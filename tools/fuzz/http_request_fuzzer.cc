@@ -49,8 +49,7 @@ Server& server() {
     out->server = std::make_unique<fa::GuardedHttpServer>(o);
     out->server->Post("/predict", [](const httplib::Request& req, httplib::Response& res) {
       if (req.body.size() > kMaxBody) std::abort();  // the guard's promise
-      res.set_content("{\"bytes\": " + std::to_string(req.body.size()) + "}",
-                      "application/json");
+      res.set_content("{\"bytes\": " + std::to_string(req.body.size()) + "}", "application/json");
     });
     out->server->Get("/health", [](const httplib::Request&, httplib::Response& res) {
       res.set_content("{\"status\": \"ok\"}", "application/json");
@@ -86,8 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   addr.sin_port = htons(static_cast<std::uint16_t>(s.port));
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 &&
-      errno != EINPROGRESS) {
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 && errno != EINPROGRESS) {
     std::abort();
   }
   std::size_t sent = 0;

@@ -5,14 +5,18 @@ tests GenderJudged.SampledFromCorpora and AttributeJudged.SampledFromCorpora rea
 judging rule is in docs/fairness.md, "Judged sets").
 
     /usr/bin/python3 tools/judged/sample.py ASSAY SHARED_DATA OUT_DIR [--seed N]
-        [--per-corpus N] [--attribute NAME] [--kind KIND]
+        [--per-corpus N] [--attribute NAME] [--kind KIND] [--exclude JUDGED_TSV]...
+        [--corpus judged|held-out]
 
-For each corpus (rt-polarity's two files, SST-2's dev sentences, the IMDB sample) the lines are
+For each corpus (rt-polarity's two files, SST-2's dev sentences, the IMDB sample; with --corpus
+held-out, SST-2's labelled test sentences, which no judged set was drawn from) the lines are
 shuffled with the seed and perturbed with `ASSAY fair perturb` (default options, --attribute,
 default gender), and inputs are taken in shuffled order while they have perturbations (with
 --kind, a perturbation of that kind: group, analogy, active, name), until the corpus has given
 at least --per-corpus perturbations; every perturbation of a taken input is kept, so the test
-can count precision over all that the perturbator makes of them. Writes:
+can count precision over all that the perturbator makes of them. With --exclude, inputs (source
+and line) already in that judged file are passed over, so that a second sample is new text.
+Writes:
   OUT_DIR/rows.tsv     source, line, changes, "?" and "?" — the verdict and the one-word
                        reason are filled in by the judge;
   OUT_DIR/review.txt   each input and its perturbations with the changed words marked, for
@@ -33,6 +37,9 @@ CORPORA = [
     ("sst2-glue/dev.tsv", "tsv"),
     ("imdb-sample/imdb_seeds.txt", "line"),
 ]
+# Text none of the judged sets was drawn from, for a second sample (--corpus held-out): SST-2's
+# labelled test sentences (label first, then the text).
+HELD_OUT = [("sst2-glue/test-labeled.tsv", "label-tsv")]
 
 
 def read_lines(path, kind):
@@ -44,6 +51,10 @@ def read_lines(path, kind):
             if n == 1:
                 continue  # header
             line = line.rsplit("\t", 1)[0]
+        elif kind == "label-tsv":
+            if n == 1:
+                continue  # header
+            line = line.split("\t", 1)[-1]
         if line.strip():
             out.append((n, line))
     return out
@@ -72,10 +83,22 @@ def main():
     ap.add_argument("--per-corpus", type=int, default=80)
     ap.add_argument("--attribute", default="gender")
     ap.add_argument("--kind", default=None)
+    ap.add_argument("--exclude", action="append", default=[])
+    ap.add_argument("--corpus", choices=["judged", "held-out"], default="judged")
     a = ap.parse_args()
+    judged = set()
+    for path in a.exclude:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                if line.startswith("#") or not line.strip():
+                    continue
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) != 5 or not fields[1].isdigit():
+                    sys.exit("%s:%d: expected source, line, changes, verdict, reason" % (path, n))
+                judged.add((fields[0], int(fields[1])))
     os.makedirs(a.out, exist_ok=True)
     rows, review = [], []
-    for source, kind in CORPORA:
+    for source, kind in (CORPORA if a.corpus == "judged" else HELD_OUT):
         lines = read_lines(os.path.join(a.shared, source), kind)
         random.Random("%d %s" % (a.seed, source)).shuffle(lines)
         # rt-polarity's two files share the corpus' quota
@@ -97,7 +120,7 @@ def main():
             for (n, text), r in zip(chunk, records):
                 if taken >= quota:
                     break
-                if not r["perturbations"]:
+                if not r["perturbations"] or (source, n) in judged:
                     continue
                 if a.kind and not any(p["kind"] == a.kind for p in r["perturbations"]):
                     continue
