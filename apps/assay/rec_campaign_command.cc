@@ -262,7 +262,9 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
       ->capture_default_str();
   cmd->add_option("--portfolio", o->portfolio, "APORTFOLIO's heuristics (default AMU,ALI,AMR,AMA)")
       ->delimiter(',');
-  add_finite(cmd, "--delta", o->delta, "Save every set whose instability exceeds this")
+  add_finite(cmd, "--delta", o->delta,
+             "Save every set whose instability exceeds this (>= 0; --save-all saves every set)",
+             {.min = 0})
       ->capture_default_str();
   cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
       ->capture_default_str();
