@@ -4,9 +4,8 @@
 RESULTS.tsv holds the rows of bench/scale/recsys_scale.sh (size users items ratings algorithm
 wall_s cpu_s max_rss_mb). Left panel: CPU seconds of one run against the number of ratings;
 right panel: the process's peak resident memory; one line and marker shape per algorithm, its
-fitted exponent in the legend. A run stopped at the time limit has no CPU or memory figure: it
-is drawn as an open marker at the limit with an arrow up and a note (the limit bounds its wall
-time, which on one thread is at least its CPU time).
+fitted exponent (over the finished runs) in the legend. A run stopped at the time limit is an
+open marker at what it had used when stopped, with an arrow up: its run needs more.
 Bad input: 'FILE:LINE: what was expected' on stderr, exit 2, and OUT is not written."""
 import math
 import os
@@ -81,7 +80,7 @@ def marker(shape, x, y, colour, filled):
 
 
 def panel(out, x0, title, ylabel, series, stopped, xaxis_range, yfmt, marks=()):
-    """series: {algorithm: [(ratings, value)]}; stopped: {algorithm: [(ratings, limit)]};
+    """series and stopped (runs stopped at the time limit): {algorithm: [(ratings, value)]};
     marks: (value, label) drawn as dashed horizontal lines where they fall in the panel."""
     values = [v for pts in series.values() for _, v in pts] + \
              [v for pts in stopped.values() for _, v in pts]
@@ -133,11 +132,6 @@ def panel(out, x0, title, ylabel, series, stopped, xaxis_range, yfmt, marks=()):
             out.append(marker(shape, x(r), y(v), colour, True))
         for r, v in stopped.get(a, []):
             px, py = x(r), y(v)
-            if pts:
-                last = max(pts)
-                out.append(f'<line x1="{x(last[0]):.1f}" y1="{y(last[1]):.1f}" x2="{px:.1f}" '
-                           f'y2="{py:.1f}" stroke="{colour}" stroke-width="1.5" '
-                           f'stroke-dasharray="4 3"/>')
             out.append(f'<line x1="{px:.1f}" y1="{py - 6:.1f}" x2="{px:.1f}" y2="{py - 26:.1f}" '
                        f'stroke="{colour}" stroke-width="1.5"/>')
             out.append(f'<polygon points="{px:.1f},{py - 32:.1f} {px - 4:.1f},{py - 24:.1f} '
@@ -150,21 +144,16 @@ def svg(rows):
     fits = exponents(rows)
     ratings = [r.ratings for r in rows]
     x_range = (min(ratings), max(ratings))
-    cpu = {a: [(r.ratings, r.cpu_s) for r in rows if r.algorithm == a and r.cpu_s is not None]
-           for a in algorithms}
-    cpu_stopped = {a: [(r.ratings, r.limit_s) for r in rows
-                       if r.algorithm == a and r.limit_s is not None] for a in algorithms}
-    rss = {a: [(r.ratings, r.max_rss_mb) for r in rows
-               if r.algorithm == a and r.max_rss_mb is not None] for a in algorithms}
-    if not any(cpu.values()):
-        raise InputError("expected at least one finished run (every row was stopped)")
+    def points(field, stopped):
+        return {a: [(r.ratings, getattr(r, field)) for r in rows
+                    if r.algorithm == a and r.stopped == stopped] for a in algorithms}
     out = [f'<text x="{WIDTH / 2}" y="24" text-anchor="middle" font-size="16" '
            f'font-weight="bold">Recommenders: one run (train + top-10 of every user, one '
            f'thread) against the data</text>']
-    panel(out, LEFT, "CPU seconds per run", "CPU seconds", cpu, cpu_stopped, x_range, fmt_plain,
-          [(3600, "1 hour")])
-    panel(out, LEFT + PANEL_W + GAP, "Peak resident memory", "peak RSS, MB", rss, {}, x_range,
-          fmt_plain)
+    panel(out, LEFT, "CPU seconds per run", "CPU seconds", points("cpu_s", False),
+          points("cpu_s", True), x_range, fmt_plain, [(3600, "1 hour")])
+    panel(out, LEFT + PANEL_W + GAP, "Peak resident memory", "peak RSS, MB",
+          points("max_rss_mb", False), points("max_rss_mb", True), x_range, fmt_plain)
     ly = TOP + PANEL_H + 66
     for k, a in enumerate(algorithms):
         colour, shape = COLOURS[k % len(COLOURS)], SHAPES[k % len(SHAPES)]
@@ -180,13 +169,18 @@ def svg(rows):
                       f"{superscript(f'{fit[1]:.2f}')}")
         out.append(f'<text x="{lx + 38}" y="{row_y + 4}" font-size="12">{label}</text>')
     note_y = ly + ((len(algorithms) + 1) // 2) * 22 + 8
-    for r in rows:
-        if r.limit_s is not None:
-            out.append(f'<text x="{LEFT}" y="{note_y}" font-size="12">Open marker with an '
-                       f'arrow: {escape(r.algorithm)} at {fmt_number(r.ratings)} ratings, stopped '
-                       f'at the {fmt_plain(r.limit_s)} s limit on wall time; drawn at the limit, '
-                       f'no CPU or memory figure.</text>')
-            note_y += 18
+    stopped = [r for r in rows if r.stopped]
+    if stopped:
+        out.append(f'<text x="{LEFT}" y="{note_y}" font-size="12">Open marker with an arrow up: '
+                   f'a run stopped at its wall-time limit, drawn at what it had used by then '
+                   f'(its run needs more):</text>')
+        note_y += 18
+    for r in stopped:
+        out.append(f'<text x="{LEFT + 16}" y="{note_y}" font-size="12">{escape(r.algorithm)} at '
+                   f'{fmt_number(r.ratings)} ratings: stopped at {fmt_plain(r.wall_s)} s of wall '
+                   f'time, after {fmt_plain(r.cpu_s)} s of CPU and {fmt_plain(r.max_rss_mb)} MB'
+                   f'</text>')
+        note_y += 18
     out.append(f'<text x="{LEFT}" y="{note_y}" font-size="12" fill="#555">Exponents: '
                f'least-squares slopes on log-log axes over the finished runs.</text>')
     height = note_y + 16
@@ -213,6 +207,9 @@ def main(argv):
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(dst)), suffix=".svg")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private
         os.replace(tmp, dst)
     except OSError as e:
         if tmp and os.path.exists(tmp):

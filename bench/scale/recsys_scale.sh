@@ -9,10 +9,11 @@
 # + top-10 for every user on one thread REPEATS times and prints the median wall and CPU
 # seconds; /usr/bin/time gives the process's peak resident memory (data included).
 # TIMEOUT (seconds, default 900) bounds each process's wall time. Prints one TSV line per
-# (size, algorithm): size users items ratings algorithm wall_s cpu_s max_rss_mb (a process
-# stopped by TIMEOUT: 'over Ns', '-', '-'), then the fitted log-log exponent of CPU time (and
-# memory) against ratings per algorithm (bench/scale/scale_fit.py; plot_scale.py draws the
-# rows as an SVG).
+# (size, algorithm): size users items ratings algorithm wall_s cpu_s max_rss_mb; a process
+# stopped by TIMEOUT gets 'over Ns' and, for CPU and memory, 'over X': the CPU seconds and
+# the peak memory it had used by then (data generation included). Then the fitted log-log
+# exponent of CPU time (and memory) against ratings per algorithm over the finished runs
+# (bench/scale/scale_fit.py; bench/scale/plot_scale.py draws the rows as an SVG).
 set -euo pipefail
 build="${1:?usage: bench/scale/recsys_scale.sh BUILD_DIR REPEATS SIZE...}"
 repeats="${2:?usage: bench/scale/recsys_scale.sh BUILD_DIR REPEATS SIZE...}"
@@ -67,22 +68,23 @@ for size in "$@"; do
   spec="synthetic:users=$users,items=$items,ratings=$ratings"
   for a in $algorithms; do
     rc=0
-    line=$( { timeout "$timeout_s" /usr/bin/time -f "rss %M" "$bin" "$spec" \
+    line=$( { /usr/bin/time -f "rss %M cpu %U %S" timeout "$timeout_s" "$bin" "$spec" \
                 --repeats "$repeats" --only "$a" 2>&1; } 2>&1) || rc=$?
     if (( rc != 0 && rc != 124 )); then
       echo "$size $a: recsys_bench failed (exit $rc): $(tail -n 2 <<<"$line")" >&2
       continue
     fi
+    rss=$(awk '$1 == "rss" {printf "%.0f", $2 / 1024}' <<<"$line")
     if (( rc == 124 )); then
-      printf '%s\t%s\t%s\t%s\t%s\tover %ss\t-\t-\n' "$size" "$users" "$items" "$ratings" "$a" \
-        "$timeout_s" | tee -a "$out"
+      used=$(awk '$1 == "rss" {printf "%.1f", $4 + $5}' <<<"$line")
+      printf '%s\t%s\t%s\t%s\t%s\tover %ss\tover %s\tover %s\n' "$size" "$users" "$items" \
+        "$ratings" "$a" "$timeout_s" "$used" "$rss" | tee -a "$out"
       continue
     fi
     read -r wall cpu < <(awk -v a="$a" '$1 == a && NF == 3 {print $2, $3}' <<<"$line")
-    rss=$(awk '$1 == "rss" {printf "%.0f", $2 / 1024}' <<<"$line")
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$size" "$users" "$items" "$ratings" "$a" "$wall" \
       "$cpu" "$rss" | tee -a "$out"
   done
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-/usr/bin/python3 "$(dirname "$0")/scale_fit.py" "$out"
+if [[ -s $out ]]; then /usr/bin/python3 "$(dirname "$0")/scale_fit.py" "$out"; fi

@@ -3,12 +3,13 @@
   scale_fit.py RESULTS.tsv : prints, per algorithm measured at two sizes or more, the
   least-squares slope of log CPU seconds and of log peak memory against log ratings.
 A row is size, users, items, ratings, algorithm, wall_s, cpu_s, max_rss_mb separated by tabs;
-a run stopped by the time limit has 'over Ns' for wall_s and '-' for cpu_s and max_rss_mb.
+a run stopped at the time limit has 'over Ns' for wall_s and 'over X' for cpu_s and max_rss_mb
+(what it had used by then).
 Lines equal to the header are skipped (outputs of several invocations may be concatenated).
 Bad input: 'FILE:LINE: what was expected' on stderr, exit 2."""
 import math
 import sys
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 HEADER = ["size", "users", "items", "ratings", "algorithm", "wall_s", "cpu_s", "max_rss_mb"]
 
@@ -24,10 +25,10 @@ class Row(NamedTuple):
     items: int
     ratings: int
     algorithm: str
-    wall_s: Optional[float]     # None when stopped
-    cpu_s: Optional[float]      # None when stopped
-    max_rss_mb: Optional[float]  # None when stopped
-    limit_s: Optional[float]    # the time limit of a stopped run, else None
+    wall_s: float       # a stopped run: the time limit
+    cpu_s: float        # a stopped run: the CPU seconds used when stopped
+    max_rss_mb: float   # a stopped run: the peak memory until stopped
+    stopped: bool       # stopped at the time limit: every figure is a lower bound
 
 
 def _count(where, name, text):
@@ -71,15 +72,17 @@ def read_rows(path):
         items = _count(where, "items", items)
         ratings = _count(where, "ratings", ratings)
         if wall.startswith("over ") and wall.endswith("s"):
-            limit = _positive(where, "the time limit in 'over Ns'", wall[5:-1])
-            if cpu != "-" or rss != "-":
-                raise InputError(f"{where}: expected '-' for cpu_s and max_rss_mb of a run "
-                                 f"stopped at the time limit")
-            row = Row(n, size, users, items, ratings, algorithm, None, None, None, limit)
+            if not cpu.startswith("over ") or not rss.startswith("over "):
+                raise InputError(f"{where}: expected 'over X' for cpu_s and max_rss_mb of a run "
+                                 f"stopped at the time limit ('{wall}')")
+            row = Row(n, size, users, items, ratings, algorithm,
+                      _positive(where, "the time limit in 'over Ns'", wall[5:-1]),
+                      _positive(where, "cpu_s in 'over X'", cpu[5:]),
+                      _positive(where, "max_rss_mb in 'over X'", rss[5:]), True)
         else:
             row = Row(n, size, users, items, ratings, algorithm,
                       _positive(where, "wall_s (or 'over Ns')", wall),
-                      _positive(where, "cpu_s", cpu), _positive(where, "max_rss_mb", rss), None)
+                      _positive(where, "cpu_s", cpu), _positive(where, "max_rss_mb", rss), False)
         key = (algorithm, ratings)
         if key in seen:
             raise InputError(f"{where}: expected one row per algorithm and size; {algorithm} "
@@ -106,7 +109,7 @@ def exponents(rows):
     by = {}
     for r in rows:
         by.setdefault(r.algorithm, [])
-        if r.cpu_s is not None:
+        if not r.stopped:
             by[r.algorithm].append(r)
     return {a: (slope([(r.ratings, r.cpu_s) for r in pts]),
                 slope([(r.ratings, r.max_rss_mb) for r in pts]), len(pts))
