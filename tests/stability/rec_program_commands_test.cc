@@ -252,9 +252,9 @@ TEST(RecProgramFuzz, FailedTrialsAreLinesAndNegativeDeltaIsRefused) {
   EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.err.find("--delta"), std::string::npos) << refused.err;
   // rec campaign refuses it the same way (--save-all saves every set).
-  const auto campaign =
-      run_assay(dir, "rec campaign --data " + kSynthetic +
-                         " --algorithm user-user --delta -0.5 --out " + dir.file("neg"));
+  const auto campaign = run_assay(dir, "rec campaign --data " + kSynthetic +
+                                           " --algorithm user-user --delta -0.5 --store " +
+                                           dir.file("neg.sqlite") + " --out " + dir.file("neg"));
   EXPECT_EQ(campaign.exit_code, 2);
   EXPECT_NE(campaign.err.find("--delta"), std::string::npos) << campaign.err;
 }
