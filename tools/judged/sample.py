@@ -94,7 +94,9 @@ def main():
                     continue
                 fields = line.rstrip("\n").split("\t")
                 if len(fields) != 5 or not fields[1].isdigit():
-                    sys.exit("%s:%d: expected source, line, changes, verdict, reason" % (path, n))
+                    print("%s:%d: expected source, line, changes, verdict, reason" % (path, n),
+                          file=sys.stderr)
+                    sys.exit(2)
                 judged.add((fields[0], int(fields[1])))
     os.makedirs(a.out, exist_ok=True)
     rows, review = [], []
