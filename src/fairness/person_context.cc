@@ -201,6 +201,22 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
         determiner(i + 2) && kWorkNouns.count(lower(i + 3)))
       return "a quality of a work: '" + lower(i) + " of the " + lower(i + 3) + "'";
   }
+  // "a rustic , realistic , and altogether creepy tale": a singular that opens a list of
+  // adjectives joined by commas and "and" / "or" before a noun is one of the adjectives.
+  if (!plural && same_sentence(i + 2) && surface(i + 1) == "," && starts_with(tag(i + 2), "jj")) {
+    std::size_t k = i + 2;
+    bool adjective = false, joined = false;
+    while (same_sentence(k) && (starts_with(tag(k), "jj") || starts_with(tag(k), "rb") ||
+                                surface(k) == "," || conjunction(k))) {
+      adjective |= starts_with(tag(k), "jj");
+      joined |= conjunction(k);
+      ++k;
+    }
+    if (adjective && joined && same_sentence(k) && starts_with(tag(k), "nn") &&
+        !starts_with(tag(k - 1), "rb") && surface(k - 1) != ",")
+      return "an adjective: it opens a list of adjectives before '" + text::to_lower(surface(k)) +
+             "'";
+  }
   // "a stumblebum of a movie": the noun qualifies the thing after "of a".
   if (same_sentence(i + 2) && j > 0 && text::to_lower(surface(i + 1)) == "of") {
     const auto a = text::to_lower(surface(i + 2));
