@@ -447,8 +447,9 @@ template <typename T>
 void BackoffWindowScorer::PairTable<T>::insert(std::uint64_t key, const T& value) {
   ASSAY_CHECK(key != kFree);
   if (2 * (size_ + 1) > keys_.size()) {  // at most half full
-    std::vector<std::uint64_t> old_keys(std::max<std::size_t>(1024, 2 * keys_.size()), kFree);
-    std::vector<T> old_values(old_keys.size());
+    std::pmr::vector<std::uint64_t> old_keys(std::max<std::size_t>(1024, 2 * keys_.size()), kFree,
+                                             keys_.get_allocator());
+    std::pmr::vector<T> old_values(old_keys.size(), values_.get_allocator());
     old_keys.swap(keys_);  // keys_ and values_ are now the larger, empty table
     old_values.swap(values_);
     for (std::size_t k = 0; k < old_keys.size(); ++k) {
@@ -496,7 +497,7 @@ const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) 
   const std::lock_guard lock(sums_mutex_);
   if (const AfterSums* done = slot.load(std::memory_order_acquire)) return *done;
   const double lb = lm::SphinxTrie::log_base();
-  auto sums = std::make_unique<AfterSums>();
+  auto sums = std::make_unique<AfterSums>(&sums_arena_);
   sums->list = sorted_list(trie_.bigrams_after(v), sums->sorted);
   const auto list = sums->list;
   sums->terms.resize(list.size());
@@ -529,7 +530,7 @@ const BackoffWindowScorer::BeforeSums& BackoffWindowScorer::before_sums(WordId x
   const std::lock_guard lock(sums_mutex_);
   if (const BeforeSums* done = slot.load(std::memory_order_acquire)) return *done;
   const double lb = lm::SphinxTrie::log_base();
-  auto sums = std::make_unique<BeforeSums>();
+  auto sums = std::make_unique<BeforeSums>(&sums_arena_);
   sums->list = sorted_list(trie_.bigrams_before(x), sums->sorted);
   const auto list = sums->list;
   sums->beta0.resize(list.size());
@@ -925,7 +926,7 @@ double BackoffWindowScorer::separable_probability(const std::array<WordId, 5>& w
   double z = kG * (f2 ? sum_pq_ : sum_p_);
   if (as) z += kA * (f2 ? as->a1 : as->a0) - kG * (f2 ? as->g1 : as->g0);
   if (bs) z += kB * (f3 ? bs->b1 : bs->b0) - kG * bs->g1;
-  const std::vector<double>* beta = bs ? (f3 ? &bs->beta1 : &bs->beta0) : nullptr;
+  const std::pmr::vector<double>* beta = bs ? (f3 ? &bs->beta1 : &bs->beta0) : nullptr;
   if (as && bs) {
     // 3. Words with both bigrams: their "both" term instead of A-only + B-only − generic,
     //    kAB·α·β − kA·α·E(Q) − kB·E(P)·β + kG·E(P + Q).

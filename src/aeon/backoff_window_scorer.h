@@ -33,6 +33,7 @@
 #include <span>
 #include <vector>
 
+#include "core/huge_array.h"
 #include "lm/sphinx_trie.h"
 
 namespace assay::aeon {
@@ -94,8 +95,10 @@ class BackoffWindowScorer {
   // the count of entries before each 64-word block (built for long lists only; a short list
   // is searched by galloping).
   struct WordIndex {
-    std::vector<std::uint64_t> bits;
-    std::vector<std::uint32_t> rank;
+    WordIndex() = default;
+    explicit WordIndex(std::pmr::memory_resource* memory) : bits(memory), rank(memory) {}
+    std::pmr::vector<std::uint64_t> bits;
+    std::pmr::vector<std::uint32_t> rank;
     bool empty() const { return bits.empty(); }
     std::int64_t find(lm::WordId w) const;
     // 2·(the entries before w) + (1 when w is in the list): find without a branch.
@@ -108,23 +111,27 @@ class BackoffWindowScorer {
     double pq;       // E(P(w) + Q(w))
     double p_vw;     // E(p_vw)
   };
-  struct AfterSums {                              // bigrams (v, w) for one v
+  // The per-word sums' arrays live in the scorer's arena (`memory`).
+  struct AfterSums {  // bigrams (v, w) for one v
+    explicit AfterSums(std::pmr::memory_resource* memory) : terms(memory), index(memory) {}
     std::span<const lm::SphinxTrie::Entry> list;  // bigrams_after(v), sorted by word
     std::vector<lm::SphinxTrie::Entry> sorted;    // the sorted copy `list` views where needed
     double a0 = 0;                                // Σ E(p_vw)
     double a1 = 0;                                // Σ E(p_vw + Q(w) + bo_vw)
     double g0 = 0;                                // Σ E(P(w))
     double g1 = 0;                                // Σ E(P(w) + Q(w))
-    std::vector<AfterTerm> terms;                 // per entry of `list`
+    std::pmr::vector<AfterTerm> terms;            // per entry of `list`
     WordIndex index;
   };
-  struct BeforeSums {                             // bigrams (w, x) for one x
+  struct BeforeSums {  // bigrams (w, x) for one x
+    explicit BeforeSums(std::pmr::memory_resource* memory)
+        : beta0(memory), beta1(memory), index(memory) {}
     std::span<const lm::SphinxTrie::Entry> list;  // bigrams_before(x), sorted by word
     std::vector<lm::SphinxTrie::Entry> sorted;
-    double b0 = 0;                     // Σ E(P(w) + p_wx)
-    double b1 = 0;                     // Σ E(P(w) + p_wx + bo_wx)
-    double g1 = 0;                     // Σ E(P(w) + Q(w))
-    std::vector<double> beta0, beta1;  // per entry of `list`: E(p_wx), E(p_wx + bo_wx)
+    double b0 = 0;                          // Σ E(P(w) + p_wx)
+    double b1 = 0;                          // Σ E(P(w) + p_wx + bo_wx)
+    double g1 = 0;                          // Σ E(P(w) + Q(w))
+    std::pmr::vector<double> beta0, beta1;  // per entry of `list`: E(p_wx), E(p_wx + bo_wx)
     WordIndex index;
   };
   // Σ over the words with both bigrams (v w) and (w x), <s> and </s> excluded, of α = E(p_vw +
@@ -152,8 +159,8 @@ class BackoffWindowScorer {
    private:
     static constexpr std::uint64_t kFree = ~std::uint64_t{0};
     std::size_t slot(std::uint64_t key) const;
-    std::vector<std::uint64_t> keys_;
-    std::vector<T> values_;
+    std::pmr::vector<std::uint64_t> keys_{core::huge_page_resource()};
+    std::pmr::vector<T> values_{core::huge_page_resource()};
     std::size_t size_ = 0;
   };
 
@@ -166,8 +173,14 @@ class BackoffWindowScorer {
   };
   std::vector<UnigramTerms> uni_;
   double sum_p_ = 0, sum_pq_ = 0;
-  // Per-word sums, built on first use under `sums_mutex_`, published through the atomics.
+  // The chunks of the scorer's arenas: from 2 MiB, so they take huge pages (a long run fills
+  // a hundred MB and more of sums and lists; page by page, the faults cost about 15 % of the
+  // gate's CPU time on a virtual machine: docs/fairness.md, "The AEON gate").
+  static constexpr std::size_t kArenaChunk = (std::size_t{2} << 20) - 256;
+  // Per-word sums, built on first use under `sums_mutex_`, published through the atomics; their
+  // arrays in `sums_arena_`.
   mutable std::mutex sums_mutex_;
+  mutable std::pmr::monotonic_buffer_resource sums_arena_{kArenaChunk, core::huge_page_resource()};
   mutable std::vector<std::atomic<const AfterSums*>> after_sums_;
   mutable std::vector<std::atomic<const BeforeSums*>> before_sums_;
   mutable std::vector<std::unique_ptr<AfterSums>> after_store_;
@@ -220,7 +233,7 @@ class BackoffWindowScorer {
   std::size_t list_terms_cap_;
   mutable std::mutex lists_mutex_;
   mutable std::size_t list_terms_ = 0;
-  mutable std::pmr::monotonic_buffer_resource lists_arena_;
+  mutable std::pmr::monotonic_buffer_resource lists_arena_{kArenaChunk, core::huge_page_resource()};
   mutable PairTable<const LeftList*> left_lists_;
   mutable PairTable<const MidList*> mid_lists_;
   mutable PairTable<const RightList*> right_lists_;

@@ -14,10 +14,10 @@ PairGate::~PairGate() = default;
 PairVerdict PairGate::judge(const std::string& original, const std::string& generated) {
   TestCaseScore score;
   if (scorer_->offline()) {
-    score = scorer_->score({original, generated, {}});
+    score = scorer_->score_generated({original, generated, {}});
   } else {
     const std::lock_guard lock(bert_mutex_);
-    score = scorer_->score({original, generated, {}});
+    score = scorer_->score_generated({original, generated, {}});
   }
   const auto verdict = aeon::judge(score.semeval, score.syneval, thresholds_);
   return {score.semeval, score.syneval, verdict.keep, verdict.reason};

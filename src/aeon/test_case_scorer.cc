@@ -1,5 +1,6 @@
 #include "aeon/test_case_scorer.h"
 
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -58,19 +59,21 @@ TestCaseScorer::TestCaseScorer(const TestCaseScorerOptions& o) {
 
 TestCaseScorer::~TestCaseScorer() = default;
 
-TestCaseScore TestCaseScorer::score(const TestCase& c) {
+TestCaseScore TestCaseScorer::score_generated(const TestCase& c) {
   TestCaseScore s;
-  const SemEvalResult sem = vector_semeval_ ? vector_semeval_->score(c.original, c.generated)
-                                            : semeval_->score(c.original, c.generated);
+  const SemEvalResult sem = semeval_only(c);
   s.semeval = sem.sim;
   s.n_patches = sem.n_patches;
-  if (ngram_syneval_) {
-    s.syneval = ngram_syneval_->score(c.generated).nat;
-    s.syneval_original = ngram_syneval_->score(c.original).nat;
-    return s;
-  }
-  s.syneval = syneval_->score(c.generated).nat;
-  s.syneval_original = syneval_->score(c.original).nat;
+  s.syneval =
+      ngram_syneval_ ? ngram_syneval_->score(c.generated).nat : syneval_->score(c.generated).nat;
+  s.syneval_original = std::nan("");
+  return s;
+}
+
+TestCaseScore TestCaseScorer::score(const TestCase& c) {
+  TestCaseScore s = score_generated(c);
+  s.syneval_original =
+      ngram_syneval_ ? ngram_syneval_->score(c.original).nat : syneval_->score(c.original).nat;
   return s;
 }
 

@@ -74,6 +74,9 @@ class TestCaseScorer {
   ~TestCaseScorer();
 
   TestCaseScore score(const TestCase& test_case);
+  // SemEval and the generated text's SynEval, without the original's (syneval_original NaN):
+  // all a threshold judges, and cheaper (the original's words next to an edit are not scored).
+  TestCaseScore score_generated(const TestCase& test_case);
   // Scores every case; with the offline backends `threads` > 1 scores them in parallel (the
   // results, and so any output, are the same for every thread count). The checkpoint backends
   // score in order (their BLAS calls use the threads).

@@ -55,3 +55,29 @@ void huge_free(void* p, std::size_t bytes) {
 }
 
 }  // namespace assay::core::detail
+
+namespace assay::core {
+namespace {
+
+class HugePageResource final : public std::pmr::memory_resource {
+  void* do_allocate(std::size_t bytes, std::size_t alignment) override {
+    if (alignment > alignof(std::max_align_t)) throw std::bad_alloc();
+    return detail::huge_alloc(bytes == 0 ? 1 : bytes);
+  }
+  void do_deallocate(void* p, std::size_t bytes, std::size_t) override {
+    detail::huge_free(p, bytes == 0 ? 1 : bytes);
+  }
+  bool do_is_equal(const std::pmr::memory_resource& other) const noexcept override {
+    return this == &other;
+  }
+};
+
+}  // namespace
+
+std::pmr::memory_resource* huge_page_resource() {
+  // Never destroyed: containers that outlive main's statics may still give memory back.
+  static HugePageResource* const resource = new HugePageResource();
+  return resource;
+}
+
+}  // namespace assay::core

@@ -4,10 +4,12 @@
 // faults instead of one per 4 KiB page: on this project's virtual machines a fault costs
 // microseconds, and a fresh 11 MB matrix per fit took ~10% of item-item's time in faults.
 // The memory starts zeroed (fresh anonymous pages; smaller arrays are value-initialised), so
-// callers need not clear it.
+// callers need not clear it. huge_page_resource() hands the same memory to std::pmr
+// containers and arenas.
 #pragma once
 
 #include <cstddef>
+#include <memory_resource>
 #include <type_traits>
 #include <utility>
 
@@ -20,6 +22,12 @@ void* huge_alloc(std::size_t bytes);
 void huge_free(void* p, std::size_t bytes);
 inline constexpr std::size_t kHugeThreshold = std::size_t{2} << 20;
 }  // namespace detail
+
+// A memory resource over the same allocation (zeroed; from 2 MiB up on huge pages where the
+// kernel allows), for the caches that grow large while a long run fills them: a
+// std::pmr::monotonic_buffer_resource with this upstream takes its chunks from it. Alignment up
+// to alignof(std::max_align_t). Process-wide and thread-safe.
+std::pmr::memory_resource* huge_page_resource();
 
 template <class T>
 class HugeArray {

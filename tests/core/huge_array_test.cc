@@ -1,10 +1,15 @@
 // HugeArray: zeroed on creation below and above the mapping threshold, every element
-// writable (ASan checks the bounds of the calloc path), 2 MiB-aligned when mapped, moves.
+// writable (ASan checks the bounds of the calloc path), 2 MiB-aligned when mapped, moves; the
+// memory resource over the same allocation, directly and as an arena's upstream.
 #include "core/huge_array.h"
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <memory_resource>
+#include <new>
+#include <vector>
 
 namespace {
 
@@ -46,6 +51,43 @@ TEST(HugeArray, EmptyAndMoved) {
   a = HugeArray<std::uint16_t>(3);
   EXPECT_EQ(a.size(), 3u);
   EXPECT_EQ(a[2], 0);
+}
+
+TEST(HugePageResource, ZeroedAlignedAndGivenBack) {
+  std::pmr::memory_resource* r = assay::core::huge_page_resource();
+  EXPECT_EQ(r, assay::core::huge_page_resource());
+  EXPECT_TRUE(r->is_equal(*r));
+  for (const std::size_t bytes : {std::size_t{1}, std::size_t{24}, kHugeThreshold - 8,
+                                  kHugeThreshold, 3 * kHugeThreshold + 5}) {
+    SCOPED_TRACE(bytes);
+    auto* p = static_cast<unsigned char*>(r->allocate(bytes, alignof(std::max_align_t)));
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % alignof(std::max_align_t), 0u);
+    if (bytes >= kHugeThreshold) {
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % kHugeThreshold, 0u);
+    }
+    std::size_t nonzero = 0;
+    for (std::size_t i = 0; i < bytes; ++i) nonzero += p[i] != 0;
+    EXPECT_EQ(nonzero, 0u);
+    p[0] = 1;
+    p[bytes - 1] = 2;
+    r->deallocate(p, bytes, alignof(std::max_align_t));
+  }
+  EXPECT_THROW(static_cast<void>(r->allocate(64, 2 * alignof(std::max_align_t))), std::bad_alloc);
+}
+
+TEST(HugePageResource, UpstreamOfAnArena) {
+  // An arena's containers filled past several of its chunks keep every value.
+  std::pmr::monotonic_buffer_resource arena(kHugeThreshold - 256,
+                                            assay::core::huge_page_resource());
+  std::vector<std::pmr::vector<std::uint64_t>> lists;
+  for (std::uint64_t k = 0; k < 40; ++k) {
+    lists.emplace_back(std::size_t{1} << 15, k, &arena);  // 256 KiB each, 10 MiB in all
+  }
+  for (std::uint64_t k = 0; k < 40; ++k) {
+    EXPECT_EQ(lists[k].front(), k);
+    EXPECT_EQ(lists[k].back(), k);
+  }
 }
 
 }  // namespace
