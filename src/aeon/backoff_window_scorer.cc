@@ -506,15 +506,13 @@ const BackoffWindowScorer::AfterSums& BackoffWindowScorer::after_sums(WordId v) 
     const auto i = static_cast<std::size_t>(e.word);
     AfterTerm& t = sums->terms[k];
     t.alpha = std::exp(lb * (static_cast<double>(e.prob) + static_cast<double>(e.backoff)));
-    t.p = uni_[i].exp_p;
     t.alpha_q = t.alpha * uni_[i].exp_q;
-    t.pq = uni_[i].exp_pq;
     t.p_vw = std::exp(lb * static_cast<double>(e.prob));
     if (e.word == trie_.begin_sentence() || e.word == trie_.end_sentence()) continue;
     sums->a0 += t.p_vw;
     sums->a1 += t.alpha_q;
-    sums->g0 += t.p;
-    sums->g1 += t.pq;
+    sums->g0 += uni_[i].exp_p;
+    sums->g1 += uni_[i].exp_pq;
   }
   build_index(list, static_cast<std::size_t>(trie_.vocabulary_size()), sums->index);
   const AfterSums* out = sums.get();
@@ -571,16 +569,18 @@ BackoffWindowScorer::PairSums BackoffWindowScorer::pair_sums(WordId v, WordId x)
     const WordId w = A[i].word;
     if (w == trie_.begin_sentence() || w == trie_.end_sentence()) return;
     const AfterTerm& a = as.terms[i];
+    const UnigramTerms& u = uni_[static_cast<std::size_t>(w)];
     const double b0 = bs.beta0[j], b1 = bs.beta1[j];
     ps.alpha_beta0 += a.alpha * b0;
     ps.alpha_beta1 += a.alpha * b1;
-    ps.p_beta0 += a.p * b0;
-    ps.p_beta1 += a.p * b1;
-    ps.p_q += a.pq;
+    ps.p_beta0 += u.exp_p * b0;
+    ps.p_beta1 += u.exp_p * b1;
+    ps.p_q += u.exp_pq;
     ps.alpha_q += a.alpha_q;
   };
   auto prefetch = [&](std::size_t i, std::size_t j) {
     __builtin_prefetch(&as.terms[i]);
+    __builtin_prefetch(&uni_[static_cast<std::size_t>(A[i].word)]);
     __builtin_prefetch(&bs.beta0[j]);
     __builtin_prefetch(&bs.beta1[j]);
   };

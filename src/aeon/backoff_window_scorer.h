@@ -106,9 +106,7 @@ class BackoffWindowScorer {
   };
   struct AfterTerm {
     double alpha;    // E(p_vw + bo_vw)
-    double p;        // E(P(w))
     double alpha_q;  // E(p_vw + bo_vw + Q(w))
-    double pq;       // E(P(w) + Q(w))
     double p_vw;     // E(p_vw)
   };
   // The per-word sums' arrays live in the scorer's arena (`memory`).
