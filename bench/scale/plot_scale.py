@@ -92,30 +92,29 @@ def panel(out, x0, title, ylabel, series, stopped, xaxis_range, yfmt, marks=()):
                f'font-size="14" font-weight="bold">{escape(title)}</text>')
     out.append(f'<rect x="{x0}" y="{TOP}" width="{PANEL_W}" height="{PANEL_H}" fill="none" '
                f'stroke="#444"/>')
+    def vline(px, style):  # a vertical line across the panel
+        out.append(f'<line x1="{px:.1f}" y1="{TOP}" x2="{px:.1f}" y2="{TOP + PANEL_H}" {style}/>')
+
+    def hline(py, style):  # a horizontal line across the panel
+        out.append(f'<line x1="{x0}" y1="{py:.1f}" x2="{x0 + PANEL_W}" y2="{py:.1f}" {style}/>')
+
     for v in x.minors():
-        out.append(f'<line x1="{x(v):.1f}" y1="{TOP}" x2="{x(v):.1f}" y2="{TOP + PANEL_H}" '
-                   f'stroke="#eee"/>')
+        vline(x(v), 'stroke="#eee"')
     for v in y.minors():
-        out.append(f'<line x1="{x0}" y1="{y(v):.1f}" x2="{x0 + PANEL_W}" y2="{y(v):.1f}" '
-                   f'stroke="#eee"/>')
+        hline(y(v), 'stroke="#eee"')
     for v in x.decades():
-        px = x(v)
-        out.append(f'<line x1="{px:.1f}" y1="{TOP}" x2="{px:.1f}" y2="{TOP + PANEL_H}" '
-                   f'stroke="#ccc"/>')
-        out.append(f'<text x="{px:.1f}" y="{TOP + PANEL_H + 18}" text-anchor="middle" '
+        vline(x(v), 'stroke="#ccc"')
+        out.append(f'<text x="{x(v):.1f}" y="{TOP + PANEL_H + 18}" text-anchor="middle" '
                    f'font-size="12">{fmt_number(v)}</text>')
     for v in y.decades():
-        py = y(v)
-        out.append(f'<line x1="{x0}" y1="{py:.1f}" x2="{x0 + PANEL_W}" y2="{py:.1f}" '
-                   f'stroke="#ccc"/>')
-        out.append(f'<text x="{x0 - 6}" y="{py + 4:.1f}" text-anchor="end" '
+        hline(y(v), 'stroke="#ccc"')
+        out.append(f'<text x="{x0 - 6}" y="{y(v) + 4:.1f}" text-anchor="end" '
                    f'font-size="12">{yfmt(v)}</text>')
     out.append(f'<text x="{x0 + PANEL_W / 2}" y="{TOP + PANEL_H + 40}" text-anchor="middle" '
                f'font-size="12">ratings (log scale)</text>')
     for v, label in marks:
         if y.a <= math.log10(v) <= y.b:
-            out.append(f'<line x1="{x0}" y1="{y(v):.1f}" x2="{x0 + PANEL_W}" y2="{y(v):.1f}" '
-                       f'stroke="#888" stroke-dasharray="6 4"/>')
+            hline(y(v), 'stroke="#888" stroke-dasharray="6 4"')
             out.append(f'<text x="{x0 + 6}" y="{y(v) - 5:.1f}" font-size="11" '
                        f'fill="#555">{escape(label)}</text>')
     cy = TOP + PANEL_H / 2

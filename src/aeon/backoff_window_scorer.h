@@ -95,7 +95,6 @@ class BackoffWindowScorer {
   // the count of entries before each 64-word block (built for long lists only; a short list
   // is searched by galloping).
   struct WordIndex {
-    WordIndex() = default;
     explicit WordIndex(std::pmr::memory_resource* memory) : bits(memory), rank(memory) {}
     std::pmr::vector<std::uint64_t> bits;
     std::pmr::vector<std::uint32_t> rank;

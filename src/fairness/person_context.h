@@ -20,8 +20,9 @@
 //    for", "something of an impostor itself");
 //  - a bare plural relation after a linking verb ("staying friends", "made enemies") names
 //    no one new;
-//  - "a X of a / an ..." qualifies a thing ("a stumblebum of a movie"), and a singular that opens
-//  a list of adjectives before a noun is one of them ("a rustic , realistic , and creepy tale");
+//  - "a X of a / an ..." qualifies a thing ("a stumblebum of a movie"), and a singular that
+//    opens a list of adjectives before a noun is one of them ("a rustic , realistic , and creepy
+//    tale");
 //  - a phrase after "version of", "remake of", "sequel to" and the like names a work, unless a
 //    possessive follows ("the cliffsnotes version of nicholas nickleby"); so does a bare plural
 //    in apposition to a work ("the original , killers from space") or one whose possessive
