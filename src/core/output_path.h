@@ -22,7 +22,8 @@ std::string resolve_output_path(const std::string& path);
 void check_output_file(const std::string& path);
 
 // Throws IoError naming `path` unless it is an existing writable directory, or does not exist
-// and its parent directory does (the command creates it).
+// and the nearest folder above it that exists is writable (the command creates the missing
+// folders, as mkdir -p).
 void check_output_directory(const std::string& path);
 
 // Throws IoError naming `path` unless an SQLite database (a store or an answer cache, updated

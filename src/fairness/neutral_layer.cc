@@ -58,7 +58,54 @@ std::vector<std::vector<double>> mix(const std::vector<std::vector<double>>& out
   return f;
 }
 
+// Scores the class layer takes: the checks above, and none above 1.
+void check_probabilities(const std::vector<std::vector<double>>& outputs) {
+  check_outputs(outputs);
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    for (std::size_t c = 0; c < outputs[i].size(); ++c) {
+      if (outputs[i][c] <= 1) continue;
+      throw core::Error("neutral layer: output " + std::to_string(i) + ", score " +
+                        std::to_string(c) + " is " + std::to_string(outputs[i][c]) +
+                        "; the neutral layer needs scores in [0, 1] (probabilities)");
+    }
+  }
+}
+
 }  // namespace
+
+std::vector<double> class_reference(const std::vector<std::vector<double>>& outputs) {
+  check_probabilities(outputs);
+  std::vector<double> mean(outputs[0].size(), 0.0);
+  for (const auto& o : outputs)
+    for (std::size_t c = 0; c < o.size(); ++c) mean[c] += o[c];
+  for (double& v : mean) v /= static_cast<double>(outputs.size());
+  return mean;
+}
+
+double class_weight(const std::vector<double>& reference, double epsilon) {
+  check_epsilon(epsilon);
+  check_probabilities({reference});
+  const double growth = std::expm1(epsilon);  // e^ε − 1, +∞ for very large ε
+  double lambda = 0;
+  for (double a : reference) {
+    // a = 0: only λ = 1 bounds a member's score by e^ε times another's (both are then 0).
+    const double need = a == 0 ? 1.0 : 1.0 / (1.0 + a * growth);
+    lambda = std::max(lambda, need);
+  }
+  return std::min(lambda, 1.0);
+}
+
+ClassSmoothed class_smooth(const std::vector<double>& output, const std::vector<double>& reference,
+                           double epsilon) {
+  check_probabilities({output, reference});
+  ClassSmoothed s;
+  s.weight = class_weight(reference, epsilon);
+  s.scores.resize(output.size());
+  for (std::size_t c = 0; c < output.size(); ++c)
+    s.scores[c] = (1.0 - s.weight) * output[c] + s.weight * reference[c];
+  s.label = models::argmax(s.scores);
+  return s;
+}
 
 SmoothedOutputs neutral_smooth(const std::vector<std::vector<double>>& outputs, double epsilon) {
   check_epsilon(epsilon);

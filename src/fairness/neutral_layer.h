@@ -55,4 +55,30 @@ SmoothedOutputs reference_smooth(const std::vector<std::vector<double>>& outputs
 // (non-negative, finite, equal sizes).
 double realised_epsilon(const std::vector<std::vector<double>>& scores);
 
+// The layer over a class of texts, which `fair serve` deploys and `fair mitigate` measures
+// (neutral_class.h). Every member x of one class is answered
+//
+//   f(x) = (1 − λ) · M(x) + λ · A,    λ = max_c 1 / (1 + A_c · (e^ε − 1))
+//
+// where A, the class's reference, is one vector for the whole class. For scores in [0, 1]
+// (probabilities), any two members x, x' satisfy f(x)[c] ≤ e^ε · f(x')[c] for every class c,
+// whatever M answers for them: f(x)[c] ≤ (1 − λ) + λ A_c ≤ e^ε λ A_c ≤ e^ε f(x')[c], the middle
+// step being λ ≥ 1 / (1 + A_c (e^ε − 1)). ε = 0 answers A for every member; λ → 0 as ε grows
+// (f → M); a class whose reference puts 0 on some class has λ = 1. f(x) sums to 1 when M(x)
+// and A do.
+struct ClassSmoothed {
+  std::vector<double> scores;  // f(x)
+  std::size_t label = 0;       // argmax f(x) (the first on ties)
+  double weight = 0;           // λ
+};
+// A class's reference: the mean of `outputs` (its neighbourhood's answers). Every output of the
+// same non-zero size, every score in [0, 1]; throws core::Error naming the output and score
+// otherwise.
+std::vector<double> class_reference(const std::vector<std::vector<double>>& outputs);
+// λ for `reference` at `epsilon` (finite, ≥ 0; core::UsageError otherwise).
+double class_weight(const std::vector<double>& reference, double epsilon);
+// f(x) for a member whose model output is `output` (scores in [0, 1], the reference's size).
+ClassSmoothed class_smooth(const std::vector<double>& output, const std::vector<double>& reference,
+                           double epsilon);
+
 }  // namespace assay::fairness

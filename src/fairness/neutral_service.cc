@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "fairness/guarded_http_server.h"
+#include "fairness/neutral_class.h"
 #include "fairness/serving_protocols.h"
 #include "models/cached_model.h"
 #include "models/http_model.h"
@@ -99,43 +100,27 @@ double seconds_since(Clock::time_point t) {
 std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                             const std::vector<std::string>& texts, double epsilon,
                                             std::size_t max_k, const PerturbationFilter& filter) {
-  // The filter judges the first max_k (a request's cost stays bounded); those it drops are not
-  // replaced.
-  std::vector<NeutralAnswer> answers(texts.size());
-  std::vector<std::string> asked;
-  std::vector<std::size_t> begin;  // where each text's x0 is in `asked`
-  for (std::size_t t = 0; t < texts.size(); ++t) {
-    PerturbationSet set;
-    try {
-      set = perturbator.perturb(texts[t], max_k);
-    } catch (const core::ParseError& e) {
-      if (texts.size() == 1) throw;
-      throw core::ParseError("text " + std::to_string(t) + ": " + e.what());
-    }
-    if (filter) filter(texts[t], set);
-    NeutralAnswer& a = answers[t];
-    const std::size_t k = std::min(max_k, set.perturbations.size());
-    a.texts.reserve(k + 1);
-    a.texts.push_back(texts[t]);
-    for (std::size_t i = 0; i < k; ++i) a.texts.push_back(std::move(set.perturbations[i].text));
-    begin.push_back(asked.size());
-    asked.insert(asked.end(), a.texts.begin(), a.texts.end());
-  }
+  // The filter judges the first max_k perturbations of each representative (a request's cost
+  // stays bounded); those it drops are not replaced.
+  const NeutralPlan plan = plan_neutral(perturbator, texts, max_k, filter);
   auto* cached = dynamic_cast<models::CachedModel*>(&model);
   const std::uint64_t hits_before = cached ? cached->n_hits() : 0;
-  auto outputs = model.predict(asked);
+  const auto outputs = model.predict(plan.texts);
+  std::vector<NeutralAnswer> answers(texts.size());
   if (cached && !answers.empty()) answers[0].cache_hits = cached->n_hits() - hits_before;
   for (std::size_t t = 0; t < texts.size(); ++t) {
     NeutralAnswer& a = answers[t];
-    const auto first = outputs.begin() + static_cast<std::ptrdiff_t>(begin[t]);
-    std::vector<std::vector<double>> own(
-        std::make_move_iterator(first),
-        std::make_move_iterator(first + static_cast<std::ptrdiff_t>(a.texts.size())));
-    auto smoothed = neutral_smooth(own, epsilon);
-    a.scores = std::move(smoothed.scores[0]);
-    a.label = smoothed.label;
-    a.upstream_scores = std::move(own[0]);
-    a.certificate = smoothed.certificate;
+    const auto planned = answer_planned(plan, t, outputs, epsilon);
+    a.scores = planned.smoothed.scores;
+    a.label = planned.smoothed.label;
+    a.weight = planned.smoothed.weight;
+    a.upstream_scores = outputs[plan.own[t]];
+    a.reference = planned.reference;
+    a.representative = plan.representative[t];
+    a.certificate = {epsilon, planned.k};
+    a.texts.push_back(texts[t]);
+    for (std::size_t i : plan.neighbourhood[t])
+      if (i != plan.own[t]) a.texts.push_back(plan.texts[i]);
   }
   return answers;
 }
@@ -343,6 +328,13 @@ NeutralService::NeutralService(const Perturbator& perturbator, ModelFactory upst
   check_model_name(o.model_name);
   auto first = impl_->factory();
   impl_->labels = first->labels();
+  for (auto& label : impl_->labels) {
+    for (const auto& [name, of] : o.label_names) {
+      if (of != label) continue;
+      label = name;
+      break;
+    }
+  }
   impl_->identity = first->identity();
   impl_->give_back(std::move(first));
 

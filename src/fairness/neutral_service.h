@@ -1,9 +1,11 @@
-// NeutralService: the neutral layer (neutral_layer.h) deployed as an HTTP proxy in front of any
-// model (../shared/spec/fairness.md, "Serving"). For every text of a request it perturbs the
-// text, asks the upstream model for every text of the request and their k ≤ max_k
-// perturbations in one predict() call (a batched http: upstream gets them in one request;
-// otherwise adapters ask them concurrently), smooths the k + 1 outputs of each text and answers
-// with f(x0), its label and the certificate (ε, k) actually achieved.
+// NeutralService: the neutral layer over classes of texts (neutral_class.h) deployed as an HTTP
+// proxy in front of any model (../shared/spec/fairness.md, "Serving"). For every text of a
+// request it finds the text's class (its representative) and the class's neighbourhood (the
+// representative and its k ≤ max_k perturbations), asks the upstream model for every distinct
+// text of the request in one predict() call (a batched http: upstream gets them in one request;
+// otherwise adapters ask them concurrently), and answers each text with f(x) =
+// class_smooth(M(x), A, ε), its label and the certificate (ε, k). A text and every perturbation
+// of it get answers within e^ε of each other — what `fair mitigate` reports.
 //
 //   POST /predict or /  {"text"}, {"texts": [...]} or Hugging Face {"inputs": ...}
 //   POST /v2/models/NAME/infer          KServe v2 / Open Inference Protocol
@@ -42,6 +44,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "fairness/neutral_layer.h"
@@ -68,24 +71,31 @@ struct NeutralServiceOptions {
   // Applied to each request's perturbations before the upstream is asked (an AEON gate that
   // drops some: the certificate's k counts those asked).
   PerturbationFilter filter;
+  // Names the clients read for the upstream's labels, (name, label) in order (an http:
+  // upstream's --label-map): each label is answered as its first name here, so clients keep the
+  // names the upstream itself answers with. Labels named here nowhere keep their own.
+  std::vector<std::pair<std::string, std::string>> label_names;
 };
 
 // One smoothed answer.
 struct NeutralAnswer {
-  std::vector<double> scores;           // f(x0)
-  std::size_t label = 0;                // argmax f(x0)
-  std::vector<double> upstream_scores;  // M(x0)
-  NeutralCertificate certificate;       // (ε, k achieved)
-  std::vector<std::string> texts;       // x0, then the k perturbations asked
+  std::vector<double> scores;           // f(x)
+  std::size_t label = 0;                // argmax f(x)
+  double weight = 0;                    // λ: the reference's share of f(x)
+  std::vector<double> upstream_scores;  // M(x)
+  std::vector<double> reference;        // A: the mean of M over the neighbourhood
+  std::string representative;           // the class's representative
+  NeutralCertificate certificate;       // (ε, k: perturbations in the neighbourhood)
+  std::vector<std::string> texts;       // x, then the neighbourhood's other texts
   std::uint64_t cache_hits = 0;         // texts the answer cache answered (CachedModel only)
 };
 
-// Perturbs each of `texts`, asks `model` for every text and the first `max_k` perturbations of
-// each (those of them `filter` keeps, when given) in one predict() call and smooths each text's
-// k + 1 outputs (neutral_smooth); one answer per text, in order. The cache hits of the call are
-// counted in the first answer. Throws core::ParseError for text that is not UTF-8 (naming its
-// position), the model's errors (models::ModelError, core::Error) and neutral_smooth's (scores
-// the layer cannot smooth, e.g. negative ones).
+// Plans `texts` (plan_neutral: each text's representative and its neighbourhood of the first
+// `max_k` perturbations of it that `filter` keeps), asks `model` for every distinct text in one
+// predict() call and answers each text (answer_planned); one answer per text, in order. The
+// cache hits of the call are counted in the first answer. Throws core::ParseError for text that
+// is not UTF-8 (naming its position), the model's errors (models::ModelError, core::Error) and
+// class_smooth's (scores outside [0, 1]).
 std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                             const std::vector<std::string>& texts, double epsilon,
                                             std::size_t max_k,
@@ -118,6 +128,7 @@ class NeutralService {
   // Thread-safe; may be called before serve() starts or more than once.
   void stop();
 
+  // The labels as clients read them (NeutralServiceOptions::label_names applied).
   const std::vector<std::string>& labels() const;
   const std::string& upstream_identity() const;
   const ServiceMetrics& metrics() const;

@@ -101,6 +101,7 @@ struct CounterpartCandidate {
 };
 
 class PerturbationBuilder;
+struct NeutralForms;
 
 class Perturbator {
  public:
@@ -138,6 +139,20 @@ class Perturbator {
   // Gender: the gender of a person lemma (the lexicon's, else its most frequent person
   // sense's); kNone for a neutral noun.
   knowledge::Gender noun_gender(const std::string& lemma) const;
+
+  // The representative of `text`'s class for the neutral layer (neutral_class.h): every word
+  // this perturbator may change or insert written in one form that names no group. A file
+  // attribute's group words (adjectives, nouns and their plurals, member nouns, first names)
+  // are left out, with the words "person" and "people" (which stand for a group with no noun
+  // of its own: "a Chinese person"), so "a German", "a Briton" and "a Chinese person" are all
+  // "a"; its associated words become one word of their row. Gender leaves out "male" and
+  // "female" and writes person nouns with a gender and first names (a double name one) as
+  // "person" / "people", pronouns as "they" / "their" / "themselves", titles as "mx". "an" is
+  // "a". Case and the text between words are kept; the capital of a left-out word that starts
+  // a sentence moves to the next word. A text and each perturbation perturb() makes of it give
+  // the same representative, except where a counterpart is a word none of these lists hold (a
+  // vector analogy, a wrong perturbation); `fair mitigate` counts such pairs. Thread-safe.
+  std::string neutral_form(std::string_view text) const;
 
   const SensitiveAttribute& attribute() const { return attribute_; }
   const PerturbatorOptions& options() const { return options_; }
@@ -230,11 +245,18 @@ class Perturbator {
                           const std::vector<std::size_t>& sentence_of, std::size_t i,
                           bool plural) const;
 
+  // neutral_form()'s word lists (neutral_form.cc), built on first use.
+  const NeutralForms& neutral_forms() const;
+  // The representative of one lower-case word that no attribute list holds ("" : kept).
+  std::string neutral_word(const std::string& lower) const;
+
   const PerturbatorResources& r_;
   SensitiveAttribute attribute_;
   PerturbatorOptions options_;
   FluencyScorer fluency_;
   std::unique_ptr<Impl> impl_;
+  mutable std::once_flag neutral_forms_once_;
+  mutable std::shared_ptr<const NeutralForms> neutral_forms_;
 };
 
 }  // namespace assay::fairness

@@ -46,6 +46,16 @@ std::uint64_t ServiceMetrics::requests(std::string_view path, int status) const 
   return it == requests_.end() ? 0 : it->second;
 }
 
+std::uint64_t ServiceMetrics::predictions_answered() const {
+  std::lock_guard lock(mutex_);
+  std::uint64_t n = 0;
+  for (const char* path : {"/predict", "/", "/v2/models/NAME/infer"}) {
+    const auto it = requests_.find({path, 200});
+    if (it != requests_.end()) n += it->second;
+  }
+  return n;
+}
+
 std::string ServiceMetrics::render() const {
   std::string out;
   auto counter = [&](const char* name, const char* help, std::uint64_t value) {
@@ -76,7 +86,8 @@ std::string ServiceMetrics::render() const {
   counter("assay_serve_upstream_errors_total", "Failures of the upstream model (answered 502).",
           upstream_errors_);
   counter("assay_serve_upstream_texts_total",
-          "Texts given to the upstream model (x0 and its perturbations), cache hits included.",
+          "Texts given to the upstream model (each text and its class's neighbourhood), cache hits "
+          "included.",
           upstream_texts_);
   counter("assay_serve_cache_hits_total", "Texts answered by the answer cache.", cache_hits_);
   counter("assay_serve_perturbations_total", "Perturbations k summed over answered requests.",

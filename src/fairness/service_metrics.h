@@ -8,8 +8,9 @@
 //                                              / and …/infer: every answer the handler gave:
 //                                              200, 400, 502, 503, 504, ...)
 //   assay_serve_upstream_errors_total         upstream failures (each one a 502)
-//   assay_serve_upstream_texts_total          texts given to the upstream (x0 and its k
-//                                              perturbations; answers from the cache included)
+//   assay_serve_upstream_texts_total          texts given to the upstream (each text and its
+//                                              class's neighbourhood, each once; answers from
+//                                              the cache included)
 //   assay_serve_cache_hits_total              of those, answered by the answer cache
 //   assay_serve_perturbations_total           k summed over answered texts
 //   assay_serve_in_flight                     prediction requests in progress (gauge)
@@ -61,6 +62,8 @@ class ServiceMetrics {
 
   // Answers of `path` with `status` so far (for tests and the summary).
   std::uint64_t requests(std::string_view path, int status) const;
+  // Prediction requests answered 200, of every protocol (POST /predict, / and …/infer).
+  std::uint64_t predictions_answered() const;
   std::uint64_t upstream_errors() const { return upstream_errors_; }
   std::uint64_t cache_hits() const { return cache_hits_; }
 

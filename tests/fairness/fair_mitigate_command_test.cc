@@ -18,9 +18,11 @@ using assay::testing::TempDir;
 using ::testing::HasSubstr;
 
 // The LR of fair_test_command_test ("actress" and "female" only in negative texts): `fair
-// test` finds violations; `fair mitigate` through the same cache asks nothing new, counts the
-// same violations before smoothing, none left at ε = 0.1 (the outputs are nearly averaged)
-// and all at ε = 10 (nearly M itself).
+// test` finds violations; `fair mitigate` through the same cache asks only the class's
+// neighbourhood (the representative "the person was wonderful and the doctor smiled" and its
+// four perturbations), and a rerun asks nothing; it counts the same violations before
+// smoothing, none left at ε = 0.1 (the answers are nearly the class's mean) and all at ε = 10
+// (nearly M itself).
 TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);
@@ -38,22 +40,32 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   r = run_assay(dir, "fair mitigate" + common + dir.file("fm"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("answers: 4 from"));
+  EXPECT_THAT(r.err, HasSubstr("5 asked of the model"));
+  r = run_assay(dir, "fair mitigate" + common + dir.file("fm"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("answers: 5 from"));  // fair test's answers: its finished chunk
   EXPECT_THAT(r.err, HasSubstr("0 asked of the model"));
   const auto m = nlohmann::json::parse(read_file(dir.file("fm/mitigation.json")));
+  EXPECT_EQ(m["layer"]["max_k"], 16);
+  EXPECT_EQ(m["layer"]["classes"], 1);
+  EXPECT_EQ(m["layer"]["texts_asked_for_neighbourhoods"], 5);
   EXPECT_EQ(m["format"], "assay-fair-mitigation/1");
   EXPECT_EQ(m["inputs"], 3);
   EXPECT_EQ(m["mutable"], 1);
   EXPECT_EQ(m["perturbations"], 3);
   EXPECT_EQ(m["violations_before"], ft["violations"]);
   EXPECT_EQ(m["cost"]["answers_asked"], 0);
-  EXPECT_EQ(m["cost"]["answers_from_cache"], 4);
-  EXPECT_EQ(m["cost"]["queries_per_mutable_input"], 4.0);
-  EXPECT_NEAR(m["cost"]["queries_per_input"].get<double>(), 6.0 / 3.0, 1e-12);
+  EXPECT_EQ(m["cost"]["answers_from_cache"], 5);
+  // Served: the input and its class's neighbourhood of five; the two other inputs one each.
+  EXPECT_EQ(m["cost"]["queries_per_mutable_input"], 6.0);
+  EXPECT_NEAR(m["cost"]["queries_per_input"].get<double>(), 8.0 / 3.0, 1e-12);
   EXPECT_EQ(m["cost"]["max_k"], 3);
   const auto& rows = m["epsilons"];
   ASSERT_EQ(rows.size(), 6u);
   EXPECT_EQ(rows[0]["epsilon"], 0.1);
-  EXPECT_EQ(rows[0]["certificate"]["k_max"], 3);
+  EXPECT_EQ(rows[0]["certificate"]["k_max"], 16);
+  EXPECT_EQ(rows[0]["pairs"], 3);
+  EXPECT_EQ(rows[0]["pairs_outside_class"], 0);
   EXPECT_EQ(rows[0]["violations"], 0);
   EXPECT_EQ(rows[0]["remaining_percent"], 0.0);
   EXPECT_EQ(rows[5]["epsilon"], 10.0);
@@ -61,7 +73,8 @@ TEST(FairMitigateCommand, Fig5ThroughTheCache) {
   EXPECT_EQ(rows[5]["remaining_percent"], 100.0);
   for (const auto& row : rows) {
     const double eps = row["epsilon"];
-    EXPECT_LE(row["max_realised_epsilon"].get<double>(), eps + 1e-9);
+    EXPECT_LE(row["max_realised_epsilon"].get<double>(), eps + 1e-12);
+    EXPECT_LE(row["input_set"]["max_realised_epsilon"].get<double>(), eps + 1e-9);
     EXPECT_NEAR(row["reference"]["certified_epsilon"].get<double>(), std::log1p(std::exp(eps)),
                 1e-9);
     EXPECT_LE(row["reference"]["max_realised_epsilon"].get<double>(),

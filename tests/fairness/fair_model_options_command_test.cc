@@ -81,9 +81,9 @@ TEST(FairModelOptionsCommand, HttpModelThroughFairTestAndMitigate) {
   }
 }
 
-// A cmd: child that logs each start. The first run starts it once; a rerun of `fair test`,
-// `fair mitigate` and `model predict` through the same cache answers everything from it and
-// starts no process.
+// A cmd: child that logs each start. The first run starts it once, `fair mitigate` once more
+// for the neighbourhoods; a rerun of `fair test`, `fair mitigate` and `model predict` through
+// the same cache answers everything from it and starts no process.
 TEST(FairModelOptionsCommand, FullyCachedRerunStartsNoModelProcess) {
   TempDir dir;
   const auto log = dir.file("starts.log");
@@ -102,20 +102,26 @@ TEST(FairModelOptionsCommand, FullyCachedRerunStartsNoModelProcess) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto again = nlohmann::json::parse(read_file(dir.file("two/summary.json")));
   EXPECT_EQ(again["answers_asked"], 0);  // (its finished chunk is reused whole)
+  // fair mitigate asks the class's neighbourhood once (the representative "the person was
+  // wonderful and the doctor smiled" and its four perturbations); its rerun asks nothing.
   r = run_assay(dir, "fair mitigate" + common + " --epsilon 1 --out " + dir.file("m"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.err, HasSubstr("answers: 4 from " + dir.file("c.sqlite") + ", 0 asked"));
+  EXPECT_THAT(r.err, HasSubstr("answers: 4 from " + dir.file("c.sqlite") + ", 5 asked"));
+  EXPECT_EQ(count_lines(read_file(log)), 2u);
+  r = run_assay(dir, "fair mitigate" + common + " --epsilon 1 --out " + dir.file("m"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(", 0 asked"));
   r = run_assay(dir, "model predict" + common + " --out " + dir.file("p.jsonl"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("1 inputs, 1 answered from"));
-  EXPECT_EQ(count_lines(read_file(log)), 1u) << "a fully cached run started the model";
+  EXPECT_EQ(count_lines(read_file(log)), 2u) << "a fully cached run started the model";
 
   // A text that is not cached starts it.
   const auto more = dir.write("more.txt", "a new text\n");
   r = run_assay(dir, "model predict --model " + spec + " --input " + more + " --cache " +
                          dir.file("c.sqlite"));
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(count_lines(read_file(log)), 2u);
+  EXPECT_EQ(count_lines(read_file(log)), 3u);
 }
 
 // SST-2's layout: a header row, sentence<TAB>label with labels 0/1, against the built-in LR

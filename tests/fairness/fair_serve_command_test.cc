@@ -58,22 +58,28 @@ httplib::Result post_text(httplib::Client& c, const std::string& text) {
   return c.Post("/predict", nlohmann::json{{"text", text}}.dump(), "application/json");
 }
 
-// What the proxy must answer: the perturbator with the default options, the first max_k
-// perturbations, the model, neutral_smooth — computed in this process.
+// What the proxy must answer: the neutral layer with the default perturbator, computed in this
+// process (testing::expected_neutral).
 struct Expected {
   std::vector<double> scores;
   std::string label;
   std::size_t k = 0;
 };
+const Perturbator& default_perturbator() {
+  static const Perturbator perturbator(testing::default_resources(), gender_attribute());
+  return perturbator;
+}
 Expected expected_answer(models::Model& model, const std::string& text, double epsilon,
                          std::size_t max_k) {
-  static const Perturbator perturbator(testing::default_resources(), gender_attribute());
-  std::vector<std::string> asked{text};
-  const auto set = perturbator.perturb(text);
-  for (std::size_t i = 0; i < std::min(max_k, set.perturbations.size()); ++i)
-    asked.push_back(set.perturbations[i].text);
-  const auto s = neutral_smooth(model.predict(asked), epsilon);
-  return {s.scores[0], model.labels()[s.label], asked.size() - 1};
+  const auto e = testing::expected_neutral(default_perturbator(), model, text, epsilon, max_k);
+  return {e.scores, model.labels()[e.label], e.k};
+}
+// The same from the neighbourhood's texts (the representative first).
+Expected expected_from(models::Model& model, const std::string& text,
+                       const std::vector<std::string>& neighbourhood, double epsilon) {
+  const auto f = class_smooth(model.predict({text})[0],
+                              class_reference(model.predict(neighbourhood)), epsilon);
+  return {f.scores, model.labels()[f.label], neighbourhood.size() - 1};
 }
 
 void expect_answer(const httplib::Result& res, const Expected& e, const std::string& text) {
@@ -312,12 +318,13 @@ TEST(FairServeCommand, PerturbationOptionsAsInFairPerturb) {
   const std::string options = " --no-analogy --noun-modifiers";
   const std::vector<std::string> texts = {"the doctor was wonderful", "We watched a teen movie.",
                                           "my uncle thought the actress was awful"};
+  // The proxy perturbs each text's representative.
   std::string lines;
-  for (const auto& t : texts) lines += t + "\n";
+  for (const auto& t : texts) lines += default_perturbator().neutral_form(t) + "\n";
   const auto r = run_assay(
       dir, "fair perturb --quiet --no-dropped --input " + dir.write("in.txt", lines) + options);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  std::vector<std::vector<std::string>> asked;  // each text, then its perturbations
+  std::vector<std::vector<std::string>> asked;  // each representative, then its perturbations
   std::istringstream out(r.out);
   for (std::string line; std::getline(out, line);) {
     const auto j = nlohmann::json::parse(line);
@@ -336,9 +343,7 @@ TEST(FairServeCommand, PerturbationOptionsAsInFairPerturb) {
       dir.file("serve.err"));
   auto c = client(serve.port());
   for (std::size_t i = 0; i < texts.size(); ++i) {
-    const auto s = neutral_smooth(model->predict(asked[i]), 1.0);
-    expect_answer(post_text(c, texts[i]),
-                  {s.scores[0], model->labels()[s.label], asked[i].size() - 1}, texts[i]);
+    expect_answer(post_text(c, texts[i]), expected_from(*model, texts[i], asked[i], 1.0), texts[i]);
   }
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
@@ -358,8 +363,7 @@ TEST(FairServeCommand, AeonGateDecidesWhatIsAsked) {
     ServeProcess serve(words(serve_lr + " --gate aeon --gate-action drop --gate-sim 2"),
                        dir.file("drop.err"));
     auto c = client(serve.port());
-    const auto s = neutral_smooth(model->predict({text}), 1.0);
-    expect_answer(post_text(c, text), {s.scores[0], model->labels()[s.label], 0}, text);
+    expect_answer(post_text(c, text), expected_from(*model, text, {text}, 1.0), text);
     EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
     EXPECT_THAT(serve.stderr_text(),
                 HasSubstr("aeon gate: 2 perturbations scored, 0 kept, 2 dropped"));
@@ -376,8 +380,7 @@ TEST(FairServeCommand, AeonGateDecidesWhatIsAsked) {
     const auto perturbed = nlohmann::json::parse(r.out);
     for (const auto& p : perturbed["perturbations"]) asked.push_back(p["text"].get<std::string>());
     ASSERT_EQ(asked.size(), 3u);
-    const auto s = neutral_smooth(model->predict(asked), 1.0);
-    expect_answer(post_text(c, text), {s.scores[0], model->labels()[s.label], 2}, text);
+    expect_answer(post_text(c, text), expected_from(*model, text, asked, 1.0), text);
     EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
     EXPECT_THAT(serve.stderr_text(),
                 HasSubstr("aeon gate: 2 perturbations scored, 2 kept, 0 dropped"));

@@ -141,5 +141,71 @@ TEST(NeutralLayer, ReferenceWeightingCertifiesLnOnePlusExpEpsilon) {
   EXPECT_NEAR(u.scores[0][0], ((e + 1) * 0.7 + 0.2) / (e + 2), 1e-15);
 }
 
+// The class layer: any two members of a class — whatever the model answers for them, one of
+// them possibly far from every text of the neighbourhood — are answered within e^ε, class by
+// class; seeded random probabilities and the extreme corners of [0, 1].
+TEST(ClassLayer, PropertyAnyTwoMembersWithinTheBound) {
+  std::mt19937_64 rng(20261207);
+  std::size_t tight = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    const std::size_t n = 2 + rng() % 3, k = rng() % 6;
+    const double eps = std::vector<double>{0, 0.1, 0.5, 1, 1.8, 5, 10, 40}[rng() % 8];
+    const auto neighbourhood = random_outputs(rng, k, n);
+    const auto reference = class_reference(neighbourhood);
+    auto members = random_outputs(rng, 3, n);
+    // Corners: all on one class, all on another.
+    members.push_back(std::vector<double>(n, 0.0));
+    members.back()[0] = 1.0;
+    members.push_back(std::vector<double>(n, 0.0));
+    members.back()[n - 1] = 1.0;
+    Outputs f;
+    for (const auto& m : members) f.push_back(class_smooth(m, reference, eps).scores);
+    const double realised = realised_epsilon(f);
+    EXPECT_LE(realised, eps + 1e-12) << trial;
+    tight += realised > eps - 1e-9 && eps > 0;
+  }
+  EXPECT_GT(tight, 0u);  // the corners reach ε: the weight is no larger than it needs to be
+}
+
+TEST(ClassLayer, LimitsAndWeights) {
+  const std::vector<double> a = {0.25, 0.75};
+  // ε = 0: every member answered A.
+  const auto zero = class_smooth({1.0, 0.0}, a, 0);
+  EXPECT_EQ(zero.weight, 1.0);
+  EXPECT_EQ(zero.scores, a);
+  // λ = max_c 1 / (1 + A_c (e^ε − 1)): the smaller A_c decides.
+  const double eps = 1.0;
+  const double lambda = 1.0 / (1.0 + 0.25 * std::expm1(eps));
+  EXPECT_NEAR(class_weight(a, eps), lambda, 1e-15);
+  const auto one = class_smooth({0.9, 0.1}, a, eps);
+  EXPECT_NEAR(one.scores[0], (1 - lambda) * 0.9 + lambda * 0.25, 1e-15);
+  EXPECT_NEAR(one.scores[0] + one.scores[1], 1.0, 1e-15);  // a distribution stays one
+  EXPECT_EQ(one.label, 1u);  // the reference (0.25, 0.75) outweighs M's 0.9 at λ ≈ 0.70
+  // Large ε: f → M, no overflow.
+  const auto big = class_smooth({0.9, 0.1}, a, 800);
+  EXPECT_EQ(big.weight, 0.0);
+  EXPECT_EQ(big.scores, (std::vector<double>{0.9, 0.1}));
+  // A reference with a zero: λ = 1, every member answered A.
+  EXPECT_EQ(class_weight({0.0, 1.0}, 5), 1.0);
+  EXPECT_EQ(class_smooth({1.0, 0.0}, {0.0, 1.0}, 5).scores, (std::vector<double>{0.0, 1.0}));
+  // The reference is the mean.
+  const auto mean = class_reference({{0.2, 0.8}, {0.6, 0.4}});
+  EXPECT_NEAR(mean[0], 0.4, 1e-15);
+  EXPECT_NEAR(mean[1], 0.6, 1e-15);
+}
+
+TEST(ClassLayer, ScoresOutsideZeroOneAndBadEpsilonAreRefused) {
+  try {
+    class_smooth({1.5, 0.0}, {0.5, 0.5}, 1);
+    FAIL() << "a score above 1 was smoothed";
+  } catch (const core::Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("needs scores in [0, 1] (probabilities)"));
+  }
+  EXPECT_THROW(class_reference({{-0.1, 1.0}}), core::Error);
+  EXPECT_THROW(class_reference({{0.5, 0.5}, {1.0}}), core::Error);
+  EXPECT_THROW(class_weight({0.5, 0.5}, -1), core::UsageError);
+  EXPECT_THROW(class_smooth({0.5, 0.5}, {0.5, 0.5, 0.0}, 1), core::Error);
+}
+
 }  // namespace
 }  // namespace assay::fairness

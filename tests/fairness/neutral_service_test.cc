@@ -88,27 +88,59 @@ TEST(NeutralService, AnswersEqualTheNeutralLayerComputedDirectly) {
     int status = 0;
     const auto j = ask(c, text, &status);
     ASSERT_EQ(status, 200) << j.dump();
-    // Directly: the perturbator, the first max_k perturbations, the model, neutral_smooth.
-    std::vector<std::string> asked{text};
-    const auto set = perturbator.perturb(text);
-    for (std::size_t i = 0; i < std::min<std::size_t>(2, set.perturbations.size()); ++i)
-      asked.push_back(set.perturbations[i].text);
-    const auto outputs = model->predict(asked);
-    const auto expected = neutral_smooth(outputs, 0.5);
-    EXPECT_EQ(j["scores"].get<std::vector<double>>(), expected.scores[0]) << text;
+    // Directly: the representative, its first max_k perturbations, the model, class_smooth.
+    auto direct = models::LrModel::load(lr);
+    const auto expected = testing::expected_neutral(perturbator, *direct, text, 0.5, 2);
+    EXPECT_EQ(j["scores"].get<std::vector<double>>(), expected.scores) << text;
     EXPECT_EQ(j["label"], model->labels()[expected.label]) << text;
     EXPECT_EQ(j["labels"], nlohmann::json(model->labels()));
     EXPECT_EQ(j["certificate"]["epsilon"], 0.5);
-    EXPECT_EQ(j["certificate"]["k"], asked.size() - 1) << text;
-    EXPECT_EQ(j["upstream_scores"].get<std::vector<double>>(), outputs[0]);
-    n_smoothed += asked.size() > 1;
+    EXPECT_EQ(j["certificate"]["k"], expected.k) << text;
+    EXPECT_EQ(j["upstream_scores"].get<std::vector<double>>(), model->predict({text})[0]);
+    n_smoothed += expected.k > 0;
   }
-  EXPECT_EQ(n_smoothed, 2u);  // the two texts with person nouns were smoothed over k = 2
+  EXPECT_EQ(n_smoothed, 2u);  // the two texts with person nouns: classes of k = 2
   // Counted once the answer is written (the client may read it first).
   const auto& m = s.service().metrics();
   for (int i = 0; i < 100 && m.requests("/predict", 200) < texts.size(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(m.requests("/predict", 200), texts.size());
+}
+
+// The certificate where a client sees it: a text and every perturbation the perturbator makes
+// of it (any of them, not only the first max_k) are answered within e^ε of each other, class by
+// class, however many people, names and pronouns they hold — for gender and a file attribute.
+TEST(NeutralService, EveryPerturbationIsAnsweredWithinTheCertificate) {
+  assay::testing::TempDir dir;
+  const std::string lr = save_biased_lr(dir);
+  for (const std::string attribute : {"gender", "religion"}) {
+    Perturbator perturbator(testing::default_resources(),
+                            load_attribute(attribute, testing::kAttributes));
+    for (double epsilon : {0.1, 1.0, 5.0}) {
+      NeutralServiceOptions o;
+      o.epsilon = epsilon;
+      o.max_k = 2;
+      ServiceOnLoopback s(perturbator, lr, o);
+      auto c = s.client();
+      std::size_t pairs = 0;
+      for (const std::string text :
+           {"the actor was wonderful", "The waiter told his wife that the actress was great.",
+            "John thanked the nurse and she smiled.", "An old priest and a young monk argued.",
+            "the christian teacher was awful", "Muslims and Christians loved the film."}) {
+        const auto x = ask(c, text);
+        const auto f0 = x["scores"].get<std::vector<double>>();
+        for (const auto& p : perturbator.perturb(text).perturbations) {
+          EXPECT_EQ(perturbator.neutral_form(p.text), perturbator.neutral_form(text))
+              << attribute << ": " << text << " -> " << p.text;
+          const auto f1 = ask(c, p.text)["scores"].get<std::vector<double>>();
+          EXPECT_LE(realised_epsilon({f0, f1}), epsilon + 1e-12)
+              << attribute << " " << epsilon << ": " << text << " -> " << p.text;
+          ++pairs;
+        }
+      }
+      EXPECT_GE(pairs, 6u) << attribute;
+    }
+  }
 }
 
 TEST(NeutralService, BadRequestsAreRefusedAndTheServiceKeepsServing) {
@@ -200,15 +232,16 @@ TEST(NeutralService, CountsAnswerCacheHits) {
   const auto again = ask(c, "the actor was wonderful", &status);
   EXPECT_EQ(status, 200);
   EXPECT_EQ(again, first);
+  // The text, its class's representative ("the person was wonderful") and its k perturbations.
   const std::uint64_t k = first["certificate"]["k"];
   EXPECT_GT(k, 0u);
-  EXPECT_EQ(service.metrics().cache_hits(), k + 1);
+  EXPECT_EQ(service.metrics().cache_hits(), k + 2);
   const auto metrics = c.Get("/metrics");
   ASSERT_TRUE(metrics);
   EXPECT_THAT(metrics->body,
-              HasSubstr("assay_serve_cache_hits_total " + std::to_string(k + 1) + "\n"));
+              HasSubstr("assay_serve_cache_hits_total " + std::to_string(k + 2) + "\n"));
   EXPECT_THAT(metrics->body,
-              HasSubstr("assay_serve_upstream_texts_total " + std::to_string(2 * (k + 1)) + "\n"));
+              HasSubstr("assay_serve_upstream_texts_total " + std::to_string(2 * (k + 2)) + "\n"));
   service.stop();
   server.join();
 }
