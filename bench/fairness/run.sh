@@ -2,7 +2,8 @@
 # bench/fairness/run.sh BUILD_DIR: perturbator speed, start-up and peak memory on rt-polarity
 # (10,662 sentences) and the IMDB sample (400 reviews), gender, defaults and the paper's
 # noun-only method; and the statistics docs/fairness-reproduction.md reports; `fair serve`'s
-# throughput (serve.sh) and its behaviour under hostile load (serve_hostile.py).
+# throughput (serve.sh), its certificate audited end to end (certificate.sh) and its behaviour
+# under hostile load (serve_hostile.py).
 set -euo pipefail
 build="${1:?usage: bench/fairness/run.sh BUILD_DIR}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -21,4 +22,5 @@ echo "== rt-polarity and the IMDB sample, the paper's method (the noun alone cha
   --noun-only 1
 bash "$here/gate.sh" "$build"
 bash "$here/serve.sh" "$build"
+bash "$here/certificate.sh" "$build"
 /usr/bin/python3 "$here/serve_hostile.py" "$build"

@@ -151,7 +151,7 @@ class Perturbator {
   // "a". Case and the text between words are kept; the capital of a left-out word that starts
   // a sentence moves to the next word. A text and each perturbation perturb() makes of it give
   // the same representative, except where a counterpart is a word none of these lists hold (a
-  // vector analogy, a wrong perturbation); `fair mitigate` counts such pairs. Thread-safe.
+  // vector analogy); `fair mitigate` counts such pairs. Thread-safe.
   std::string neutral_form(std::string_view text) const;
 
   const SensitiveAttribute& attribute() const { return attribute_; }
