@@ -88,4 +88,41 @@ WelchResult welch_t_test(std::span<const double> a, std::span<const double> b) {
   return r;
 }
 
+namespace {
+
+// P(X <= k) for X ~ Binomial(n, 1/2).
+double binomial_half_cdf(std::size_t k, std::size_t n) {
+  if (k >= n) return 1;
+  return incomplete_beta(static_cast<double>(n - k), static_cast<double>(k) + 1, 0.5);
+}
+
+// The q-quantile of Beta(a, b), by bisection on its distribution function.
+double beta_quantile(double q, double a, double b) {
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (incomplete_beta(a, b, mid) < q ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
+}  // namespace
+
+SignTestResult sign_test(std::size_t k, std::size_t n, double confidence) {
+  SignTestResult r;
+  if (n == 0) {
+    r.share = kNaN;
+    return r;
+  }
+  const double nd = static_cast<double>(n), kd = static_cast<double>(k);
+  r.share = kd / nd;
+  // Symmetric at 1/2: twice the smaller tail.
+  const double tail = std::min(binomial_half_cdf(k, n), binomial_half_cdf(n - k, n));
+  r.p = std::min(1.0, 2 * tail);
+  const double alpha = 1 - confidence;
+  r.low = k == 0 ? 0.0 : beta_quantile(alpha / 2, kd, nd - kd + 1);
+  r.high = k == n ? 1.0 : beta_quantile(1 - alpha / 2, kd + 1, nd - kd);
+  return r;
+}
+
 }  // namespace assay::core

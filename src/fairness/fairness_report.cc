@@ -60,6 +60,8 @@ void read_violations(ReportRun& run, const std::string& path) {
     r.label_perturbed = f.text(v, "label_perturbed");
     r.score_original = f.top_score(v, "scores_original");
     r.score_perturbed = f.top_score(v, "scores_perturbed");
+    r.score_drop = v.contains("score_drop") ? f.number(v, "score_drop")
+                                            : r.score_original - (1 - r.score_perturbed);
     const std::size_t length = code_points(r.original);
     std::size_t previous_end = 0;
     for (const auto& span : f.array(f.get(v, "record"), "spans")) {
@@ -289,12 +291,31 @@ std::string table1_section(const std::vector<ReportRun>& runs) {
   }
   const bool any_mitigation =
       std::any_of(runs.begin(), runs.end(), [](const auto& r) { return r.has_mitigation; });
+  // Analogy and active, and every other mutation kind (name, group) a run has.
+  std::vector<std::string> kinds = {"analogy", "active"};
+  for (const char* kind : {"name", "group"}) {
+    const bool any = std::any_of(runs.begin(), runs.end(), [&](const auto& r) {
+      const auto it = r.perturbations_by_kind.find(kind);
+      return it != r.perturbations_by_kind.end() && it->second > 0;
+    });
+    if (any) kinds.push_back(kind);
+  }
+  std::string kinds_heading;
+  for (const auto& k : kinds) kinds_heading += (kinds_heading.empty() ? "" : " / ") + k;
+  const auto split = [&kinds](std::size_t total, const std::map<std::string, std::size_t>& by) {
+    std::string cell = grouped(total) + " (";
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      const auto it = by.find(kinds[i]);
+      cell += (i ? " / " : "") + grouped(it == by.end() ? 0 : it->second);
+    }
+    return cell + ")";
+  };
   std::vector<core::Table::Column> columns{
       {"run", core::Align::kLeft},
       {"inputs", core::Align::kRight},
       {"mention a person (mutable)", core::Align::kRight},
-      {"perturbations (analogy / active)", core::Align::kRight},
-      {"violations (analogy / active)", core::Align::kRight},
+      {"perturbations (" + kinds_heading + ")", core::Align::kRight},
+      {"violations (" + kinds_heading + ")", core::Align::kRight},
       {"share of perturbations", core::Align::kRight},
       {"inputs with a violation (of mutable)", core::Align::kRight}};
   if (any_mitigation) {
@@ -310,10 +331,8 @@ std::string table1_section(const std::vector<ReportRun>& runs) {
         r.name,
         grouped(r.inputs),
         grouped(r.mutable_inputs) + " (" + percent(r.mutable_inputs, r.inputs) + ")",
-        grouped(r.perturbations) + " (" + grouped(r.perturbations_analogy) + " / " +
-            grouped(r.perturbations_active) + ")",
-        grouped(r.violations) + " (" + grouped(r.violations_analogy) + " / " +
-            grouped(r.violations_active) + ")",
+        split(r.perturbations, r.perturbations_by_kind),
+        split(r.violations, r.violations_by_kind),
         percent(r.violations, r.perturbations),
         grouped(r.inputs_with_violations) + " (" +
             percent(r.inputs_with_violations, r.mutable_inputs) + ")"};
@@ -489,13 +508,26 @@ std::string examples_table(const ReportRun& r, std::size_t per_run) {
                      {"original", core::Align::kLeft, true},
                      {"perturbed", core::Align::kLeft, true},
                      {"label (score) before → after", core::Align::kLeft}},
-                    "The changed words are marked: the violations whose original label was the "
-                    "most confident; every violation is in violations.jsonl.");
+                    "The changed words are marked: the violations whose original label's score "
+                    "fell furthest, taken in turn from each kind of perturbation (analogy, "
+                    "active, name, group) so that every kind shows; every violation is in "
+                    "violations.jsonl.");
+  // Each kind's violations by how far the score fell, then one of each kind in turn.
+  std::map<std::string, std::vector<const ReportViolation*>> by_kind;
+  for (const auto& v : r.examples) by_kind[v.kind].push_back(&v);
+  for (auto& [kind, list] : by_kind) {
+    std::stable_sort(list.begin(), list.end(),
+                     [](const auto* a, const auto* b) { return a->score_drop > b->score_drop; });
+  }
   std::vector<const ReportViolation*> order;
-  for (const auto& v : r.examples) order.push_back(&v);
-  std::stable_sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-    return a->score_original > b->score_original;
-  });
+  for (std::size_t round = 0; order.size() < r.examples.size(); ++round) {
+    std::vector<const ReportViolation*> turn;
+    for (const auto& [kind, list] : by_kind)
+      if (round < list.size()) turn.push_back(list[round]);
+    std::stable_sort(turn.begin(), turn.end(),
+                     [](const auto* a, const auto* b) { return a->score_drop > b->score_drop; });
+    order.insert(order.end(), turn.begin(), turn.end());
+  }
   for (std::size_t i = 0; i < order.size() && i < per_run; ++i) {
     const auto& v = *order[i];
     std::vector<std::pair<std::size_t, std::size_t>> before, after;
@@ -674,24 +706,8 @@ ReportRun read_report_run(const std::string& dir) {
 namespace {
 
 // Whether a label's name says it is the favourable one ("pos", "Positive", "1", ...).
-bool names_favourable(const std::string& label) {
-  std::string lower = label;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* good : {"pos", "positive", "1", "yes", "true", "good"}) {
-    if (lower == good) return true;
-  }
-  return false;
-}
 
 }  // namespace
-
-std::string favourable_label(const std::vector<std::string>& labels) {
-  for (const auto& l : labels) {
-    if (names_favourable(l)) return l;
-  }
-  return labels.empty() ? std::string() : labels.back();
-}
 
 std::string favour_sentence_html(const ReportRun& r) {
   if (!r.has_direction || r.groups.empty() || r.labels.empty()) return "";
@@ -716,7 +732,7 @@ std::string favour_sentence_html(const ReportRun& r) {
                                    : " (" + f +
                                          ", the model's last label, taken as the "
                                          "favourable one)";
-  if (order.size() < 2 || total == 0) {
+  if (total == 0) {
     std::string changes;
     for (const auto* g : order) {
       changes += (changes.empty() ? "" : ", ") + std::string("as ") + esc(g->name) + " " +
@@ -726,16 +742,60 @@ std::string favour_sentence_html(const ReportRun& r) {
            "change of " +
            f + "'s score " + changes + ")" + taking + ".";
   }
+  // The tests, over the groups in `order`.
+  std::vector<GroupFlips> flips;
+  for (const auto* g : order) {
+    const std::size_t to = count_of(g->flips_toward, fav);
+    flips.push_back({g->name, to, g->violations - to});
+  }
+  const auto tests = direction_tests(flips);
+  const std::string level = "at the 5 % level (exact sign test" +
+                            (order.size() == 1 ? std::string(")")
+                                               : ", Holm's correction across the " +
+                                                     std::to_string(order.size()) + " groups)");
+  auto described = [&](const DirectionTest& t) {
+    const std::size_t n = t.toward + t.away;
+    return esc(t.group) + ", " + std::to_string(t.toward) + " of " + std::to_string(n) +
+           " flips toward " + f + " (95 % interval of the share " + fmt("%.2f", t.low) + "–" +
+           fmt("%.2f", t.high) + ", p = " + fmt("%.2g", t.p_holm) + ")";
+  };
+  std::vector<std::string> toward_names, away_names;
+  std::string leaning;
+  for (const auto& t : tests) {
+    const int lean = t.lean();
+    if (lean == 0) continue;
+    (lean > 0 ? toward_names : away_names).push_back("<b>" + esc(t.group) + "</b>");
+    leaning += std::string(leaning.empty() ? "" : "; ") + "rewritten as " + described(t);
+  }
+  // "a", "a and b", "a, b and c".
+  auto listed = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      out += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return out;
+  };
+  const std::string favoured = listed(toward_names), disfavoured = listed(away_names);
   const auto& top = *order.front();
   const auto& bottom = *order.back();
-  const long long gap = net_toward(top, fav) - net_toward(bottom, fav);
-  if (gap == 0) {
+  if (order.size() > 1 && net_toward(top, fav) == net_toward(bottom, fav)) {
     return "The model favours no group: every group's flips toward " + f +
            " balance those away from it as much as another's; " + groups + taking + ".";
   }
-  return "The model favours <b>" + esc(top.name) + "</b> over " + esc(bottom.name) + " by " +
-         std::to_string(gap) + " label flip" + (gap == 1 ? "" : "s") + " toward " + f +
-         " (net of those away from it)" + taking + ": " + groups + ".";
+  if (leaning.empty()) {
+    const auto& closest =
+        *std::min_element(tests.begin(), tests.end(), [](const auto& a, const auto& b) {
+          return a.p != b.p ? a.p < b.p : a.toward + a.away > b.toward + b.away;
+        });
+    return "The model favours no group beyond chance: no group's flips lean toward " + f +
+           " or away from it " + level + "; the closest, rewritten as " + described(closest) +
+           ". Flips: " + groups + taking + ".";
+  }
+  std::string claim = "The model ";
+  if (!favoured.empty()) claim += "favours " + favoured;
+  if (!favoured.empty() && !disfavoured.empty()) claim += " and ";
+  if (!disfavoured.empty()) claim += "disfavours " + disfavoured;
+  return claim + " beyond chance " + level + ", by its label flips toward " + f + taking + ": " +
+         leaning + ". Flips: " + groups + ".";
 }
 
 std::string fairness_headline_html(const std::vector<ReportRun>& runs) {

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "fairness/direction_test.h"
 #include "fairness/fairness_summary_json.h"
 
 namespace assay::fairness {
@@ -32,6 +33,9 @@ struct ReportViolation {
   std::string original, perturbed, kind, group, old_word, new_word;
   std::string label_original, label_perturbed;
   double score_original = 0, score_perturbed = 0;  // the score of the label each chose
+  // How far the original label's score fell (violations.jsonl's score_drop; the difference of
+  // the two scores above when a file lacks it).
+  double score_drop = 0;
   std::vector<ReportSpan> spans;
 };
 
@@ -82,13 +86,13 @@ std::string fairness_report_html(const std::vector<ReportRun>& runs,
 // The opening sentence(s) in plain words, as HTML (used by fairness_report_html).
 std::string fairness_headline_html(const std::vector<ReportRun>& runs);
 
-// The label the direction is told against: "pos", "positive", "1", "yes", "true" or "good"
-// (any case) when the model has one, else its last label ("" without labels).
-std::string favourable_label(const std::vector<std::string>& labels);
-
 // A run's direction in one sentence, as HTML: which group the model favours (the most label
-// flips toward the favourable label net of those away from it) and by how much, with each
-// group's flips and mean score change. Empty without direction data.
+// flips toward the favourable label, direction_test.h, net of those away from it) and by how
+// much — stated only when the flips of the most or the least favoured group lean that way
+// beyond chance (exact sign test, Holm's correction across the run's groups, 5 % level), each
+// leaning group with its share of flips toward, its interval and p-value; otherwise that no
+// group is favoured beyond chance. With each group's flips and mean score change. Empty without
+// direction data.
 std::string favour_sentence_html(const ReportRun& run);
 
 // `text` with the code-point ranges [begin, end) wrapped in <mark>, escaped for HTML. Ranges

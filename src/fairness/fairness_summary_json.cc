@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "fairness/direction_test.h"
 #include "fairness/json_fields.h"
 
 namespace assay::fairness {
@@ -126,6 +127,29 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
     groups[group] = g;
   }
   s["violations_at_min_delta"] = severity_json(all_drops, summary.min_delta);
+  // Which way each group leans: its flips toward the favourable label against those away from
+  // it, an exact sign test, Holm's correction across the groups (direction_test.h).
+  const std::string fav = favourable_label(summary.labels);
+  std::vector<GroupFlips> by_group;
+  for (auto it = groups.begin(); it != groups.end(); ++it) {
+    const std::size_t to = it.value()["flips_toward"].value(fav, std::size_t{0});
+    by_group.push_back({it.key(), to, it.value()["violations"].get<std::size_t>() - to});
+  }
+  const auto tests = direction_tests(by_group);
+  for (const auto& t : tests) {
+    nlohmann::ordered_json d;
+    d["label"] = fav;
+    d["toward"] = t.toward;
+    d["away"] = t.away;
+    d["share_toward"] =
+        std::isnan(t.share) ? nlohmann::ordered_json() : nlohmann::ordered_json(t.share);
+    d["ci95"] = nlohmann::ordered_json::array({t.low, t.high});
+    d["p"] = t.p;
+    d["p_holm"] = t.p_holm;
+    d["lean"] = t.lean();  // +1 toward the label, -1 away, 0 neither, at direction_level
+    groups[t.group]["direction_test"] = d;
+  }
+  s["direction_level"] = kDirectionLevel;
   s["by_group"] = groups;
   // Direction per substitution between groups ("male" -> "female"; from null: an insertion).
   auto pairs = nlohmann::ordered_json::array();
@@ -175,14 +199,13 @@ FairnessSummaryFile read_fairness_summary(const std::string& path) {
   run.perturbations = f.count(s, "perturbations");
   run.violations = f.count(s, "violations");
   run.inputs_with_violations = f.count(s, "inputs_with_violations");
-  const auto by_kind = [&](const std::string& key, std::size_t& analogy, std::size_t& active) {
+  const auto by_kind = [&](const std::string& key, std::map<std::string, std::size_t>& counts) {
     const json& k = f.get(s, key);
     if (!k.is_object()) throw ParseError(f.where, "'" + key + "' must be an object");
-    if (k.contains("analogy")) analogy = f.count(k, "analogy");
-    if (k.contains("active")) active = f.count(k, "active");
+    for (const auto& [kind, value] : k.items()) counts[kind] = f.count(k, kind);
   };
-  by_kind("perturbations_by_kind", run.perturbations_analogy, run.perturbations_active);
-  by_kind("violations_by_kind", run.violations_analogy, run.violations_active);
+  by_kind("perturbations_by_kind", run.perturbations_by_kind);
+  by_kind("violations_by_kind", run.violations_by_kind);
   if (s.contains("perturbations_per_input")) {
     const json& h = s["perturbations_per_input"];
     if (!h.is_object()) throw ParseError(f.where, "'perturbations_per_input' must be an object");

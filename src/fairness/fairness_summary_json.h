@@ -52,8 +52,8 @@ struct FairnessSummaryFile {
   std::string data;  // the inputs as fair test was given them ("" when summary.json lacks it)
   std::size_t inputs = 0, mutable_inputs = 0, perturbations = 0;
   std::size_t violations = 0, inputs_with_violations = 0;
-  std::size_t perturbations_analogy = 0, perturbations_active = 0;
-  std::size_t violations_analogy = 0, violations_active = 0;
+  // By mutation kind ("analogy", "active", "name", "group"): those the file names.
+  std::map<std::string, std::size_t> perturbations_by_kind, violations_by_kind;
   // Inputs by number of perturbations (index = count); empty when summary.json predates it.
   std::vector<std::size_t> perturbations_per_input;
   // Direction and severity: from a summary.json of format 2 (has_direction), else empty.

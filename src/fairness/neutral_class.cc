@@ -25,8 +25,7 @@ void for_each_index(std::size_t threads, std::size_t n, std::size_t grain,
 }  // namespace
 
 NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::string>& inputs,
-                         std::size_t max_k, const PerturbationFilter& filter,
-                         std::size_t threads) {
+                         std::size_t max_k, const PerturbationFilter& filter, std::size_t threads) {
   NeutralPlan plan;
   std::unordered_map<std::string, std::size_t> index;
   auto add = [&](const std::string& text) {
@@ -76,8 +75,7 @@ NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::
 }
 
 NeutralClassAnswer answer_planned(const NeutralPlan& plan, std::size_t i,
-                                  const std::vector<std::vector<double>>& outputs,
-                                  double epsilon) {
+                                  const std::vector<std::vector<double>>& outputs, double epsilon) {
   std::vector<std::vector<double>> around;
   around.reserve(plan.neighbourhood[i].size());
   for (std::size_t t : plan.neighbourhood[i]) around.push_back(outputs[t]);

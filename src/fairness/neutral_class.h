@@ -43,9 +43,9 @@ NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::
                          std::size_t threads = 1);
 
 struct NeutralClassAnswer {
-  ClassSmoothed smoothed;          // f(x), its label, λ
-  std::vector<double> reference;   // A
-  std::size_t k = 0;               // perturbations in the neighbourhood
+  ClassSmoothed smoothed;         // f(x), its label, λ
+  std::vector<double> reference;  // A
+  std::size_t k = 0;              // perturbations in the neighbourhood
 };
 
 // Planned input `i`'s answer at `epsilon`, from `outputs` (the model's, one per plan.texts).

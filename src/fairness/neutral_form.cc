@@ -203,7 +203,7 @@ std::string Perturbator::neutral_word(const std::string& lower) const {
   if (lower == "a" || lower == "an") return "a";
   if (!attribute_.uses_gender_finder) return {};
   static const std::map<std::string, std::string, std::less<>> pronouns = {
-      {"he", "they"},   {"she", "they"},   {"him", "their"},         {"her", "their"},
+      {"he", "they"},   {"she", "they"},   {"him", "their"},          {"her", "their"},
       {"his", "their"}, {"hers", "their"}, {"himself", "themselves"}, {"herself", "themselves"}};
   if (auto it = pronouns.find(lower); it != pronouns.end()) return it->second;
   if (is_title(lower)) return "mx";
@@ -216,7 +216,8 @@ std::string Perturbator::neutral_word(const std::string& lower) const {
   };
   for (const char* female : {"woman", "women"}) {
     if (ends(female)) {
-      const std::string male = lower.substr(0, lower.size() - 5) + (female[3] == 'a' ? "man" : "men");
+      const std::string male =
+          lower.substr(0, lower.size() - 5) + (female[3] == 'a' ? "man" : "men");
       if (const std::string w = neutral_word(male); w == "person" || w == "people") return w;
     }
   }
@@ -281,8 +282,8 @@ std::string Perturbator::neutral_form(std::string_view text) const {
       // A capital of a sentence's first word moves to the next ("Female actors" -> "Actors").
       const auto end = pending_gap.find_last_not_of(" \t\n");
       const bool starts_sentence =
-          out.empty() || (end != std::string::npos && std::string_view(".!?").find(
-                                                          pending_gap[end]) != std::string::npos);
+          out.empty() || (end != std::string::npos &&
+                          std::string_view(".!?").find(pending_gap[end]) != std::string::npos);
       capitalise_next = capitalise_next || (starts_sentence && capitalised(t.words[i]));
       if (i + len == n) pending_gap = t.gaps[n];
       i += len;

@@ -57,5 +57,32 @@ TEST(IncompleteBeta, KnownValues) {
   EXPECT_TRUE(std::isnan(incomplete_beta(-1, 1, 0.5)));
 }
 
+// The exact sign test against scipy.stats.binomtest(k, n) (p = 1/2): its p-value and
+// proportion_ci() (Clopper–Pearson, 95 %), values printed by scipy 1.10.
+TEST(SignTest, MatchesScipyBinomtest) {
+  struct Case {
+    std::size_t k, n;
+    double p, low, high;
+  };
+  for (const auto& c :
+       std::vector<Case>{{3, 10, 0.34375, 0.06673951117773447, 0.652452850060008},
+                         {0, 5, 0.0625, 0.0, 0.5218237501049814},
+                         {9, 10, 0.021484375, 0.5549838829718047, 0.9974714214555375},
+                         {50, 120, 0.08240747932752653, 0.32736767000327854, 0.5101784457977083},
+                         {1, 1, 1.0, 0.025000000000000022, 1.0},
+                         {12, 13, 0.00341796875, 0.6397025647321226, 0.9980543715026514}}) {
+    const auto r = sign_test(c.k, c.n);
+    EXPECT_NEAR(r.p, c.p, 1e-12) << c.k << "/" << c.n;
+    EXPECT_NEAR(r.low, c.low, 1e-9) << c.k << "/" << c.n;
+    EXPECT_NEAR(r.high, c.high, 1e-9) << c.k << "/" << c.n;
+    EXPECT_DOUBLE_EQ(r.share, static_cast<double>(c.k) / static_cast<double>(c.n));
+  }
+  const auto none = sign_test(0, 0);
+  EXPECT_EQ(none.p, 1.0);
+  EXPECT_TRUE(std::isnan(none.share));
+  EXPECT_EQ(none.low, 0.0);
+  EXPECT_EQ(none.high, 1.0);
+}
+
 }  // namespace
 }  // namespace assay::core

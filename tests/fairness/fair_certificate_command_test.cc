@@ -82,10 +82,10 @@ void expect_audit_equals_mitigate(const TempDir& dir, const std::string& model,
     serve_line += " --listen 127.0.0.1:0";
     ServeProcess serve(words(serve_line), dir.file("serve-" + tag));
     const std::string out = dir.file("t-" + tag);
-    r = run_assay(dir, "fair test --quiet --model http://127.0.0.1:" +
-                           std::to_string(serve.port()) +
-                           "/predict --labels neg,pos --scores-pointer /scores --input " + input +
-                           " --out " + out);
+    r = run_assay(
+        dir, "fair test --quiet --model http://127.0.0.1:" + std::to_string(serve.port()) +
+                 "/predict --labels neg,pos --scores-pointer /scores --input " + input + " --out " +
+                 out);
     ASSERT_LE(r.exit_code, 1) << r.err;
     const auto summary = read_json(out + "/summary.json");
     EXPECT_EQ(summary["violations"], row["violations"]) << "epsilon " << eps << ": " << row.dump();

@@ -110,8 +110,13 @@ TEST_F(FairReportCommand, WhoIsFavouredAndHowStrongly) {
   EXPECT_THAT(html, HasSubstr("<h2>lr</h2>"));
   EXPECT_THAT(html, HasSubstr("<h2>religion</h2>"));
   EXPECT_THAT(html, HasSubstr("attribute religion"));
-  EXPECT_THAT(html, HasSubstr("The model favours <b>male</b> over female by " +
-                              std::to_string(net_male - net_female) + " label flip"));
+  // One flip is no finding: the page says no group is favoured beyond chance, and why.
+  EXPECT_THAT(html, HasSubstr("The model favours no group beyond chance: no group's flips lean "
+                              "toward <i>pos</i> or away from it at the 5 % level (exact sign "
+                              "test, Holm's correction across the 2 groups)"));
+  EXPECT_THAT(html, Not(HasSubstr("The model favours <b>")));
+  EXPECT_EQ(female["direction_test"]["lean"], 0);
+  EXPECT_EQ(s["direction_level"], 0.05);
   EXPECT_THAT(
       html,
       HasSubstr("rewritten as male, " + std::to_string(male["flips_toward"]["pos"].get<long>()) +
@@ -188,6 +193,35 @@ TEST_F(FairReportCommand, BadInputIsFileLineExit2AndNoPage) {
   expect_error(dir_.file("empty"), "neither summary.json");
   // One good directory and one bad: still nothing written.
   expect_error(dir_.file("lr") + " " + dir_.file("empty"), "neither summary.json");
+}
+
+// Eight texts whose rewrite as female flips the biased LR away from pos, none toward it (the
+// actor, a gendered noun, takes no inserted adjective, so female is the only group): the lean
+// survives the exact sign test (p = 2/256), so the page says the model disfavours female, with
+// the share, its interval and the p-value; summary.json carries the same test.
+TEST_F(FairReportCommand, ADirectionBeyondChanceIsStatedWithItsTest) {
+  std::string lines;
+  for (int i = 0; i < 8; ++i) lines += "the actor was wonderful\n";
+  const auto in = dir_.write("eight.txt", lines);
+  auto r = run_assay(dir_, "fair test --quiet --model lr:" + lr_ + " --input " + in + " --out " +
+                               dir_.file("eight"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto s = nlohmann::json::parse(read_file(dir_.file("eight/summary.json")));
+  const auto& female = s["by_group"]["female"]["direction_test"];
+  EXPECT_EQ(female["label"], "pos");
+  EXPECT_EQ(female["toward"], 0);
+  EXPECT_EQ(female["away"], 8);
+  EXPECT_NEAR(female["p"].get<double>(), 2.0 / 256, 1e-12);
+  EXPECT_NEAR(female["p_holm"].get<double>(), 2.0 / 256, 1e-12);  // one group: no correction
+  EXPECT_EQ(female["lean"], -1);
+  EXPECT_EQ(s["by_group"].size(), 1u);
+  r = run_assay(dir_, "fair report --in " + dir_.file("eight") + " --out " + dir_.file("e.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(dir_.file("e.html"));
+  EXPECT_THAT(html, HasSubstr("The model disfavours <b>female</b> beyond chance at the 5 % level "
+                              "(exact sign test), by its label flips toward <i>pos</i>: rewritten "
+                              "as female, 0 of 8 flips toward <i>pos</i> (95 % interval of the "
+                              "share 0.00–0.37, p = 0.0078)"));
 }
 
 }  // namespace

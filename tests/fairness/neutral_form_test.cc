@@ -41,7 +41,8 @@ TEST(NeutralForm, WritesEveryGroupWordInOneForm) {
             g.neutral_form("Mrs. Brown thanked the ACTOR."));
   EXPECT_EQ(g.neutral_form("Mr. Brown thanked the ACTRESS."), "Mx. Brown thanked the PERSON.");
   // No word of the attribute: the text itself.
-  EXPECT_EQ(g.neutral_form("the film was wonderful , and long"), "the film was wonderful , and long");
+  EXPECT_EQ(g.neutral_form("the film was wonderful , and long"),
+            "the film was wonderful , and long");
   EXPECT_EQ(g.neutral_form(""), "");
   const auto& r = perturbator_for("religion");
   EXPECT_EQ(r.neutral_form("The Muslim teacher graded the papers."),
