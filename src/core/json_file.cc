@@ -5,6 +5,7 @@
 
 #include "core/error.h"
 #include "core/excerpt.h"
+#include "core/json_depth.h"
 #include "core/line_reader.h"
 
 namespace assay::core {
@@ -26,6 +27,9 @@ nlohmann::json read_json_file(const std::string& path) {
   if (text.find_first_not_of(" \t\n") == std::string::npos) {
     throw ParseError(SourceLocation{lines.path()}, "empty file, expected a JSON document");
   }
+  if (json_nests_deeper(text))
+    throw ParseError(SourceLocation{lines.path()},
+                     "not valid JSON: the document " + json_too_deep_reason());
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "core/excerpt.h"
+#include "core/json_depth.h"
 
 namespace assay::core {
 
@@ -12,6 +13,9 @@ bool JsonlReader::next(nlohmann::json& value) {
   std::string_view line;
   while (lines_.next(line)) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (json_nests_deeper(line))
+      throw ParseError(lines_.location(),
+                       "expected one JSON value per line: the line " + json_too_deep_reason());
     try {
       value = nlohmann::json::parse(line);
     } catch (const nlohmann::json::parse_error& e) {

@@ -5,6 +5,8 @@
 #include <iterator>
 #include <limits>
 
+#include "core/json_depth.h"
+
 namespace assay::fairness {
 
 using core::ParseError;
@@ -15,6 +17,9 @@ json read_json_document(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw core::IoError(SourceLocation(path), "cannot read the file");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (core::json_nests_deeper(text))
+    throw core::ParseError(SourceLocation(path),
+                           "not valid JSON: the document " + core::json_too_deep_reason());
   try {
     return json::parse(text);
   } catch (const json::parse_error& e) {

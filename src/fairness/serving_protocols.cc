@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/error.h"
+#include "core/json_depth.h"
 #include "models/model.h"
 
 namespace assay::fairness {
@@ -14,6 +15,8 @@ std::string dump(const nlohmann::ordered_json& j) {
 }
 
 nlohmann::json parse_object(std::string_view body, const char* expected) {
+  if (core::json_nests_deeper(body))
+    throw core::ParseError("the body " + core::json_too_deep_reason());
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(body);

@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/excerpt.h"
 #include "core/interrupt.h"
+#include "core/json_depth.h"
 #include "core/sha256.h"
 #include "models/model_error.h"
 
@@ -341,7 +342,9 @@ void CommandModel::read_labels_line() {
     if (newline != std::string::npos) {
       const std::string line = pending_input_.substr(0, newline);
       pending_input_.erase(0, newline + 1);
-      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      nlohmann::json j = core::json_nests_deeper(line)
+                             ? nlohmann::json()
+                             : nlohmann::json::parse(line, nullptr, false);
       if (!j.is_object() || !j.contains("labels") || !j["labels"].is_array() ||
           j["labels"].empty()) {
         throw ModelError(name() +
@@ -431,17 +434,22 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
         return;
       }
     }
-    const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    // Nesting past the limit is refused unparsed (core/json_depth.h).
+    const bool too_deep = core::json_nests_deeper(line);
+    const nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
+                                      : nlohmann::json::parse(line, nullptr, false);
     if (j.is_discarded()) {
       const auto id = find_id(line);
       const auto it = id ? index_of.find(*id) : index_of.end();
       const std::size_t index = it != index_of.end() ? it->second : first_unanswered();
       const bool non_finite =
           line.find("NaN") != std::string::npos || line.find("Infinity") != std::string::npos;
-      fail(std::string(non_finite ? "a non-finite score (NaN or Infinity; expected finite numbers)"
-                                  : "malformed JSON (expected {\"id\": N, \"scores\": [...]})") +
-               " in the answer '" + shorten(line) + "'",
-           index);
+      fail(
+          std::string(too_deep     ? "JSON that " + core::json_too_deep_reason()
+                      : non_finite ? "a non-finite score (NaN or Infinity; expected finite numbers)"
+                                   : "malformed JSON (expected {\"id\": N, \"scores\": [...]})") +
+              " in the answer '" + shorten(line) + "'",
+          index);
     }
     if (j.is_object() && j.contains("labels") && !j.contains("id")) {  // a restarted child
       if (!labels_from_options_ && j["labels"] != nlohmann::json(labels_)) {

@@ -16,6 +16,7 @@
 
 #include "core/error.h"
 #include "core/interrupt.h"
+#include "core/json_depth.h"
 #include "models/label_map.h"
 #include "models/model_error.h"
 
@@ -334,6 +335,9 @@ std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::strin
   if (texts.empty()) return out;
   const nlohmann::json::json_pointer pointer(options_.http.scores_pointer);
   auto parse = [&](const std::string& body, std::size_t index) {
+    if (core::json_nests_deeper(body)) {
+      throw ModelError("http: " + url_ + ": the answer " + core::json_too_deep_reason(), index);
+    }
     nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
     if (j.is_discarded()) {
       throw ModelError("http: " + url_ + ": the answer is not JSON: '" + shorten(body) + "'",

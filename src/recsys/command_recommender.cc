@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/child_process.h"
+#include "core/json_depth.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
 #include "recsys/top_k_answer.h"
@@ -145,6 +146,7 @@ TopKLists read_output(const std::string& path, const Ratings& train, std::size_t
       if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
       if (line.front() == '{') {
         tsv_user = kNone;
+        if (core::json_nests_deeper(line)) throw malformed(core::json_too_deep_reason());
         const auto j = nlohmann::json::parse(line, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
           throw malformed("not a JSON object: '" + shorten(line) + "'");
@@ -416,7 +418,8 @@ struct CommandRecommender::Impl {
       const int status = core::kill_and_reap(c.process);
       fail("the program " + core::describe_wait_status(status) + " before answering", tail);
     }
-    const auto j = nlohmann::json::parse(line, nullptr, false);
+    const auto j = core::json_nests_deeper(line) ? nlohmann::json()
+                                                 : nlohmann::json::parse(line, nullptr, false);
     if (j.is_object() && j.contains("error")) {
       const auto& e = j["error"];
       c.reusable = true;

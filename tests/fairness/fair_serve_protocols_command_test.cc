@@ -144,6 +144,35 @@ const std::vector<std::string> kTexts = {
     "a dull film",
 };
 
+// A hostile KServe v2 body on the defaults: `data` nesting 32,600 arrays (65 KB, under the body
+// limit) is refused with 400 before it is parsed, and the proxy keeps serving. Its stop summary
+// counts the answered requests of every protocol (/predict, / and …/infer).
+TEST(FairServeProtocols, DeeplyNestedBodiesAreRefusedAndEveryProtocolIsCounted) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  ServeProcess serve(words("fair serve --upstream lr:" + lr + " --epsilon 1 --listen 127.0.0.1:0"),
+                     dir.file("serve.err"));
+  auto c = client(serve.port());
+  const std::string deep = std::string(32600, '[') + "\"x\"" + std::string(32600, ']');
+  const std::string body = R"({"inputs": [{"name": "text", "shape": [1], "datatype": "BYTES", )"
+                           R"("data": )" +
+                           deep + "}]}";
+  ASSERT_LT(body.size(), 65536u);
+  const auto res = c.Post("/v2/models/model/infer", body, "application/json");
+  ASSERT_TRUE(res) << "the proxy closed the connection (crashed?)";
+  EXPECT_EQ(res->status, 400);
+  EXPECT_THAT(res->body, HasSubstr("deeper than 64 levels"));
+  post(c, "/predict", {{"text", "the actor was wonderful"}}, 200);
+  post(c, "/", {{"inputs", "the actor was wonderful"}}, 200);
+  post(c, "/v2/models/model/infer", v2_body({"the actor was wonderful"}), 200);
+  const auto health = c.Get("/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(health->status, 200);
+  EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+  EXPECT_THAT(serve.stderr_text(), HasSubstr("3 prediction requests answered"));
+}
+
 TEST(FairServeProtocols, EveryRequestFormAnswersTheLayerComputedHere) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);

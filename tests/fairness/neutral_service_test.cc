@@ -172,6 +172,11 @@ TEST(NeutralService, BadRequestsAreRefusedAndTheServiceKeepsServing) {
       {"{\"text\": \"caf\xc3\"}", 400, "not JSON"},  // nlohmann rejects invalid UTF-8
       {"{\"text\": \"" + std::string(2000, 'a') + "\"}", 413,
        "larger than the limit of 1000 bytes"},
+      // Nesting past 64 levels is refused before it is parsed (its copies would recurse).
+      {"{\"text\": " + std::string(64, '[') + "\"x\"" + std::string(64, ']') + "}", 400,
+       "nests arrays or objects deeper than 64 levels"},
+      {"{\"inputs\": " + std::string(300, '[') + std::string(300, ']') + "}", 400,
+       "deeper than 64 levels"},
   };
   for (const auto& b : bad) {
     const auto res = c.Post("/predict", b.body, "application/json");
@@ -195,14 +200,14 @@ TEST(NeutralService, BadRequestsAreRefusedAndTheServiceKeepsServing) {
   ASSERT_TRUE(metrics);
   EXPECT_EQ(metrics->status, 200);
   const std::string& t = metrics->body;
-  EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"/predict\",status=\"200\"} 7\n"));
-  EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"/predict\",status=\"400\"} 5\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"/predict\",status=\"200\"} 9\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"/predict\",status=\"400\"} 7\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"/predict\",status=\"413\"} 1\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"other\",status=\"404\"} 1\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_requests_total{path=\"/health\",status=\"200\"} 1\n"));
   // The handler's answers (not the 413, which the server gives before the handler runs).
-  EXPECT_THAT(t, HasSubstr("assay_serve_predict_seconds_count 12\n"));
-  EXPECT_THAT(t, HasSubstr("assay_serve_predict_seconds_bucket{le=\"+Inf\"} 12\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_predict_seconds_count 16\n"));
+  EXPECT_THAT(t, HasSubstr("assay_serve_predict_seconds_bucket{le=\"+Inf\"} 16\n"));
   EXPECT_THAT(t, HasSubstr("# TYPE assay_serve_predict_seconds histogram\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_upstream_errors_total 0\n"));
   EXPECT_THAT(t, HasSubstr("assay_serve_in_flight 0\n"));

@@ -121,7 +121,8 @@ TEST(CommandModel, MalformedWrongLengthAndNanAnswersNameTheText) {
   for (const Case c :
        {Case{"malformed", "malformed JSON (expected {\"id\": N, \"scores\": [...]})"},
         Case{"wrong-len", "expected 2 scores (one per label), got 3"},
-        Case{"nan", "a non-finite score (NaN or Infinity; expected finite numbers)"}}) {
+        Case{"nan", "a non-finite score (NaN or Infinity; expected finite numbers)"},
+        Case{"deep", "JSON that nests arrays or objects deeper than 64 levels"}}) {
     CommandModel model(kFault + c.mode, quick());
     const auto e = predict_error(model, numbered(6));
     EXPECT_THAT(e.what(), HasSubstr(c.message)) << c.mode;

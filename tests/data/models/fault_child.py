@@ -7,6 +7,7 @@ with the scores [0.25, 0.75] (labels neg, pos) except as the mode says:
     malformed  answers its third request with a line that is not JSON
     wrong-len  answers its third request with three scores
     nan        answers its third request with NaN (Python's json.dumps writes the bare NaN)
+    deep       answers its third request with scores nested 100,000 arrays deep
     no-labels  sends no labels line (assay must be given --labels)
     stderr     writes a line to stderr for every request
     endless    answers its first request with 64 MiB that end no line (then a newline)
@@ -44,6 +45,9 @@ for line in sys.stdin:
         continue
     if n == 3 and mode == "wrong-len":
         answer["scores"] = [0.2, 0.3, 0.5]
+    if n == 3 and mode == "deep":
+        print('{"id": %d, "scores": %s}' % (request["id"], "[" * 100000 + "]" * 100000), flush=True)
+        continue
     if n == 3 and mode == "nan":
         answer["scores"] = [float("nan"), 0.5]
     print(json.dumps(answer), flush=True)
