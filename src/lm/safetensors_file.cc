@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/error.h"
+#include "core/json_depth.h"
 #include "core/mapped_file.h"
 
 namespace assay::lm {
@@ -142,6 +143,9 @@ void SafetensorsFile::parse_header() {
   const std::string_view header(text, n_header);
   if (header.empty() || header.front() != '{') {
     throw fail(kLengthBytes, "header does not start with '{' (expected a JSON object)");
+  }
+  if (core::json_nests_deeper(header)) {
+    throw fail(kLengthBytes, "the JSON header " + core::json_too_deep_reason());
   }
   DuplicateKeyGuard guard;
   nlohmann::json j;
