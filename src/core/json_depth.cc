@@ -17,7 +17,9 @@ bool json_nests_deeper(std::string_view text, std::size_t limit) {
       continue;
     }
     switch (c) {
-      case '"': in_string = true; break;
+      case '"':
+        in_string = true;
+        break;
       case '[':
       case '{':
         if (++depth > limit) return true;
@@ -26,7 +28,8 @@ bool json_nests_deeper(std::string_view text, std::size_t limit) {
       case '}':
         if (depth > 0) --depth;
         break;
-      default: break;
+      default:
+        break;
     }
   }
   return false;

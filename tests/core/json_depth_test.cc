@@ -25,8 +25,8 @@ TEST(JsonDepth, CountsArraysAndObjectsOutsideStrings) {
   EXPECT_FALSE(json_nests_deeper("{\"a\": {\"b\": [1, {\"c\": []}]}}", 5));  // five levels
   EXPECT_TRUE(json_nests_deeper("{\"a\": {\"b\": [1, {\"c\": []}]}}", 4));
   // Brackets inside strings, escaped quotes included, do not count.
-  EXPECT_FALSE(json_nests_deeper("[\"" + std::string(100, '[') + "\\\"" + std::string(100, '{') +
-                                 "\"]"));
+  EXPECT_FALSE(
+      json_nests_deeper("[\"" + std::string(100, '[') + "\\\"" + std::string(100, '{') + "\"]"));
   // Siblings are not nesting.
   std::string siblings = "[";
   for (int i = 0; i < 1000; ++i) siblings += "[1],";

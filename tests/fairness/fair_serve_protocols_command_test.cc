@@ -173,6 +173,31 @@ TEST(FairServeProtocols, DeeplyNestedBodiesAreRefusedAndEveryProtocolIsCounted) 
   EXPECT_THAT(serve.stderr_text(), HasSubstr("3 prediction requests answered"));
 }
 
+// --label-map renames an http: upstream's labels for assay; the proxy's clients keep reading
+// the names the upstream itself answers with (here the Hugging Face form's "neg" and "pos").
+TEST(FairServeProtocols, LabelMapKeepsTheUpstreamsNamesForClients) {
+  if (std::system("/usr/bin/python3 -c 'import sklearn' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 has no sklearn (python3-sklearn)";
+  TempDir dir;
+  const auto tsv = testing::write_biased_train_tsv(dir);
+  assay::testing::ServerProcess upstream({"/usr/bin/python3",
+                                          kExamples + "/sklearn_model_server.py", "--train", tsv,
+                                          "--protocol", "hf"});
+  ServeProcess serve(
+      words("fair serve --upstream http://127.0.0.1:" + std::to_string(upstream.port()) +
+            "/ --body-template {\"inputs\":{texts}} --label-map "
+            "neg=negative,pos=positive --epsilon 1 --listen 127.0.0.1:0 --quiet"),
+      dir.file("serve.err"));
+  auto c = client(serve.port());
+  const auto j = post(c, "/predict", {{"text", "the actor was wonderful"}}, 200);
+  EXPECT_EQ(j["labels"], json::array({"neg", "pos"})) << j.dump();
+  EXPECT_TRUE(j["label"] == "neg" || j["label"] == "pos") << j.dump();
+  const auto health = c.Get("/health");
+  ASSERT_TRUE(health);
+  EXPECT_EQ(json::parse(health->body)["labels"], json::array({"neg", "pos"}));
+  EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+}
+
 TEST(FairServeProtocols, EveryRequestFormAnswersTheLayerComputedHere) {
   TempDir dir;
   const std::string lr = testing::train_biased_lr(dir);
