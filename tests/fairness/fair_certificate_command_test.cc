@@ -21,15 +21,9 @@ namespace {
 using assay::testing::run_assay;
 using assay::testing::TempDir;
 using testing::ServeProcess;
+using testing::words;
 
 const std::string kModelsData = std::string(ASSAY_TEST_DATA_DIR) + "/models";
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);

@@ -36,15 +36,9 @@ using assay::testing::run_assay;
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
 using testing::ServeProcess;
+using testing::words;
 
 const std::string kModelsData = std::string(ASSAY_TEST_DATA_DIR) + "/models";
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 httplib::Client client(int port, int timeout_seconds = 30) {
   httplib::Client c("127.0.0.1", port);

@@ -33,13 +33,7 @@ using testing::read_answer;
 using testing::send_all;
 using testing::ServeProcess;
 using testing::status_of;
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
+using testing::words;
 
 double ms_since(RawClock::time_point t) {
   return std::chrono::duration<double, std::milli>(RawClock::now() - t).count();

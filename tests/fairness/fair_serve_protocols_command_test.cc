@@ -31,16 +31,10 @@ namespace {
 using assay::testing::TempDir;
 using ::testing::HasSubstr;
 using testing::ServeProcess;
+using testing::words;
 using json = nlohmann::json;
 
 const std::string kExamples = std::string(ASSAY_TEST_DATA_DIR) + "/../../examples/serving";
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 httplib::Client client(int port) {
   httplib::Client c("127.0.0.1", port);

@@ -25,6 +25,14 @@ extern char** environ;
 
 namespace assay::fairness::testing {
 
+// A command line split on blanks (the tests' arguments hold none inside a word).
+inline std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
 class ServeProcess {
  public:
   ServeProcess(const std::vector<std::string>& args, const std::string& stderr_path,
