@@ -743,11 +743,20 @@ std::string favour_sentence_html(const ReportRun& r) {
            f + "'s score " + changes + ")" + taking + ".";
   }
   // The tests, over the groups in `order`.
+  // Flips from a tie at the top of the original's scores are counted apart.
   std::vector<GroupFlips> flips;
+  std::size_t ties = 0;
   for (const auto* g : order) {
-    const std::size_t to = count_of(g->flips_toward, fav);
-    flips.push_back({g->name, to, g->violations - to});
+    std::size_t tied = 0;
+    for (const auto& [label, n] : g->from_tie) tied += n;
+    ties += tied;
+    const std::size_t to = count_of(g->flips_toward, fav) - count_of(g->from_tie, fav);
+    flips.push_back({g->name, to, g->violations - tied - to});
   }
+  const std::string apart = ties == 0
+                                ? ""
+                                : " (" + std::to_string(ties) + " flip" + (ties == 1 ? "" : "s") +
+                                      " from a text whose top scores tie counted apart)";
   const auto tests = direction_tests(flips);
   const std::string level = "at the 5 % level (exact sign test" +
                             (order.size() == 1 ? std::string(")")
@@ -787,15 +796,15 @@ std::string favour_sentence_html(const ReportRun& r) {
           return a.p != b.p ? a.p < b.p : a.toward + a.away > b.toward + b.away;
         });
     return "The model favours no group beyond chance: no group's flips lean toward " + f +
-           " or away from it " + level + "; the closest, rewritten as " + described(closest) +
-           ". Flips: " + groups + taking + ".";
+           " or away from it " + level + apart + "; the closest, rewritten as " +
+           described(closest) + ". Flips: " + groups + taking + ".";
   }
   std::string claim = "The model ";
   if (!favoured.empty()) claim += "favours " + favoured;
   if (!favoured.empty() && !disfavoured.empty()) claim += " and ";
   if (!disfavoured.empty()) claim += "disfavours " + disfavoured;
-  return claim + " beyond chance " + level + ", by its label flips toward " + f + taking + ": " +
-         leaning + ". Flips: " + groups + ".";
+  return claim + " beyond chance " + level + ", by its label flips toward " + f + taking + apart +
+         ": " + leaning + ". Flips: " + groups + ".";
 }
 
 std::string fairness_headline_html(const std::vector<ReportRun>& runs) {

@@ -111,6 +111,17 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
     }
     g["violations"] = violations;
     g["flips_toward"] = toward;
+    // Of those, the flips from a tie at the top of the original's scores, by label.
+    nlohmann::ordered_json from_tie = nlohmann::ordered_json::object();
+    const auto tie = summary.flips_from_tie.find(group);
+    for (const auto& label : summary.labels) {
+      std::size_t n = 0;
+      if (tie != summary.flips_from_tie.end()) {
+        if (const auto it = tie->second.find(label); it != tie->second.end()) n = it->second;
+      }
+      from_tie[label] = n;
+    }
+    g["flips_from_tie"] = from_tie;
     nlohmann::ordered_json change = nlohmann::ordered_json::object();
     if (const auto sc = summary.score_changes.find(group); sc != summary.score_changes.end()) {
       for (const auto& label : summary.labels) {
@@ -130,10 +141,15 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
   // Which way each group leans: its flips toward the favourable label against those away from
   // it, an exact sign test, Holm's correction across the groups (direction_test.h).
   const std::string fav = favourable_label(summary.labels);
+  // Flips from a tie are counted apart: the test takes the others.
   std::vector<GroupFlips> by_group;
   for (auto it = groups.begin(); it != groups.end(); ++it) {
-    const std::size_t to = it.value()["flips_toward"].value(fav, std::size_t{0});
-    by_group.push_back({it.key(), to, it.value()["violations"].get<std::size_t>() - to});
+    const auto& g = it.value();
+    std::size_t ties = 0;
+    for (const auto& [label, n] : g["flips_from_tie"].items()) ties += n.get<std::size_t>();
+    const std::size_t tie_to = g["flips_from_tie"].value(fav, std::size_t{0});
+    const std::size_t to = g["flips_toward"].value(fav, std::size_t{0}) - tie_to;
+    by_group.push_back({it.key(), to, g["violations"].get<std::size_t>() - ties - to});
   }
   const auto tests = direction_tests(by_group);
   for (const auto& t : tests) {
@@ -141,6 +157,7 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
     d["label"] = fav;
     d["toward"] = t.toward;
     d["away"] = t.away;
+    d["from_tie"] = groups[t.group]["violations"].get<std::size_t>() - t.toward - t.away;
     d["share_toward"] =
         std::isnan(t.share) ? nlohmann::ordered_json() : nlohmann::ordered_json(t.share);
     d["ci95"] = nlohmann::ordered_json::array({t.low, t.high});
@@ -252,6 +269,11 @@ FairnessSummaryFile read_fairness_summary(const std::string& path) {
     const json& toward = f.get(g, "flips_toward");
     if (!toward.is_object()) throw ParseError(f.where, "'flips_toward' must be an object");
     for (const auto& [label, n] : toward.items()) r.flips_toward[label] = f.as_count(n, label);
+    if (g.contains("flips_from_tie")) {
+      const json& tie = f.get(g, "flips_from_tie");
+      if (!tie.is_object()) throw ParseError(f.where, "'flips_from_tie' must be an object");
+      for (const auto& [label, n] : tie.items()) r.from_tie[label] = f.as_count(n, label);
+    }
     const json& change = f.get(g, "score_change");
     if (!change.is_object()) throw ParseError(f.where, "'score_change' must be an object");
     for (const auto& [label, stats] : change.items())

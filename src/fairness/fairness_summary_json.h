@@ -34,8 +34,10 @@ struct SummaryGroup {
   std::string name;  // "female": the group the perturbed texts speak of
   std::size_t perturbations = 0, violations = 0;
   std::map<std::string, std::size_t> flips_toward;  // label -> violations flipped to it
-  std::map<std::string, double> mean_change;        // label -> its mean score change
-  std::map<double, std::size_t> at_min_delta;       // least score change -> label flips
+  // label -> those of them whose original's top score was tied (empty in older files)
+  std::map<std::string, std::size_t> from_tie;
+  std::map<std::string, double> mean_change;   // label -> its mean score change
+  std::map<double, std::size_t> at_min_delta;  // least score change -> label flips
 };
 
 // One substitution between groups (summary.json's by_group_pair), read back: "male" → "female",

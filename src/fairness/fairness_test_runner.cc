@@ -1,5 +1,6 @@
 #include "fairness/fairness_test_runner.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -138,6 +139,8 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
       const std::string substitution = substitution_name(p.kind, p.old_word, p.new_word);
       ++summary.flips[substitution];
       ++summary.flips_toward[p.group][labels[plabel]];
+      if (std::count(original.begin(), original.end(), original[label]) > 1)
+        ++summary.flips_from_tie[p.group][labels[plabel]];
       ++summary.flips_toward_by_substitution[substitution][labels[plabel]];
       ++pair.violations;
       ++pair.toward[labels[plabel]];
@@ -193,6 +196,7 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
   }
   r["flip_drops"] = drops;
   r["flips_toward"] = summary.flips_toward;
+  r["flips_from_tie"] = summary.flips_from_tie;
   r["flips_toward_by_substitution"] = summary.flips_toward_by_substitution;
   auto pairs = ordered_json::array();
   for (const auto& [key, c] : summary.by_group_pair)
@@ -239,6 +243,11 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
     }
     s.flips_toward =
         r.at("flips_toward").get<std::map<std::string, std::map<std::string, std::size_t>>>();
+    // Chunks stored before ties were counted have none.
+    if (r.contains("flips_from_tie")) {
+      s.flips_from_tie =
+          r.at("flips_from_tie").get<std::map<std::string, std::map<std::string, std::size_t>>>();
+    }
     s.flips_toward_by_substitution =
         r.at("flips_toward_by_substitution")
             .get<std::map<std::string, std::map<std::string, std::size_t>>>();
@@ -354,6 +363,9 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
     out.insert(out.end(), v.begin(), v.end());
   }
   for (const auto& [k, n] : later.perturbations_per_input) perturbations_per_input[k] += n;
+  for (const auto& [g, by_label] : later.flips_from_tie) {
+    for (const auto& [l, n] : by_label) flips_from_tie[g][l] += n;
+  }
   for (const auto& [g, by_label] : later.flips_toward) {
     for (const auto& [l, n] : by_label) flips_toward[g][l] += n;
   }

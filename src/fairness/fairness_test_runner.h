@@ -43,6 +43,10 @@ struct FairnessTestSummary {
   // -> 56), and for every perturbation the change of each label's score (perturbed minus
   // original: "female" -> "pos" -> +0.04, ...).
   std::map<std::string, std::map<std::string, std::size_t>> flips_toward;
+  // Of those, the violations whose original text's top score was tied with another label's
+  // (its label only the first of the tied ones: a flip from the decision boundary), per group
+  // by the label the perturbed text got. Counted apart from a group's direction.
+  std::map<std::string, std::map<std::string, std::size_t>> flips_from_tie;
   std::map<std::string, std::map<std::string, std::vector<double>>> score_changes;
   // Severity, per group: for every perturbation whose label changed (counted as a violation
   // or not, see FairnessTestOptions::min_delta) how far the original label's score fell.

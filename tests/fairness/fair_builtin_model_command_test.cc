@@ -62,5 +62,34 @@ TEST(FairBuiltinModel, AfinnThroughTestMitigateAndReport) {
   EXPECT_THAT(html, HasSubstr("<h2>Violations remaining after the neutral layer (Fig. 5)</h2>"));
 }
 
+// AFINN-165 answers exactly [0.5, 0.5] for a text with none of its words, labelled neg (the
+// first on the tie); "heroine" is not in its lexicon and "hero" is (+2). Eight "the heroine
+// arrived" → "the hero arrived" flips start at the decision boundary: summary.json counts them
+// apart and the direction test leaves them out, so the page claims no lean and says why.
+TEST(FairBuiltinModel, FlipsFromATieAreCountedApart) {
+  if (!std::filesystem::exists(models::LexiconModel::builtin_path()))
+    GTEST_SKIP() << "the AFINN-165 lexicon is not installed (scripts/setup.sh fetches it)";
+  TempDir dir;
+  std::string lines;
+  for (int i = 0; i < 8; ++i) lines += "the heroine arrived\n";
+  const auto in = dir.write("ties.txt", lines);
+  auto r =
+      run_assay(dir, "fair test --quiet --model afinn: --input " + in + " --out " + dir.file("t"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto s = nlohmann::json::parse(read_file(dir.file("t/summary.json")));
+  const auto& male = s["by_group"]["male"];
+  EXPECT_EQ(male["violations"], 8);
+  EXPECT_EQ(male["flips_toward"]["pos"], 8);
+  EXPECT_EQ(male["flips_from_tie"]["pos"], 8);
+  EXPECT_EQ(male["direction_test"]["from_tie"], 8);
+  EXPECT_EQ(male["direction_test"]["toward"], 0);
+  EXPECT_EQ(male["direction_test"]["lean"], 0);
+  r = run_assay(dir, "fair report --in " + dir.file("t") + " --out " + dir.file("r.html"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string html = read_file(dir.file("r.html"));
+  EXPECT_THAT(html, HasSubstr("The model favours no group beyond chance"));
+  EXPECT_THAT(html, HasSubstr("(8 flips from a text whose top scores tie counted apart)"));
+}
+
 }  // namespace
 }  // namespace assay::fairness
