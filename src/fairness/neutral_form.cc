@@ -277,9 +277,8 @@ std::string Perturbator::neutral_form(std::string_view text) const {
       replacement = neutral_word(lower[i]);
     }
     if (remove) {
-      // Left out with the gap after it (at the end of the text, the gap before it); a capital
-      // moves to the next word.
-      // A capital of a sentence's first word moves to the next ("Female actors" -> "Actors").
+      // Left out with the gap after it (at the end of the text, the gap before it); the capital
+      // of a sentence's first word moves to the next ("Female actors" -> "Actors").
       const auto end = pending_gap.find_last_not_of(" \t\n");
       const bool starts_sentence =
           out.empty() || (end != std::string::npos &&
@@ -289,11 +288,9 @@ std::string Perturbator::neutral_form(std::string_view text) const {
       i += len;
       continue;
     }
+    // A phrase (an associated word of several) is written as its row's word.
     emit(replacement.empty() ? t.words[i] : replacement,
          replacement.empty() ? std::string_view() : std::string_view(t.words[i]));
-    // Words of a phrase after its first are covered by the replacement.
-    if (replacement.empty())
-      for (std::size_t k = 1; k < len; ++k) out += t.gaps[i + k] + t.words[i + k];
     i += len;
     // A double name is one name ("Anne-Sophie" -> "Paul"): "person-person" is one "person".
     while (replacement == "person" && i < n && t.gaps[i] == "-" &&
