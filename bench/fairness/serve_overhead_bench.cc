@@ -2,12 +2,14 @@
 //   serve_overhead_bench PROXY_PORT UPSTREAM_URL [--requests N] [--max-k K] [--batched]
 // UPSTREAM_URL answers {"text"} with {"scores": [...]} and {"texts"} with {"scores": [[...]]}
 // (labels neg, pos), e.g. tests/data/models/sklearn_server.py --http. For sentences whose
-// perturbation sets have k = 0 … 16 members (capped at --max-k, which must be the proxy's), N
-// sequential requests of:
-//   proxy    POST /predict to the proxy (perturb, ask the k + 1 texts, smooth)
-//   direct   the same k + 1 texts asked of the upstream directly: concurrently (the http:
-//            adapter with k + 1 connections), or with --batched in one request {"texts"} (as
-//            the proxy asks an upstream that takes batches): what the proxy cannot avoid
+// classes have neighbourhoods of k = 0 … 16 perturbations (capped at --max-k, which must be the
+// proxy's), N sequential requests of:
+//   proxy    POST /predict to the proxy (find the class, perturb its representative, ask the
+//            text and the neighbourhood, smooth)
+//   direct   the same texts (the text, the representative, its k perturbations, each distinct
+//            one once) asked of the upstream directly: concurrently (the http: adapter with one
+//            connection a text), or with --batched in one request {"texts"} (as the proxy asks
+//            an upstream that takes batches): what the proxy cannot avoid
 //   one      x0 alone asked of the upstream (what a client without the layer pays)
 // Prints p50 and p99 of each (ms) and overhead = p50(proxy) − p50(direct).
 #include <httplib.h>
@@ -78,15 +80,20 @@ int main(int argc, char** argv) {
   std::printf("%-4s %9s %9s %9s %9s %9s %9s %12s\n", "k", "proxy_p50", "proxy_p99", "direct_p50",
               "direct_p99", "one_p50", "one_p99", "overhead_p50");
   for (const auto& s : sentences) {
-    const auto set = perturbator.perturb(s);
+    // What the proxy asks: the text, its class's representative and the representative's first
+    // max_k perturbations, each distinct text once (neutral_class.h).
+    const std::string representative = perturbator.neutral_form(s);
+    const auto set = perturbator.perturb(representative);
     std::vector<std::string> texts{s};
-    for (std::size_t i = 0; i < std::min(max_k, set.perturbations.size()); ++i)
-      texts.push_back(set.perturbations[i].text);
-    const std::size_t k = texts.size() - 1;
+    if (representative != s) texts.push_back(representative);
+    const std::size_t k = std::min(max_k, set.perturbations.size());
+    for (std::size_t i = 0; i < k; ++i) {
+      if (set.perturbations[i].text != s) texts.push_back(set.perturbations[i].text);
+    }
     models::ModelOptions mo;
     mo.labels = {"neg", "pos"};
     mo.http.scores_pointer = "/scores";
-    mo.http.concurrency = batched ? 1 : static_cast<int>(k + 1);
+    mo.http.concurrency = batched ? 1 : static_cast<int>(texts.size());
     if (batched) mo.http.body_template = R"({"texts": {texts}})";
     models::HttpModel direct(upstream, mo);
     mo.http.concurrency = 1;
