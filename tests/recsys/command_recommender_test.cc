@@ -245,8 +245,9 @@ TEST(CommandRecommender, MalformedOutputIsAFailure) {
             std::string::npos);
   EXPECT_NE(reason("nofile.sh", "true").find("wrote no output file"), std::string::npos);
   // A line nested 50,000 arrays deep is refused unparsed (its copies would overflow the stack).
-  EXPECT_NE(reason("deep.sh", "/usr/bin/python3 -c 'print(\"{\\\"user\\\": \\\"1\\\", "
-                              "\\\"items\\\": \" + \"[\" * 50000 + \"]\" * 50000 + \"}\")' > \"$5\"")
+  EXPECT_NE(reason("deep.sh",
+                   "/usr/bin/python3 -c 'print(\"{\\\"user\\\": \\\"1\\\", "
+                   "\\\"items\\\": \" + \"[\" * 50000 + \"]\" * 50000 + \"}\")' > \"$5\"")
                 .find("malformed output: output line 1: nests arrays or objects deeper than 64"),
             std::string::npos);
   // Twice the same item, more than k items.
