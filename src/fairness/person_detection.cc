@@ -11,6 +11,7 @@
 #include "core/utf8.h"
 #include "fairness/person_context.h"
 #include "fairness/perturbator_internal.h"
+#include "fairness/referent_checks.h"
 #include "text/sentence_splitter.h"
 
 namespace assay::fairness {
@@ -187,6 +188,22 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
     return gender_of(w) != knowledge::Gender::kNone ||
            (r_.first_names && r_.first_names->gender_of(w) != knowledge::Gender::kNone);
   };
+  // The words for the checks of referent_checks.h.
+  std::vector<std::string> lower_words;
+  std::vector<std::size_t> sentence_of;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    lower_words.push_back(text::to_lower(tokens[i].surface(text)));
+    sentence_of.push_back((sentence_of.empty() ? 0 : sentence_of.back()) +
+                          (i > 0 && sentence_start[i]));
+  }
+  const TokenView view{lower_words, sentence_of,
+                       [&](std::size_t t) { return tables.tag_name(tagged.tags[t]); },
+                       [&](std::size_t t) { return upper_first(tokens[t].surface(text)); },
+                       [&](std::size_t t) {
+                         const auto tag = tables.tag_name(tagged.tags[t]);
+                         return person_lemma(lower_words[t], tag == "nns").has_value();
+                       }};
+  const auto& disabled = options_.disabled_checks;
   // Surnames of the text's full names ("Dr. Mark Powell"): the capitalised word that ends a
   // name after a first name. Alone elsewhere in the text it is that person's surname ("But
   // it's Powell's job"), even where the lists know it as a first name too.
@@ -311,6 +328,12 @@ std::vector<std::pair<std::size_t, knowledge::Gender>> Perturbator::name_tokens(
       continue;
     }
     if (!name) continue;
+    if (const Check* failed = first_failed(name_checks(), view, {i, false}, disabled)) {
+      dropped.push_back(
+          {MutationKind::kName, "", std::string(surface), "",
+           "not a name here: " + std::string(failed->name) + ": " + std::string(failed->reason)});
+      continue;
+    }
     const std::string why = context.name_blocked(i, [&](std::string_view w) {
       return any_first_name(w) || lexicon_word(text::to_lower(without_dot(w)));
     });

@@ -226,6 +226,15 @@ std::vector<GenderedPronoun> PerturbationBuilder::find_pronouns() const {
           "own",   "best",   "worst", "finest", "greatest", "earliest", "newest"};
       nominal = kElliptical.count(words[i + 1]) > 0;
     }
+    // "let her rest", "help her move": "her" before a word that may be a noun or a verb is
+    // read as the language model prefers the male text ("let him rest", not "let his rest").
+    if (nominal && words[i] == "her" && !article_next) {
+      const auto& sen = sentences[sentence_of[i]];
+      const auto& base = sentence_scores[sentence_of[i]];
+      const std::size_t at = i - sen.first_token;
+      nominal = p_.fluency_.rescore(base, at, at + 1, {"his"}) >=
+                p_.fluency_.rescore(base, at, at + 1, {"him"});
+    }
     auto p = classify_pronoun(words[i], i, nominal);
     if (!p) continue;
     if (p->form == PronounForm::kIndependent && i >= 2 && words[i - 1] == "of")
@@ -451,7 +460,7 @@ void PerturbationBuilder::perturb_persons() {
       // all_occurrences); the pronouns follow the inserted gender.
       std::vector<std::size_t> at;
       for (const std::size_t k : who.occs) {
-        if (!active_ok(k)) continue;
+        if (!insertion_allowed(k)) continue;
         at.push_back(k);
         if (!options_.all_occurrences) break;
       }
@@ -514,7 +523,7 @@ void PerturbationBuilder::perturb_nouns() {
       if (options_.analogy) {
         for (std::size_t g = 0; g < n_groups; ++g) propose_analogy(info, g, {k});
       }
-      if (options_.active && info.neutral && active_ok(k)) {
+      if (options_.active && info.neutral && insertion_allowed(k)) {
         for (std::size_t g = 0; g < n_groups; ++g) propose_active(g, {k});
       }
     }
@@ -536,7 +545,7 @@ void PerturbationBuilder::perturb_nouns() {
       if (options_.active && info.neutral) {
         std::vector<std::size_t> applicable;
         for (std::size_t k : occs) {
-          if (active_ok(k)) applicable.push_back(k);
+          if (insertion_allowed(k)) applicable.push_back(k);
         }
         if (!applicable.empty()) {
           for (std::size_t g = 0; g < n_groups; ++g) propose_active(g, applicable);

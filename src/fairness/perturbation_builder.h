@@ -25,6 +25,7 @@
 #include "fairness/group_words.h"
 #include "fairness/person_context.h"
 #include "fairness/perturbator_internal.h"
+#include "fairness/referent_checks.h"
 #include "text/sentence_splitter.h"
 #include "text/text_edit.h"
 
@@ -81,8 +82,11 @@ class PerturbationBuilder {
   // surface_realisation.cc
   bool is_article(std::size_t i) const;
   bool possessive_determiner(std::size_t i) const;
-  // Whether the occurrence k may take an inserted adjective.
+  // Whether the occurrence k may take an inserted adjective: its place in the phrase, then
+  // the checks of referent_checks.h (a refusal by one is listed among the dropped).
   bool active_ok(std::size_t k) const;
+  bool insertion_allowed(std::size_t k);
+  TokenView token_view() const;
   // The edits for putting `phrase` (kind analogy: a counterpart lemma; active: an adjective) at
   // the given occurrences.
   Realised realise(MutationKind kind, const std::vector<std::size_t>& occs,

@@ -39,6 +39,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -91,6 +92,8 @@ struct PerturbatorOptions {
   std::uint64_t seed = 0;
   double fluency_ratio = 0.0;     // τ; 0 keeps every perturbation
   std::size_t max_per_input = 0;  // 0 = no cap
+  // Checks of referent_checks.h left out, by name (to measure one on the judged sets alone).
+  std::set<std::string, std::less<>> disabled_checks;
 };
 
 // A counterpart lemma for one target group, with where it came from.

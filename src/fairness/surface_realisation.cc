@@ -35,6 +35,26 @@ bool PerturbationBuilder::active_ok(std::size_t k) const {
          !occ_modifier[k];
 }
 
+TokenView PerturbationBuilder::token_view() const {
+  const auto& tables = r_.tagger->tables();
+  return {
+      words, sentence_of,
+      [this, &tables](std::size_t t) { return tables.tag_name(tagged.tags[t]); },
+      [this](std::size_t t) { return upper_first(tokens[t].surface(text)); },
+      [this](std::size_t t) { return std::binary_search(occ_token.begin(), occ_token.end(), t); }};
+}
+
+bool PerturbationBuilder::insertion_allowed(std::size_t k) {
+  if (!active_ok(k)) return false;
+  const Check* failed =
+      first_failed(insertion_checks(), token_view(),
+                   {occ_token[k], static_cast<bool>(occ_plural[k])}, options_.disabled_checks);
+  if (!failed) return true;
+  out.dropped.push_back({MutationKind::kActive, "", occ_word(k), "",
+                         std::string(failed->name) + ": " + std::string(failed->reason)});
+  return false;
+}
+
 // Builds the edits for putting `phrase` (kind analogy: a counterpart lemma; active: an
 // adjective) at the given occurrences.
 Realised PerturbationBuilder::realise(MutationKind kind, const std::vector<std::size_t>& occs,

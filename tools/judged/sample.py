@@ -6,10 +6,13 @@ judging rule is in docs/fairness.md, "Judged sets").
 
     /usr/bin/python3 tools/judged/sample.py ASSAY SHARED_DATA OUT_DIR [--seed N]
         [--per-corpus N] [--attribute NAME] [--kind KIND] [--exclude JUDGED_TSV]...
-        [--corpus judged|held-out]
+        [--corpus judged|held-out|fortunes|wordnet|mail|everyday]
 
 For each corpus (rt-polarity's two files, SST-2's dev sentences, the IMDB sample; with --corpus
-held-out, SST-2's labelled test sentences, which no judged set was drawn from) the lines are
+held-out, SST-2's labelled test sentences, which no judged set was drawn from; with --corpus
+fortunes, wordnet or mail, the sentences tools/judged/corpora.py wrote to data/corpora/ from
+text of other kinds, and with everyday the hand-written tests/data/fairness/domains/everyday.txt)
+the lines are
 shuffled with the seed and perturbed with `ASSAY fair perturb` (default options, --attribute,
 default gender), and inputs are taken in shuffled order while they have perturbations (with
 --kind, a perturbation of that kind: group, analogy, active, name), until the corpus has given
@@ -40,6 +43,19 @@ CORPORA = [
 # Text none of the judged sets was drawn from, for a second sample (--corpus held-out): SST-2's
 # labelled test sentences (label first, then the text).
 HELD_OUT = [("sst2-glue/test-labeled.tsv", "label-tsv")]
+# Text of other kinds than film reviews: a source "corpora/NAME.txt" is under the repository's
+# data/ (made by tools/judged/corpora.py), "domains/NAME.txt" under tests/data/fairness/.
+DOMAINS = {name: [("corpora/%s.txt" % name, "line")] for name in ("fortunes", "wordnet", "mail")}
+DOMAINS["everyday"] = [("domains/everyday.txt", "line")]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def source_path(shared, source):
+    if source.startswith("corpora/"):
+        return os.path.join(ROOT, "data", source)
+    if source.startswith("domains/"):
+        return os.path.join(ROOT, "tests", "data", "fairness", source)
+    return os.path.join(shared, source)
 
 
 def read_lines(path, kind):
@@ -84,7 +100,7 @@ def main():
     ap.add_argument("--attribute", default="gender")
     ap.add_argument("--kind", default=None)
     ap.add_argument("--exclude", action="append", default=[])
-    ap.add_argument("--corpus", choices=["judged", "held-out"], default="judged")
+    ap.add_argument("--corpus", choices=["judged", "held-out"] + sorted(DOMAINS), default="judged")
     a = ap.parse_args()
     judged = set()
     for path in a.exclude:
@@ -100,8 +116,9 @@ def main():
                 judged.add((fields[0], int(fields[1])))
     os.makedirs(a.out, exist_ok=True)
     rows, review = [], []
-    for source, kind in (CORPORA if a.corpus == "judged" else HELD_OUT):
-        lines = read_lines(os.path.join(a.shared, source), kind)
+    corpora = {"judged": CORPORA, "held-out": HELD_OUT}.get(a.corpus) or DOMAINS[a.corpus]
+    for source, kind in corpora:
+        lines = read_lines(source_path(a.shared, source), kind)
         random.Random("%d %s" % (a.seed, source)).shuffle(lines)
         # rt-polarity's two files share the corpus' quota
         quota = a.per_corpus // 2 if source.startswith("rt-polarity") else a.per_corpus
