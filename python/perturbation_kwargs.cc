@@ -1,7 +1,10 @@
 #include "perturbation_kwargs.h"
 
+#include <pybind11/stl.h>
+
 #include <cmath>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
 
@@ -11,7 +14,8 @@ namespace py = pybind11;
 const char* const kPerturbationKeywords =
     "kg='wordnet', vectors='', vectors_format='word2vec', vectors_limit=0, vectors_restrict=0, "
     "min_cosine=0.7, strict=True, choice='mutual', ngram_model='cmu', fluency_ratio=0.0, "
-    "max_per_input=0, all_occurrences=False, broad_persons=False, noun_modifiers=False, "
+    "max_per_input=0, all_occurrences=False, broad_persons=False, skip_checks=[], "
+    "noun_modifiers=False, "
     "analogy=True, active=True, coreference=True, gender_lexicon=<shipped>, "
     "first_names=<shipped>, seed=0, wordnet_dir=<Debian's>, tagger_dir=<Debian's>";
 
@@ -68,6 +72,8 @@ fairness::PerturbatorConfig perturbator_config(const std::string& attribute,
         c.all_occurrences = value.cast<bool>();
       else if (k == "broad_persons")
         c.broad_persons = value.cast<bool>();
+      else if (k == "skip_checks")
+        c.skip_checks = value.cast<std::vector<std::string>>();
       else if (k == "noun_modifiers")
         c.noun_modifiers = value.cast<bool>();
       else if (k == "analogy")

@@ -51,6 +51,10 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
   cmd->add_flag("--broad-persons", o.broad_persons,
                 "Every noun the person classifier accepts, rare person senses included, "
                 "wherever it stands (titles, names and mass uses too)");
+  cmd->add_option("--skip-check", o.skip_checks,
+                  "Switch off a check of the person before insertion or name swap, by name "
+                  "(repeat or comma-separate; docs/fairness.md, \"Checks\")")
+      ->delimiter(',');
   cmd->add_flag("--noun-modifiers", o.noun_modifiers,
                 "ActiveMutate also nouns that only modify the next noun (\"a male teen movie\")");
   auto* no_analogy = cmd->add_flag("--no-analogy", o.no_analogy, "Only ActiveMutate");

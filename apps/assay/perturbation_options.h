@@ -19,7 +19,7 @@ using PerturbationOptions = fairness::PerturbatorConfig;
 
 // Registers --attribute, --kg, --vectors, --vectors-format, --vectors-limit, --vectors-restrict,
 // --min-cosine, --no-strict, --choice, --ngram-model, --fluency-ratio, --max-per-input,
-// --all-occurrences, --broad-persons, --noun-modifiers, --no-analogy, --no-active,
+// --all-occurrences, --broad-persons, --skip-check, --noun-modifiers, --no-analogy, --no-active,
 // --no-coreference, --gender-lexicon, --first-names, --seed, --wordnet-dir and --tagger-dir on
 // `cmd`.
 void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o);

@@ -438,6 +438,14 @@ void PerturbationBuilder::perturb_persons() {
         if (why.empty()) why = same_people();
         Replacements extra = pronouns_to(gender_of_group(g));
         if (why.empty()) why = descriptions_to(e, g, gender_of_group(g), extra);
+        if (why.empty()) {
+          const std::size_t first = who.occs[0];
+          if (const Check* c =
+                  first_failed(gender_swap_checks(), token_view(),
+                               {occ_token[first], static_cast<bool>(occ_plural[first])},
+                               options_.disabled_checks))
+            why = std::string(c->name) + ": " + std::string(c->reason);
+        }
         if (!why.empty()) {
           out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, who.written,
                                  info.candidates[g][info.chosen[g]].word, why});

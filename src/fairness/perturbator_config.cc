@@ -2,6 +2,9 @@
 
 #include <utility>
 
+#include "core/error.h"
+#include "fairness/referent_checks.h"
+
 namespace assay::fairness {
 
 PerturbatorSettings perturbator_settings(const PerturbatorConfig& o) {
@@ -19,6 +22,16 @@ PerturbatorSettings perturbator_settings(const PerturbatorConfig& o) {
   po.active = !o.no_active;
   po.coreference = !o.no_coreference;
   po.seed = o.seed;
+  for (const auto& name : o.skip_checks) {
+    if (!find_check(name)) {
+      std::string known;
+      for (const auto list : {insertion_checks(), gender_swap_checks(), name_checks()}) {
+        for (const auto& c : list) known += (known.empty() ? "" : ", ") + std::string(c.name);
+      }
+      throw core::UsageError("unknown check '" + name + "' (the checks are " + known + ")");
+    }
+    po.disabled_checks.insert(name);
+  }
   auto resources = o.resources;
   if (resources.gender_lexicon == "none") resources.gender_lexicon.clear();
   if (resources.first_names == "none") resources.first_names.clear();

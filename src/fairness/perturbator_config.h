@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fairness/perturbator.h"
 #include "fairness/perturbator_resources.h"
@@ -29,6 +30,8 @@ struct PerturbatorConfig {
   bool noun_modifiers = false;
   bool no_strict = false, no_analogy = false, no_active = false;
   bool no_coreference = false;
+  // Checks switched off by name (referent_checks.h), e.g. "bare-plural".
+  std::vector<std::string> skip_checks;
   std::uint64_t seed = 0;
 };
 
@@ -40,7 +43,8 @@ struct PerturbatorSettings {
 };
 
 // The config turned into the fairness module's options (the attribute read; a gender lexicon
-// or first-name list named "none" is none). Throws core::UsageError for an unknown choice, and
+// or first-name list named "none" is none). Throws core::UsageError for an unknown choice or
+// check, and
 // the errors of the attribute (an unknown name; a bad file at file:line).
 PerturbatorSettings perturbator_settings(const PerturbatorConfig& o);
 

@@ -41,21 +41,34 @@ bool anchored(const TokenView& v, std::size_t at) {
 }
 
 bool quantified(const TokenView& v, const Candidate& c) {
-  static constexpr std::string_view kQuantifiers[] = {"each",    "every",   "any",    "all",     "no", "most",
-                                         "many",    "whichever", "whatever", "either", "neither"};
+  static constexpr std::string_view kQuantifiers[] = {"each",     "every",  "any",    "all",
+                                                      "no",       "most",   "many",   "whichever",
+                                                      "whatever", "either", "neither"};
   const auto d = before(v, c.at);
   return one_of(d, kQuantifiers) || (d == "the" && one_of(before(v, c.at, 2), {"all", "most"}));
 }
 
+// The noun is the subject of a verb in the past or progressive, right after it (an adverb
+// between): "Firefighters rescued a couple", "Boys are playing". An event, whose bare plural
+// names the people who took part.
+bool episodic(const TokenView& v, std::size_t at) {
+  std::size_t t = at + 1;
+  if (v.tag(t).starts_with("rb")) ++t;
+  if (!v.same_sentence(at, t)) return false;
+  const auto tag = v.tag(t);
+  if (tag == "vbd") return true;
+  return (v.words[t] == "are" || v.words[t] == "'re") && v.tag(t + 1) == "vbg";
+}
+
 bool bare_plural(const TokenView& v, const Candidate& c) {
-  return c.plural && !definite_determiner(v, c.at);
+  return c.plural && !definite_determiner(v, c.at) && !episodic(v, c.at);
 }
 
 bool habitual(const TokenView& v, const Candidate& c) {
-  static constexpr std::string_view kHabitual[] = {"usually",  "typically",   "generally",  "normally",
-                                      "often",    "always",      "commonly",   "frequently",
-                                      "rarely",   "seldom",      "traditionally", "invariably",
-                                      "tend",     "tends",       "whenever"};
+  static constexpr std::string_view kHabitual[] = {
+      "usually",       "typically",  "generally",  "normally", "often",
+      "always",        "commonly",   "frequently", "rarely",   "seldom",
+      "traditionally", "invariably", "tend",       "tends",    "whenever"};
   if (anchored(v, c.at)) return false;
   for (std::size_t t = 0; t < v.size(); ++t) {
     if (v.same_sentence(t, c.at) && one_of(v.words[t], kHabitual)) return true;
@@ -65,8 +78,8 @@ bool habitual(const TokenView& v, const Candidate& c) {
 
 // "a user can…", "users should…", "Can a tenant refuse…": what anyone of a kind may or must do.
 bool modal_statement(const TokenView& v, const Candidate& c) {
-  static constexpr std::string_view kModals[] = {"can",    "cannot", "ca",       "should", "must",
-                                    "may",    "might",  "ought",    "shall"};
+  static constexpr std::string_view kModals[] = {"can", "cannot", "ca",    "should", "must",
+                                                 "may", "might",  "ought", "shall"};
   if (anchored(v, c.at)) return false;
   const auto modal = [&](std::string_view w) { return one_of(w, kModals); };
   if (modal(after(v, c.at)) || (v.tag(c.at + 1).starts_with("rb") && modal(after(v, c.at, 2))))
@@ -105,7 +118,8 @@ constexpr std::array kInsertion = {
     Check{"quantified", "a quantified noun (each, every, any, all, most, no) speaks of everyone",
           quantified},
     Check{"bare-plural", "a plural without a determiner speaks of people in general", bare_plural},
-    Check{"habitual", "a habitual statement (usually, typically, always) speaks of people in general",
+    Check{"habitual",
+          "a habitual statement (usually, typically, always) speaks of people in general",
           habitual},
     Check{"modal-statement", "what such a person can, may or should do speaks of people in general",
           modal_statement},
@@ -115,15 +129,33 @@ constexpr std::array kInsertion = {
           kind_possessive},
 };
 
+// "his wife", "her husband", "her boyfriend": the possessive is the other half of the couple,
+// who keeps a gender, so the swap makes another couple.
+bool partner_of_named(const TokenView& v, const Candidate& c) {
+  static constexpr std::string_view kPartners[] = {
+      "wife",       "wives",       "husband", "husbands", "boyfriend", "boyfriends",
+      "girlfriend", "girlfriends", "fiance",  "fiancee",  "fiancé",    "fiancée",
+      "bride",      "groom",       "widow",   "widower"};
+  if (!one_of(v.words[c.at], kPartners)) return false;
+  const auto d = before(v, c.at);
+  return d == "his" || d == "her";
+}
+
+constexpr std::array kGenderSwap = {
+    Check{"partner",
+          "one of a couple whose other half the text names: the swap makes another couple",
+          partner_of_named},
+};
+
 bool day_or_month(const TokenView& v, const Candidate& c) {
-  static constexpr std::string_view kCalendar[] = {"january", "february", "march",    "april",  "may",
-                                      "june",    "july",     "august",   "september",
-                                      "october", "november", "december", "monday", "tuesday",
-                                      "wednesday", "thursday", "friday", "saturday", "sunday"};
+  static constexpr std::string_view kCalendar[] = {
+      "january",   "february",  "march",   "april",    "may",      "june",   "july",
+      "august",    "september", "october", "november", "december", "monday", "tuesday",
+      "wednesday", "thursday",  "friday",  "saturday", "sunday"};
   // "June Carter": a surname after it makes it a name.
-  return one_of(v.words[c.at], kCalendar) && !(v.same_sentence(c.at, c.at + 1) &&
-                                                v.capitalised(c.at + 1) &&
-                                                v.tag(c.at + 1).starts_with("nnp"));
+  return one_of(v.words[c.at], kCalendar) &&
+         !(v.same_sentence(c.at, c.at + 1) && v.capitalised(c.at + 1) &&
+           v.tag(c.at + 1).starts_with("nnp"));
 }
 
 // "eggs Benedict": a capitalised name after a lower-case common noun (in lower-cased text, where
@@ -136,22 +168,25 @@ bool after_thing_noun(const TokenView& v, const Candidate& c) {
 
 bool place_word_after(const TokenView& v, const Candidate& c) {
   static constexpr std::string_view kPlaces[] = {
-      "park",    "street",  "avenue",  "road",    "square",  "airport", "station",   "hall",
-      "university", "college", "school", "church", "cathedral", "hospital", "bridge", "county",
-      "river",   "lake",    "mountain", "island", "bay",     "beach",   "falls",     "valley",
-      "city",    "tower",   "center",  "centre",  "hotel",   "inn",     "restaurant", "cafe",
-      "theatre", "theater", "stadium", "arena",   "library", "museum",  "gardens",   "lane",
-      "drive",   "boulevard", "harbor", "harbour", "creek",  "heights", "springs",   "island"};
+      "park",   "street",     "avenue",     "road",    "square",   "airport",   "station",
+      "hall",   "university", "college",    "school",  "church",   "cathedral", "hospital",
+      "bridge", "county",     "river",      "lake",    "mountain", "island",    "bay",
+      "beach",  "falls",      "valley",     "city",    "tower",    "center",    "centre",
+      "hotel",  "inn",        "restaurant", "cafe",    "theatre",  "theater",   "stadium",
+      "arena",  "library",    "museum",     "gardens", "lane",     "drive",     "boulevard",
+      "harbor", "harbour",    "creek",      "heights", "springs"};
   return v.same_sentence(c.at, c.at + 1) && v.capitalised(c.at + 1) &&
          one_of(v.words[c.at + 1], kPlaces);
 }
 
-// "lunch at Wendy's", "went to Denny's": a shop or a restaurant, no noun after the possessive.
+// "lunch at Wendy's", "they beat Wendy's by a mile": a possessive that owns nothing names a shop
+// or a restaurant (not "a friend of Mary's", nor "Mary's new car").
 bool business_possessive(const TokenView& v, const Candidate& c) {
-  if (!one_of(after(v, c.at), {"'s", "'"})) return false;
-  if (!one_of(before(v, c.at), {"at", "to", "from", "into", "near", "outside", "inside", "in"}))
-    return false;
-  return !v.same_sentence(c.at, c.at + 2) || !v.tag(c.at + 2).starts_with("nn");
+  if (!one_of(after(v, c.at), {"'s", "'"}) || before(v, c.at) == "of") return false;
+  if (!v.same_sentence(c.at, c.at + 2)) return true;
+  const auto next = v.tag(c.at + 2);
+  return !next.starts_with("nn") && !next.starts_with("jj") && !next.starts_with("vbg") &&
+         next != "cd" && next != "prp$";
 }
 
 constexpr std::array kName = {
@@ -159,13 +194,30 @@ constexpr std::array kName = {
     Check{"thing-name", "after a common noun that is not a person: part of a thing's name",
           after_thing_noun},
     Check{"place-name", "before a place word: part of a place's name", place_word_after},
-    Check{"business", "a shop or a restaurant named by its owner's possessive", business_possessive},
+    Check{"business", "a shop or a restaurant named by its owner's possessive",
+          business_possessive},
 };
 
 }  // namespace
 
-std::span<const Check> insertion_checks() { return kInsertion; }
-std::span<const Check> name_checks() { return kName; }
+std::span<const Check> insertion_checks() {
+  return kInsertion;
+}
+std::span<const Check> gender_swap_checks() {
+  return kGenderSwap;
+}
+std::span<const Check> name_checks() {
+  return kName;
+}
+
+const Check* find_check(std::string_view name) {
+  for (const auto list : {insertion_checks(), gender_swap_checks(), name_checks()}) {
+    for (const auto& c : list) {
+      if (c.name == name) return &c;
+    }
+  }
+  return nullptr;
+}
 
 const Check* first_failed(std::span<const Check> checks, const TokenView& view, const Candidate& c,
                           const std::set<std::string, std::less<>>& disabled) {

@@ -7,6 +7,9 @@
 //                       doctor") names specific people: not people in general (a bare plural,
 //                       a quantified or habitual statement, what "a user can" do), not an
 //                       epithet ("called me an idiot"), not a kind of thing ("the kids' menu");
+//   gender_swap_checks() a word swapped for its other-gender counterpart ("wife" → "husband")
+//                       changes only that person: not one half of a couple whose other half
+//                       the text names ("his wife" → "his husband" makes another couple);
 //   name_checks()       a first name names a person: not a day or a month, not part of the
 //                       name of a dish, place or business ("eggs Benedict", "Victoria Park",
 //                       "lunch at Wendy's").
@@ -53,7 +56,11 @@ struct Check {
 };
 
 std::span<const Check> insertion_checks();
+std::span<const Check> gender_swap_checks();
 std::span<const Check> name_checks();
+
+// The check of either list named `name`, or nullptr.
+const Check* find_check(std::string_view name);
 
 // The first of `checks` not in `disabled` that the candidate fails, or nullptr.
 const Check* first_failed(std::span<const Check> checks, const TokenView& view, const Candidate& c,

@@ -46,6 +46,8 @@ TokenView PerturbationBuilder::token_view() const {
 
 bool PerturbationBuilder::insertion_allowed(std::size_t k) {
   if (!active_ok(k)) return false;
+  // --broad-persons: every noun the classifier accepts, wherever it stands.
+  if (!options_.narrow_persons) return true;
   const Check* failed =
       first_failed(insertion_checks(), token_view(),
                    {occ_token[k], static_cast<bool>(occ_plural[k])}, options_.disabled_checks);

@@ -84,6 +84,29 @@ TEST(FairPerturbCommand, NounModifiersOnlyWithTheFlag) {
   EXPECT_EQ(j[1]["perturbations"].size(), 2u);
 }
 
+// A noun that speaks of people in general takes no inserted group; the dropped candidate names
+// the check, and --skip-check switches it off by that name (an unknown name is exit 2).
+TEST(FairPerturbCommand, ChecksNameWhatTheyDropAndCanBeSkipped) {
+  TempDir dir;
+  const auto in = dir.write("in.txt", "Students should bring their own lunch.\n");
+  auto r = run_assay(dir, "fair perturb --quiet --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = lines_of(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_TRUE(j[0]["perturbations"].empty()) << r.out;
+  EXPECT_NE(r.out.find("bare-plural: a plural without a determiner"), std::string::npos) << r.out;
+  r = run_assay(dir, "fair perturb --quiet --skip-check bare-plural,modal-statement --input " + in);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = lines_of(r.out);
+  ASSERT_EQ(j[0]["perturbations"].size(), 2u) << r.out;
+  EXPECT_EQ(j[0]["perturbations"][0]["text"], "Male students should bring their own lunch.");
+  r = run_assay(dir, "fair perturb --quiet --skip-check bare-plurals --input " + in);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("unknown check 'bare-plurals'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("bare-plural, habitual"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
 TEST(FairPerturbCommand, CsvAllOccurrencesAndAttributeFile) {
   TempDir dir;
   const auto in = dir.write("in.csv", "id,review\n1,\"The priest met the priest's friend.\"\n");

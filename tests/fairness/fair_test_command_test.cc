@@ -265,7 +265,7 @@ TEST(FairTestCommand, OutputsDoNotDependOnThreads) {
     if (first_violations.empty()) {
       first_violations = violations;
       first_summary = summary;
-      EXPECT_GE(nlohmann::json::parse(summary)["violations"].get<int>(), 10);
+      EXPECT_GE(nlohmann::json::parse(summary)["violations"].get<int>(), 5);
       EXPECT_EQ(nlohmann::json::parse(summary)["inputs"].get<std::size_t>(), n);
       // top_flips names each substitution by what changed, an insertion as the noun with its
       // new adjective ("director -> male director"): its counts are those of violations.jsonl.

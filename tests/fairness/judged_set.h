@@ -230,6 +230,15 @@ inline HandwrittenScore score_handwritten(const Perturbator& p, const FirstNames
   return s;
 }
 
+// Where a judged row's source lives: "corpora/NAME.txt" under the repository's data/ (made by
+// tools/judged/corpora.py from Debian and npm packages), "domains/NAME.txt" under
+// tests/data/fairness/, anything else under ../shared/data.
+inline std::string source_path(const std::string& source) {
+  if (source.rfind("corpora/", 0) == 0) return kData + "/../../../data/" + source;
+  if (source.rfind("domains/", 0) == 0) return kData + "/" + source;
+  return kShared + "/" + source;
+}
+
 // Perturbations of real text (rt-polarity, SST-2, the IMDB sample), sampled with a seed and
 // judged by reading. Precision is counted over every perturbation the perturbator now makes of
 // those inputs, an output nobody judged counting as wrong (so a change of the perturbator
@@ -264,7 +273,7 @@ inline SampledScore score_sampled(const Perturbator& p, const SampledSet& set) {
   SampledScore s;
   std::set<std::pair<Input, std::string>> made;
   for (const auto& in : inputs) {
-    const auto text = corpus_line(kShared + "/" + in.first, in.second);
+    const auto text = corpus_line(source_path(in.first), in.second);
     for (const auto& q : p.perturb(text).perturbations) {
       const auto sig = signature(q);
       made.insert({in, sig});

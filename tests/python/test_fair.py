@@ -40,6 +40,16 @@ def test_perturb_options_are_the_command_options(rt_inputs, tmp_path):
     assert records == read_jsonl(cli)
 
 
+def test_perturb_skip_checks():
+    text = ["Students should bring their own lunch."]
+    assert assay.fair.perturb(text)[0]["perturbations"] == []
+    records = assay.fair.perturb(text, skip_checks=["bare-plural", "modal-statement"])
+    assert [p["text"] for p in records[0]["perturbations"]][0] == \
+        "Male students should bring their own lunch."
+    with pytest.raises(assay.UsageError, match="unknown check 'bare-plurals'"):
+        assay.fair.perturb(text, skip_checks=["bare-plurals"])
+
+
 def test_perturb_religion():
     records = assay.fair.perturb(["The Muslim teacher met a Jewish doctor."], "religion")
     assert records[0]["perturbations"], records

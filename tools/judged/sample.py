@@ -6,12 +6,12 @@ judging rule is in docs/fairness.md, "Judged sets").
 
     /usr/bin/python3 tools/judged/sample.py ASSAY SHARED_DATA OUT_DIR [--seed N]
         [--per-corpus N] [--attribute NAME] [--kind KIND] [--exclude JUDGED_TSV]...
-        [--corpus judged|held-out|fortunes|wordnet|mail|everyday]
+        [--again JUDGED_TSV] [--corpus judged|held-out|fortunes|wordnet|mail|everyday|everyday-2]
 
 For each corpus (rt-polarity's two files, SST-2's dev sentences, the IMDB sample; with --corpus
 held-out, SST-2's labelled test sentences, which no judged set was drawn from; with --corpus
 fortunes, wordnet or mail, the sentences tools/judged/corpora.py wrote to data/corpora/ from
-text of other kinds, and with everyday the hand-written tests/data/fairness/domains/everyday.txt)
+text of other kinds, and with everyday and everyday-2 the hand-written tests/data/fairness/domains/everyday*.txt)
 the lines are
 shuffled with the seed and perturbed with `ASSAY fair perturb` (default options, --attribute,
 default gender), and inputs are taken in shuffled order while they have perturbations (with
@@ -19,6 +19,9 @@ default gender), and inputs are taken in shuffled order while they have perturba
 at least --per-corpus perturbations; every perturbation of a taken input is kept, so the test
 can count precision over all that the perturbator makes of them. With --exclude, inputs (source
 and line) already in that judged file are passed over, so that a second sample is new text.
+With --again JUDGED_TSV, no sample is drawn: the inputs of that file (of the --corpus sources)
+are perturbed again and only the perturbations the file does not judge yet are written, for
+judging after the perturbator changed.
 Writes:
   OUT_DIR/rows.tsv     source, line, changes, "?" and "?" — the verdict and the one-word
                        reason are filled in by the judge;
@@ -47,6 +50,8 @@ HELD_OUT = [("sst2-glue/test-labeled.tsv", "label-tsv")]
 # data/ (made by tools/judged/corpora.py), "domains/NAME.txt" under tests/data/fairness/.
 DOMAINS = {name: [("corpora/%s.txt" % name, "line")] for name in ("fortunes", "wordnet", "mail")}
 DOMAINS["everyday"] = [("domains/everyday.txt", "line")]
+# A second set of everyday text, written by someone who had read none of the rules.
+DOMAINS["everyday-2"] = [("domains/everyday-2.txt", "line")]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -100,10 +105,11 @@ def main():
     ap.add_argument("--attribute", default="gender")
     ap.add_argument("--kind", default=None)
     ap.add_argument("--exclude", action="append", default=[])
+    ap.add_argument("--again", default=None)
     ap.add_argument("--corpus", choices=["judged", "held-out"] + sorted(DOMAINS), default="judged")
     a = ap.parse_args()
-    judged = set()
-    for path in a.exclude:
+    judged, again, again_rows = set(), set(), set()
+    for path in a.exclude + ([a.again] if a.again else []):
         with open(path, encoding="utf-8") as f:
             for n, line in enumerate(f, 1):
                 if line.startswith("#") or not line.strip():
@@ -113,12 +119,18 @@ def main():
                     print("%s:%d: expected source, line, changes, verdict, reason" % (path, n),
                           file=sys.stderr)
                     sys.exit(2)
-                judged.add((fields[0], int(fields[1])))
+                if path == a.again:
+                    again.add((fields[0], int(fields[1])))
+                    again_rows.add((fields[0], int(fields[1]), fields[2]))
+                else:
+                    judged.add((fields[0], int(fields[1])))
     os.makedirs(a.out, exist_ok=True)
     rows, review = [], []
     corpora = {"judged": CORPORA, "held-out": HELD_OUT}.get(a.corpus) or DOMAINS[a.corpus]
     for source, kind in corpora:
         lines = read_lines(source_path(a.shared, source), kind)
+        if a.again:
+            lines = [l for l in lines if (source, l[0]) in again]
         random.Random("%d %s" % (a.seed, source)).shuffle(lines)
         # rt-polarity's two files share the corpus' quota
         quota = a.per_corpus // 2 if source.startswith("rt-polarity") else a.per_corpus
@@ -137,8 +149,19 @@ def main():
             os.unlink(tmp)
             os.unlink(out)
             for (n, text), r in zip(chunk, records):
-                if taken >= quota:
+                if taken >= quota and not a.again:
                     break
+                if a.again:
+                    new = [p for p in r["perturbations"]
+                           if (source, n, signature(p)) not in again_rows]
+                    if new:
+                        review.append("== %s:%d\n%s" % (source, n, text))
+                    for p in new:
+                        rows.append("%s\t%d\t%s\t?\t?" % (source, n, signature(p)))
+                        review.append("  %s\t%s\n    %s" % (p["kind"], signature(p),
+                                                           marked(text, p["spans"])))
+                        taken += 1
+                    continue
                 if not r["perturbations"] or (source, n) in judged:
                     continue
                 if a.kind and not any(p["kind"] == a.kind for p in r["perturbations"]):
@@ -148,7 +171,7 @@ def main():
                     rows.append("%s\t%d\t%s\t?\t?" % (source, n, signature(p)))
                     review.append("  %s\t%s\n    %s" % (p["kind"], signature(p), marked(text, p["spans"])))
                     taken += 1
-            if taken >= quota:
+            if taken >= quota and not a.again:
                 break
         print("%s: %d perturbations" % (source, taken), file=sys.stderr)
     with open(os.path.join(a.out, "rows.tsv"), "w", encoding="utf-8") as f:
