@@ -232,6 +232,7 @@ PowerCheck oracle_power(const CampaignSummary& summary, Oracle oracle, double mi
   bool first = true;
   for (const auto& c : summary.cells) {
     if (c.oracle != oracle || is_random_baseline(c.heuristic) || !c.baseline) continue;
+    ++power.compared;
     if (!survives_correction(c) && c.mde > min_effect) {
       ++power.underpowered;
       if (std::isinf(c.mde)) {
@@ -260,8 +261,9 @@ std::string low_power_warning(const PowerCheck& power) {
   char effect[32];
   std::snprintf(effect, sizeof effect, "%g", power.min_effect);
   std::string text =
-      "Low power: " +
-      count(power.underpowered, "targeted " + std::string(title(power.oracle)) + " cell") +
+      "Low power: of " +
+      count(power.compared, "targeted " + std::string(title(power.oracle)) + " cell") + ", " +
+      std::to_string(power.underpowered) +
       " without a finding could not have detected a difference of " + effect +
       " (--min-effect) at 80 % power after Holm's correction";
   if (power.undetectable > 0) {
@@ -275,7 +277,12 @@ std::string low_power_warning(const PowerCheck& power) {
     text += std::string("; the largest finite minimum detectable difference is ") + buf;
   }
   text += ". " + std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
-          " targeted cells reach p < 0.05 before the correction, " + std::to_string(power.holm) +
+          " targeted cells with a test";
+  if (power.compared > power.targeted) {
+    text += " (the other " + std::to_string(power.compared - power.targeted) +
+            " showed one value in every trial of the cell and its baseline)";
+  }
+  text += " reach p < 0.05 before the correction, " + std::to_string(power.holm) +
           " after Holm's (" + std::to_string(power.bh) +
           " after Benjamini-Hochberg's): run more --trials to tell small effects from chance.";
   return text;

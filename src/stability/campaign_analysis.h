@@ -132,7 +132,8 @@ bool survives_correction(const CellStats& cell);
 // How much one oracle's comparisons of targeted (non-random) heuristics can tell.
 struct PowerCheck {
   Oracle oracle = Oracle::kTopOut;
-  std::size_t targeted = 0;      // cells with a defined p
+  std::size_t compared = 0;      // targeted cells with a baseline in the campaign
+  std::size_t targeted = 0;      // of them, cells with a defined p
   std::size_t raw = 0;           // of them, p < kAlpha before correction
   std::size_t holm = 0, bh = 0;  // after Holm's / Benjamini–Hochberg's correction
   std::size_t min_trials = 0;    // fewest trials in a targeted cell

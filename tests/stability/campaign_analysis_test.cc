@@ -143,14 +143,15 @@ TEST(CampaignAnalysis, AdjustedPQuartilesIntervalAndPower) {
   EXPECT_EQ(power.undetectable, 0u);
   EXPECT_TRUE(power.low);
   const std::string warning = low_power_warning(power);
-  EXPECT_NE(warning.find("1 targeted Top Out cell without a finding could not have detected a "
-                         "difference of 0.05"),
+  EXPECT_NE(warning.find("Low power: of 2 targeted Top Out cells, 1 without a finding could not "
+                         "have detected a difference of 0.05"),
             std::string::npos)
       << warning;
   EXPECT_NE(warning.find("the largest finite minimum detectable difference is 0.0671"),
             std::string::npos)
       << warning;
-  EXPECT_NE(warning.find("1 of 2 targeted cells reach p < 0.05"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("1 of 2 targeted cells with a test reach p < 0.05"), std::string::npos)
+      << warning;
   // An effect of 0.1 is within reach: no warning.
   EXPECT_FALSE(oracle_power(s, Oracle::kTopOut, 0.1).low);
 
