@@ -219,7 +219,8 @@ int run(const RecCampaignOptions& o) {
     std::printf(
         "rec campaign: %zu of %zu targeted %s cells beat their random baseline at p < 0.05 "
         "(rank-sum test) after Holm's correction (%zu before it), listed in %s/findings.md\n",
-        p.holm, p.targeted, std::string(stability::title(oracle)).c_str(), p.raw, o.out.c_str());
+        p.findings, p.targeted, std::string(stability::title(oracle)).c_str(), p.raw,
+        o.out.c_str());
   }
   const auto power = stability::oracle_power(summary, report.headline_oracle, report.min_effect);
   if (power.low) {

@@ -245,6 +245,7 @@ PowerCheck oracle_power(const CampaignSummary& summary, Oracle oracle, double mi
     ++power.targeted;
     power.raw += c.p < kAlpha ? 1 : 0;
     power.holm += c.p_holm < kAlpha ? 1 : 0;
+    power.findings += survives_correction(c) ? 1 : 0;
     power.bh += c.p_bh < kAlpha ? 1 : 0;
     power.min_trials = first ? c.trials : std::min(power.min_trials, c.trials);
     first = false;

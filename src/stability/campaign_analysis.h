@@ -136,6 +136,7 @@ struct PowerCheck {
   std::size_t targeted = 0;      // of them, cells with a defined p
   std::size_t raw = 0;           // of them, p < kAlpha before correction
   std::size_t holm = 0, bh = 0;  // after Holm's / Benjamini–Hochberg's correction
+  std::size_t findings = 0;      // of the Holm ones, cells above their baseline (findings)
   std::size_t min_trials = 0;    // fewest trials in a targeted cell
   double min_effect = kDefaultMinEffect;
   std::size_t underpowered = 0;  // targeted cells without a finding whose mde > min_effect

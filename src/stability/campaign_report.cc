@@ -210,6 +210,7 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
     e["targeted_cells"] = power.targeted;
     e["below_alpha"] = power.raw;
     e["below_alpha_holm"] = power.holm;
+    e["findings"] = power.findings;
     e["below_alpha_bh"] = power.bh;
     std::size_t welch = 0;
     for (const auto& c : summary.cells) {
@@ -711,7 +712,7 @@ core::Table findings_table(const CampaignConfig& config, const CampaignSummary& 
   for (const auto o : order) {
     const PowerCheck power = oracle_power(summary, o);
     counts += (counts.empty() ? "" : "; ") + std::string(title(o)) + " " +
-              std::to_string(power.holm) + " of " + std::to_string(power.targeted) + " (" +
+              std::to_string(power.findings) + " of " + std::to_string(power.targeted) + " (" +
               std::to_string(power.raw) + " before the correction, " + std::to_string(power.bh) +
               " after Benjamini-Hochberg's)";
   }

@@ -130,6 +130,7 @@ TEST(CampaignReport, HeadlineQuotesOnlyWhatSurvivesTheCorrection) {
   const auto& top = j["significance"]["oracles"][0];
   EXPECT_EQ(top["oracle"], "top-out");
   EXPECT_EQ(top["below_alpha_holm"], 1);
+  EXPECT_EQ(top["findings"], 1);
   EXPECT_FALSE(top["low_power"].get<bool>());
   // Every oracle has its table.
   for (const char* f : {"top_out.md", "jaccard.md", "aod.md", "rbo.md"}) {
