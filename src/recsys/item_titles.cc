@@ -4,9 +4,9 @@
 #include <string_view>
 
 #include "core/byte_source.h"
-#include "core/latin1_source.h"
 #include "core/csv_reader.h"
 #include "core/error.h"
+#include "core/latin1_source.h"
 #include "core/line_reader.h"
 
 namespace assay::recsys {
@@ -55,8 +55,7 @@ std::vector<std::string> movielens_1m_titles(const std::string& path, const Rati
   return titles;
 }
 
-std::vector<std::string> movielens_latest_titles(const std::string& path,
-                                                 const Ratings& ratings) {
+std::vector<std::string> movielens_latest_titles(const std::string& path, const Ratings& ratings) {
   core::CsvReader reader(path);
   const std::size_t id = reader.column("movieId");
   const std::size_t title = reader.column("title");

@@ -1074,6 +1074,7 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
       "text-align:left;overflow-wrap:anywhere}th{overflow-wrap:normal;hyphens:none}"
+      ".wide td{overflow-wrap:normal}.wide td.num{white-space:nowrap}"
       ".num{text-align:right}.wide{overflow-x:auto;max-width:100%}caption{caption-side:bottom;"
       "text-align:left;color:#"
       "555}"

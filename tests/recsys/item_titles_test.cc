@@ -22,8 +22,8 @@ std::vector<std::string> titles_of(const std::string& spec) {
 }
 
 TEST(ItemTitles, MovieLens100kTitlesDecodedFromLatin1) {
-  const auto data = load_ratings("movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) +
-                                 "/recsys/ml100k-tiny");
+  const auto data =
+      load_ratings("movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) + "/recsys/ml100k-tiny");
   const auto titles =
       titles_of("movielens-100k:" + std::string(ASSAY_TEST_DATA_DIR) + "/recsys/ml100k-tiny");
   ASSERT_EQ(titles.size(), data.n_items());
@@ -37,8 +37,9 @@ TEST(ItemTitles, MovieLens1mAndLatest) {
   std::filesystem::create_directories(dir.file("m1"));
   std::filesystem::create_directories(dir.file("latest"));
   dir.write("m1/ratings.dat", "1::10::5::978300760\n1::20::3::978302109\n2::10::4::978301968\n");
-  dir.write("m1/movies.dat", "10::Toy Story (1995)::Animation|Comedy\n"
-                             "20::Who::What? (2000)::Drama\n");
+  dir.write("m1/movies.dat",
+            "10::Toy Story (1995)::Animation|Comedy\n"
+            "20::Who::What? (2000)::Drama\n");
   const auto m1 = titles_of("movielens-1m:" + dir.file("m1"));
   const auto d1 = load_ratings("movielens-1m:" + dir.file("m1"));
   EXPECT_EQ(m1[*d1.find_item("10")], "Toy Story (1995)");
