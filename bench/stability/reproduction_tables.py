@@ -3,9 +3,9 @@
 
 usage: reproduction_tables.py OUT_DIR/summary.json
 Prints: the paper's figures beside ours (with Welch's p, as the paper's tables were read),
-every cell's mean Top Out with its ratio (`*`: Welch p < 0.05, uncorrected), the noise floor, and per oracle the findings of the rank-sum test against those Welch's t-test would
-give (both after Holm's correction), with every cell on which they disagree. Standard library
-only.
+every cell's mean Top Out with its ratio (`*`: Welch p < 0.05, uncorrected), the noise floor,
+and per oracle the findings of the rank-sum test against those Welch's t-test would give (both
+after Holm's correction), with every cell on which they disagree. Standard library only.
 """
 import json
 import sys
