@@ -1,14 +1,15 @@
 // The campaign's outputs, all written atomically into one directory:
-//   summary.json      cells (mean, sd, baseline, ratio, p per algorithm/heuristic/size/oracle),
-//                     noise_floor, timing
+//   summary.json      cells (mean, sd, baseline, ratio, difference, rank-sum and Welch p per
+//                     algorithm/heuristic/size/oracle), significance, noise_floor, timing
 //   cells.csv         the same cells as CSV
 //   top_out.md, jaccard.md, aod.md, rbo.md  every cell of that oracle: mean, 95 % CI, ratio,
 //                     difference with its interval, P(above), rank-sum p, Holm and BH p,
 //                     Welch's Holm p, the noise floor
 //   findings.md       the cells of every oracle that survive Holm's correction, and the
 //                     low-power warning of the headline oracle
-//   figure2.svg       Figure 2: Top Out ratio to the same-type random baseline, log10 axis, with
-//                     trial quartiles, faint bars where Holm p >= 0.05, a marker for baseline 0
+//   figure2.svg       Figure 2: Top Out minus the same-type random baseline (difference of
+//                     means, linear axis) with its 95 % bootstrap interval, faint bars where the
+//                     cell is not a finding
 //   table3.md/.csv    Table 3: mean modification-set generation time per heuristic and size
 //   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
 //   configurations.md every configuration: its name in the tables, the full spec with defaults
