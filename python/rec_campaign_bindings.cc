@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,7 +59,8 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
                   const std::vector<std::size_t>& sizes, std::size_t trials, std::uint64_t seed,
                   std::size_t threads, std::size_t k, std::size_t noise_trials,
                   const std::vector<std::string>& portfolio, double delta,
-                  const std::string& delta_oracle, std::size_t stop_after,
+                  const std::string& delta_oracle, const std::string& headline_oracle,
+                  double min_effect, std::size_t stop_after,
                   const std::optional<std::string>& shard, const std::vector<std::string>& merge,
                   const std::optional<std::string>& data_name, py::object progress) {
   if (threads == 0) throw core::UsageError("threads: expected at least 1");
@@ -108,6 +110,11 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
   stability::ReportOptions report;
   report.delta = delta;
   report.delta_oracle = stability::parse_oracle(delta_oracle);
+  report.headline_oracle = stability::parse_oracle(headline_oracle);
+  if (!(min_effect >= 0) || std::isinf(min_effect)) {
+    throw core::UsageError("min_effect: expected a finite number >= 0");
+  }
+  report.min_effect = min_effect;
   for (const auto& a : config.algorithms) {
     if (!recsys::is_external_spec(a)) (void)recsys::make_recommender(a);
   }
@@ -185,12 +192,14 @@ void add_rec_campaign(py::module_& rec) {
       py::arg("sizes") = std::vector<std::size_t>{1, 10, 100}, py::arg("trials") = 100,
       py::arg("seed") = 0, py::arg("threads") = 1, py::arg("k") = 10, py::arg("noise_trials") = 5,
       py::arg("portfolio") = std::vector<std::string>{}, py::arg("delta") = 0.1,
-      py::arg("delta_oracle") = "top-out", py::arg("stop_after") = 0, py::arg("shard") = py::none(),
-      py::arg("merge") = std::vector<std::string>{}, py::arg("data_name") = py::none(),
-      py::arg("progress") = py::none(),
+      py::arg("delta_oracle") = "top-out", py::arg("headline_oracle") = "top-out",
+      py::arg("min_effect") = stability::kDefaultMinEffect, py::arg("stop_after") = 0,
+      py::arg("shard") = py::none(), py::arg("merge") = std::vector<std::string>{},
+      py::arg("data_name") = py::none(), py::arg("progress") = py::none(),
       "campaign(data, algorithms=None, *, store, out=None, heuristics=None, sizes=[1, 10, 100], "
       "trials=100, seed=0, threads=1, k=10, noise_trials=5, portfolio=[], delta=0.1, "
-      "delta_oracle='top-out', stop_after=0, shard=None, merge=[], data_name=None, "
+      "delta_oracle='top-out', headline_oracle='top-out', min_effect=0.05, stop_after=0, "
+      "shard=None, merge=[], data_name=None, "
       "progress=None) -> dict\n\n"
       "`assay rec campaign`: every algorithm × heuristic × size × trial run and the noise "
       "floor, each finished run kept in the SQLite store at once, so a call stopped part way "

@@ -38,6 +38,8 @@ struct RecCampaignOptions {
   std::size_t noise_trials = 5;
   double delta = 0.1;
   std::string delta_oracle = "top-out";
+  std::string headline_oracle = "top-out";
+  double min_effect = stability::kDefaultMinEffect;
   bool save_all = false;
   std::string store;
   std::string out;
@@ -131,6 +133,8 @@ int run(const RecCampaignOptions& o) {
   stability::ReportOptions report;
   report.delta = o.delta;
   report.delta_oracle = stability::parse_oracle(o.delta_oracle);
+  report.headline_oracle = stability::parse_oracle(o.headline_oracle);
+  report.min_effect = o.min_effect;
   report.save_all = o.save_all;
   for (const auto& a : config.algorithms) {
     if (recsys::is_command_spec(a)) {
@@ -210,11 +214,15 @@ int run(const RecCampaignOptions& o) {
     std::printf("rec campaign: %zu sets exceed %s %g, saved under %s/mods\n", sets.size(),
                 o.delta_oracle.c_str(), o.delta, o.out.c_str());
   }
-  const auto power = stability::top_out_power(summary);
-  std::printf(
-      "rec campaign: %zu of %zu targeted Top Out cells beat their random baseline at p < 0.05 "
-      "after Holm's correction (%zu before it), listed in %s/findings.md\n",
-      power.holm, power.targeted, power.raw, o.out.c_str());
+  for (const auto oracle : stability::kAllOracles) {
+    const auto p = stability::oracle_power(summary, oracle);
+    std::printf(
+        "rec campaign: %zu of %zu targeted %s cells beat their random baseline at p < 0.05 "
+        "(rank-sum test) after Holm's correction (%zu before it), listed in %s/findings.md\n",
+        p.findings, p.targeted, std::string(stability::title(oracle)).c_str(), p.raw,
+        o.out.c_str());
+  }
+  const auto power = stability::oracle_power(summary, report.headline_oracle, report.min_effect);
   if (power.low) {
     std::fprintf(stderr, "rec campaign: warning: %s\n",
                  stability::low_power_warning(power).c_str());
@@ -267,6 +275,15 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
              {.min = 0})
       ->capture_default_str();
   cmd->add_option("--delta-oracle", o->delta_oracle, "Oracle compared with --delta")
+      ->capture_default_str();
+  cmd->add_option("--headline-oracle", o->headline_oracle,
+                  "Oracle of the report's headline and low-power warning (top-out, jaccard, "
+                  "aod, rbo); every oracle's findings are tabled")
+      ->capture_default_str();
+  add_finite(cmd, "--min-effect", o->min_effect,
+             "Difference of means (of the headline oracle; 0.05 = 5 % of users for top-out) the "
+             "campaign should detect: cells that could not are reported as low power",
+             {.min = 0})
       ->capture_default_str();
   cmd->add_flag("--save-all", o->save_all,
                 "Save every run's modification set under mods/, whatever its instability "

@@ -1,6 +1,6 @@
 // `assay rec replay`: apply a saved modification set, retrain and show, user by user, which
-// items left (and entered) the top-k. JSON lines on stdout, one per affected user, then a
-// summary line with the oracle values.
+// items left (and entered) the top-k, with their titles where the data has them. JSON lines on
+// stdout, one per affected user, then a summary line with the oracle values.
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -15,6 +15,7 @@
 #include "option_checks.h"
 #include "rec_options.h"
 #include "recsys/data_spec.h"
+#include "recsys/item_titles.h"
 #include "recsys/recommender_spec.h"
 #include "stability/modification_set_file.h"
 #include "stability/replay.h"
@@ -32,7 +33,10 @@ struct RecReplayOptions {
   RecProgramOptions program;
 };
 
+// `titles`: one per item when the data has them (MovieLens), else empty; then every item list
+// has a matching list of titles beside it.
 void write_report(std::ostream& os, const recsys::Ratings& data,
+                  const std::vector<std::string>& titles,
                   const stability::SavedModificationSet& set, const std::string& algorithm,
                   const stability::ReplayResult& r) {
   const auto labels = [&](const std::vector<recsys::ItemId>& items) {
@@ -40,14 +44,25 @@ void write_report(std::ostream& os, const recsys::Ratings& data,
     for (const auto i : items) a.push_back(data.item_label(i));
     return a;
   };
+  const auto titles_of = [&](const std::vector<recsys::ItemId>& items) {
+    auto a = nlohmann::ordered_json::array();
+    for (const auto i : items) a.push_back(titles[i]);
+    return a;
+  };
   std::size_t n_lost_top1 = 0;
   for (const auto& c : r.changes) {
     nlohmann::ordered_json j;
     j["user"] = data.user_label(c.user);
     j["lost"] = labels(c.lost);
+    if (!titles.empty()) j["lost_titles"] = titles_of(c.lost);
     j["gained"] = labels(c.gained);
+    if (!titles.empty()) j["gained_titles"] = titles_of(c.gained);
     j["lost_top1"] = c.lost_top1;
-    if (!r.before[c.user].empty()) j["top1_before"] = data.item_label(r.before[c.user][0]);
+    if (!r.before[c.user].empty()) {
+      const recsys::ItemId top = r.before[c.user][0];
+      j["top1_before"] = data.item_label(top);
+      if (!titles.empty()) j["top1_before_title"] = titles[top];
+    }
     core::write_jsonl(os, j);
     n_lost_top1 += c.lost_top1 ? 1 : 0;
   }
@@ -65,7 +80,9 @@ void write_report(std::ostream& os, const recsys::Ratings& data,
 }
 
 int run(const RecReplayOptions& o) {
-  const auto data = recsys::load_ratings(o.data);
+  const auto spec = recsys::parse_data_spec(o.data);
+  const auto data = recsys::load_ratings(spec);
+  const auto titles = recsys::load_item_titles(spec, data);
   const auto set = stability::read_modification_set(o.mods, data);
   const std::string algorithm =
       recsys::normalize_recommender_spec(o.algorithm.empty() ? set.key.algorithm : o.algorithm);
@@ -88,10 +105,10 @@ int run(const RecReplayOptions& o) {
     throw;
   }
   if (o.out.empty()) {
-    write_report(std::cout, data, set, algorithm, r);
+    write_report(std::cout, data, titles, set, algorithm, r);
   } else {
     core::AtomicFileWriter writer(o.out);
-    write_report(writer.stream(), data, set, algorithm, r);
+    write_report(writer.stream(), data, titles, set, algorithm, r);
     writer.commit();
   }
   std::fprintf(stderr, "rec replay: %zu users changed; Top Out %.6g (recorded %.6g)\n",

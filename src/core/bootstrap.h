@@ -25,6 +25,13 @@ ConfidenceInterval bootstrap_ci(std::span<const double> sample,
                                 const std::function<double(std::span<const double>)>& statistic,
                                 const BootstrapOptions& options = {});
 
+// The difference of means, mean(a) - mean(b), of two independent samples, each resampled on its
+// own (as scipy.stats.bootstrap((a, b), ..., method="percentile")). NaN bounds when a sample is
+// empty.
+ConfidenceInterval bootstrap_mean_difference_ci(std::span<const double> a,
+                                                std::span<const double> b,
+                                                const BootstrapOptions& options = {});
+
 // The q-quantile of sorted `values` with linear interpolation (numpy's default, "linear").
 double quantile_sorted(std::span<const double> values, double q);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -10,6 +11,7 @@
 #include "core/hypothesis_test.h"
 #include "core/multiple_comparisons.h"
 #include "core/summary_stats.h"
+#include "core/unit_plan.h"
 #include "recsys/recommender_spec.h"
 
 namespace assay::stability {
@@ -18,6 +20,15 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 using CellKey = std::tuple<std::string, Heuristic, std::size_t>;
+
+// The bootstrap stream of one cell and oracle: a function of the cell's key alone, so a cell's
+// interval does not depend on which other cells the campaign holds.
+std::uint64_t cell_seed(std::uint64_t campaign_seed, const CellKey& key, std::size_t oracle) {
+  return core::unit_seed(campaign_seed, "interval|" + std::get<0>(key) + "|" +
+                                            std::string(to_string(std::get<1>(key))) + "|" +
+                                            std::to_string(std::get<2>(key)) + "|" +
+                                            std::to_string(oracle));
+}
 
 }  // namespace
 
@@ -106,9 +117,8 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
           const auto failed = failed_runs.find(key);
           c.failed = failed == failed_runs.end() ? 0 : failed->second;
           c.ratio = kNaN;
-          c.p = kNaN;
-          c.p_holm = kNaN;
-          c.p_bh = kNaN;
+          c.p = c.p_holm = c.p_bh = c.p_welch = c.p_welch_holm = c.mde = kNaN;
+          c.superiority = c.difference = c.difference_low = c.difference_high = kNaN;
           c.baseline_mean = kNaN;
           if (base_it != values.end()) {
             const auto& b = base_it->second[o];
@@ -116,7 +126,17 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
             c.baseline_mean = core::mean(b);
             c.baseline_zero = c.baseline_mean == 0;
             if (!c.baseline_zero) c.ratio = c.mean / c.baseline_mean;
-            c.p = core::welch_t_test(x, b).p;
+            const core::RankSumResult rank = core::rank_sum_test(x, b);
+            c.p = rank.p;
+            c.p_exact = rank.exact;
+            c.superiority = rank.superiority;
+            c.p_welch = core::welch_t_test(x, b).p;
+            core::BootstrapOptions boot;
+            boot.seed = cell_seed(config.seed, key, o);
+            const auto diff = core::bootstrap_mean_difference_ci(x, b, boot);
+            c.difference = diff.estimate;
+            c.difference_low = diff.low;
+            c.difference_high = diff.high;
           }
           s.cells.push_back(c);
         }
@@ -134,9 +154,28 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     }
     const auto holm = core::holm_adjust(p);
     const auto bh = core::benjamini_hochberg_adjust(p);
+    std::vector<double> welch;
+    for (const auto* c : family) welch.push_back(c->p_welch);
+    const auto welch_holm = core::holm_adjust(welch);
     for (std::size_t k = 0; k < family.size(); ++k) {
       family[k]->p_holm = holm[k];
       family[k]->p_bh = bh[k];
+      family[k]->p_welch_holm = welch_holm[k];
+    }
+    // Every targeted cell with a baseline, a defined p or not, gets the effect it could detect
+    // in a family of this size.
+    const double level = kAlpha / static_cast<double>(std::max<std::size_t>(1, family.size()));
+    const double z = core::normal_quantile(1 - level / 2) + core::normal_quantile(kPower);
+    for (auto& c : s.cells) {
+      if (c.oracle != oracle || is_random_baseline(c.heuristic) || !c.baseline) continue;
+      const auto* base = find_cell(s, c.algorithm, *c.baseline, c.size, oracle);
+      if (!base || c.trials < 2 || base->trials < 2 ||
+          core::rank_sum_min_p(c.trials, base->trials) >= level) {
+        c.mde = std::numeric_limits<double>::infinity();
+        continue;
+      }
+      c.mde = z * std::sqrt(c.sd * c.sd / static_cast<double>(c.trials) +
+                            base->sd * base->sd / static_cast<double>(base->trials));
     }
   }
 
@@ -152,6 +191,15 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     }
     for (std::size_t o = 0; o < kNumOracles; ++o) f.mean[o] = f.trials ? core::mean(v[o]) : kNaN;
     s.noise_floor.push_back(f);
+  }
+  for (auto& c : s.cells) {
+    c.noise_floor = kNaN;
+    for (const auto& f : s.noise_floor) {
+      if (f.algorithm == c.algorithm) {
+        c.noise_floor = f.mean[static_cast<std::size_t>(c.oracle)];
+      }
+    }
+    c.within_noise = c.noise_floor > 0 && c.mean <= c.noise_floor;
   }
 
   for (const auto h : config.heuristics) {
@@ -174,44 +222,71 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
 }
 
 bool survives_correction(const CellStats& c) {
-  return c.baseline && c.p_holm < kAlpha && c.mean > c.baseline_mean;
+  return c.baseline && c.p_holm < kAlpha && c.mean > c.baseline_mean && c.superiority > 0.5;
 }
 
-PowerCheck top_out_power(const CampaignSummary& summary) {
+PowerCheck oracle_power(const CampaignSummary& summary, Oracle oracle, double min_effect) {
   PowerCheck power;
+  power.oracle = oracle;
+  power.min_effect = min_effect;
   bool first = true;
   for (const auto& c : summary.cells) {
-    if (c.oracle != Oracle::kTopOut || is_random_baseline(c.heuristic) || std::isnan(c.p)) {
-      continue;
+    if (c.oracle != oracle || is_random_baseline(c.heuristic) || !c.baseline) continue;
+    ++power.compared;
+    if (!survives_correction(c) && c.mde > min_effect) {
+      ++power.underpowered;
+      if (std::isinf(c.mde)) {
+        ++power.undetectable;
+      } else {
+        power.largest_mde = std::max(power.largest_mde, c.mde);
+      }
     }
+    if (std::isnan(c.p)) continue;
     ++power.targeted;
     power.raw += c.p < kAlpha ? 1 : 0;
     power.holm += c.p_holm < kAlpha ? 1 : 0;
+    power.findings += survives_correction(c) ? 1 : 0;
     power.bh += c.p_bh < kAlpha ? 1 : 0;
     power.min_trials = first ? c.trials : std::min(power.min_trials, c.trials);
     first = false;
   }
-  power.low = power.targeted > 0 && (power.min_trials < kLowPowerTrials || power.holm == 0);
+  power.low = power.underpowered > 0;
   return power;
 }
 
 std::string low_power_warning(const PowerCheck& power) {
   if (!power.low) return "";
+  const auto count = [](std::size_t n, const std::string& word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  char effect[32];
+  std::snprintf(effect, sizeof effect, "%g", power.min_effect);
   std::string text =
-      "Low power: " + std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
-      " targeted Top Out cells reach p < 0.05 against their random baseline, " +
-      std::to_string(power.holm) + " after Holm's correction for " +
-      std::to_string(power.targeted) + " comparison" + (power.targeted == 1 ? "" : "s") + " (" +
-      std::to_string(power.bh) + " after Benjamini-Hochberg's)";
-  if (power.min_trials < kLowPowerTrials) {
-    text += "; with " + std::to_string(power.min_trials) + " trial" +
-            (power.min_trials == 1 ? "" : "s") +
-            " in a cell only large effects can be told from chance: run more --trials (" +
-            std::to_string(kLowPowerTrials) + " or more)";
-  } else {
-    text += "; no heuristic is shown to move more users than random modifications do";
+      "Low power: of " +
+      count(power.compared, "targeted " + std::string(title(power.oracle)) + " cell") + ", " +
+      std::to_string(power.underpowered) +
+      " without a finding could not have detected a difference of " + effect +
+      " (--min-effect) at 80 % power after Holm's correction";
+  if (power.undetectable > 0) {
+    text += "; " + std::to_string(power.undetectable) +
+            " of them hold too few trials for the "
+            "rank-sum test to reach the corrected level whatever the effect";
   }
-  return text + ".";
+  if (power.largest_mde > 0) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.3g", power.largest_mde);
+    text += std::string("; the largest finite minimum detectable difference is ") + buf;
+  }
+  text += ". " + std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
+          " targeted cells with a test";
+  if (power.compared > power.targeted) {
+    text += " (the other " + std::to_string(power.compared - power.targeted) +
+            " showed one value in every trial of the cell and its baseline)";
+  }
+  text += " reach p < 0.05 before the correction, " + std::to_string(power.holm) +
+          " after Holm's (" + std::to_string(power.bh) +
+          " after Benjamini-Hochberg's): run more --trials to tell small effects from chance.";
+  return text;
 }
 
 const CellStats* find_cell(const CampaignSummary& summary, const std::string& algorithm,

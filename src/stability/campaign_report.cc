@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -13,6 +14,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/hypothesis_test.h"
 #include "core/json_file.h"
 #include "core/svg_chart.h"
 #include "core/table.h"
@@ -51,6 +53,24 @@ std::string interval_text(const CellStats& c) {
   if (std::isnan(c.ci_low)) return "n/a";
   return "[" + num(std::clamp(c.ci_low, 0.0, 1.0)) + ", " + num(std::clamp(c.ci_high, 0.0, 1.0)) +
          "]";
+}
+
+// "0.12 [0.05, 0.2]": the difference of means with its bootstrap interval; "n/a" without a
+// baseline.
+std::string difference_text(const CellStats& c) {
+  if (std::isnan(c.difference)) return "n/a";
+  if (std::isnan(c.difference_low)) return num(c.difference);
+  return num(c.difference) + " [" + num(c.difference_low) + ", " + num(c.difference_high) + "]";
+}
+
+// How the cell compares with the algorithm's seed noise floor: "≤ floor" when a reseed alone
+// moved as much, else the mean as a multiple of the floor ("floor 0" when reseeding moved
+// nothing, "n/a" without retrainings).
+std::string noise_text(const CellStats& c) {
+  if (std::isnan(c.noise_floor)) return "n/a";
+  if (c.noise_floor == 0) return "floor 0";
+  if (c.within_noise) return "≤ floor";
+  return num(c.mean / c.noise_floor) + "× floor";
 }
 
 const ConfigurationProfile* find_configuration(const CampaignSummary& summary,
@@ -147,9 +167,23 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
                                : nlohmann::ordered_json(nullptr);
     e["baseline_mean"] = number_or_null(c.baseline_mean);
     e["ratio"] = number_or_null(c.ratio);
+    e["test"] = std::isnan(c.p)
+                    ? nlohmann::ordered_json(nullptr)
+                    : nlohmann::ordered_json(c.p_exact ? "rank-sum exact" : "rank-sum normal");
     e["p"] = number_or_null(c.p);
     e["p_holm"] = number_or_null(c.p_holm);
     e["p_bh"] = number_or_null(c.p_bh);
+    e["superiority"] = number_or_null(c.superiority);
+    e["difference"] = number_or_null(c.difference);
+    e["difference_ci95"] = {number_or_null(c.difference_low), number_or_null(c.difference_high)};
+    e["p_welch"] = number_or_null(c.p_welch);
+    e["p_welch_holm"] = number_or_null(c.p_welch_holm);
+    e["noise_floor"] = number_or_null(c.noise_floor);
+    e["within_noise"] = c.within_noise;
+    e["mde"] = number_or_null(c.mde);
+    e["detectable"] = std::isnan(c.mde) ? nlohmann::ordered_json(nullptr)
+                                        : nlohmann::ordered_json(!std::isinf(c.mde));
+    e["finding"] = !is_random_baseline(c.heuristic) && survives_correction(c);
     e["ci95"] = {number_or_null(c.ci_low), number_or_null(c.ci_high)};
     e["quartiles"] = {number_or_null(c.q1), number_or_null(c.q3)};
     e["baseline_zero"] = c.baseline_zero;
@@ -158,18 +192,43 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
     cells.push_back(e);
   }
   j["cells"] = cells;
-  const PowerCheck power = top_out_power(summary);
   nlohmann::ordered_json pw;
   pw["alpha"] = kAlpha;
+  pw["test"] =
+      "Wilcoxon-Mann-Whitney rank-sum against the random baseline's trials: exact "
+      "permutation p when both cells hold at most " +
+      std::to_string(core::kExactRankSumMax) +
+      " trials together, else the normal approximation with tie correction";
   pw["correction"] = "holm";
   pw["family"] = "per oracle: every cell of a non-random heuristic with a defined p";
-  pw["targeted_top_out_cells"] = power.targeted;
-  pw["below_alpha"] = power.raw;
-  pw["below_alpha_holm"] = power.holm;
-  pw["below_alpha_bh"] = power.bh;
-  pw["min_trials"] = power.min_trials;
-  pw["low_power"] = power.low;
-  pw["warning"] = low_power_warning(power);
+  pw["headline_oracle"] = std::string(to_string(options.headline_oracle));
+  auto by_oracle = nlohmann::ordered_json::array();
+  for (const auto oracle : kAllOracles) {
+    const PowerCheck power = oracle_power(summary, oracle, options.min_effect);
+    nlohmann::ordered_json e;
+    e["oracle"] = std::string(to_string(oracle));
+    e["targeted_cells"] = power.targeted;
+    e["below_alpha"] = power.raw;
+    e["below_alpha_holm"] = power.holm;
+    e["findings"] = power.findings;
+    e["below_alpha_bh"] = power.bh;
+    std::size_t welch = 0;
+    for (const auto& c : summary.cells) {
+      welch += c.oracle == oracle && !is_random_baseline(c.heuristic) && c.baseline &&
+                       c.p_welch_holm < kAlpha && c.mean > c.baseline_mean
+                   ? 1
+                   : 0;
+    }
+    e["below_alpha_holm_welch"] = welch;
+    e["min_trials"] = power.min_trials;
+    e["min_effect"] = power.min_effect;
+    e["underpowered_cells"] = power.underpowered;
+    e["undetectable_cells"] = power.undetectable;
+    e["low_power"] = power.low;
+    e["warning"] = low_power_warning(power);
+    by_oracle.push_back(e);
+  }
+  pw["oracles"] = by_oracle;
   j["significance"] = pw;
   auto noise = nlohmann::ordered_json::array();
   for (const auto& f : summary.noise_floor) {
@@ -218,21 +277,21 @@ std::string summary_json(const CampaignConfig& config, const CampaignSummary& su
 
 std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& summary) {
   core::BarChart chart;
-  chart.log_y = true;
-  chart.labels.title = "Figure 2: Top Out relative to the same-type random baseline";
+  chart.labels.title =
+      "Figure 2: Top Out minus the same-type random baseline (difference of means, 95 % interval)";
   chart.labels.x_label = "heuristic, grouped by algorithm";
-  chart.labels.y_label = "ratio to baseline (log10)";
-  chart.faint_meaning = "Holm p >= 0.05";
-  chart.marker_meaning = "random moved none";
-  chart.whisker_meaning = "trial quartiles";
+  chart.labels.y_label = "difference in share of users";
+  chart.faint_meaning = "not a finding";
+  chart.whisker_meaning = "95 % bootstrap CI";
   for (const auto n : config.sizes) {
     core::BarSeries series;
     series.name = "n = " + std::to_string(n);
     chart.series.push_back(std::move(series));
   }
-  // A bar is the ratio of the cell's mean to its baseline's mean; its whisker the quartiles of
-  // the trials over that mean; faint unless it survives Holm's correction. A cell whose
-  // baseline moved no one has no ratio: an open triangle on the 1x line, not a bar.
+  // A bar is the difference between the cell's mean and its baseline's, on a linear axis, so a
+  // baseline that moved no one needs no special mark and a cell below its baseline points down;
+  // its whisker the bootstrap interval of that difference, so a cell carried by a few trials
+  // shows an interval reaching across 0; faint unless it is a finding.
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
       if (is_random_baseline(h)) continue;
@@ -242,25 +301,16 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
         const auto* c = find_cell(summary, a, h, config.sizes[s], Oracle::kTopOut);
         auto& series = chart.series[s];
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        double v = nan, low = nan, high = nan;
         std::string note;
-        if (c && std::isfinite(c->ratio) && c->ratio > 0) {
-          v = c->ratio;
-          if (c->q3 > 0) {  // quartiles both 0 have nothing to draw on a log axis
-            low = c->q1 / c->baseline_mean;
-            high = c->q3 / c->baseline_mean;
-          }
-        }
         if (c) {
-          note = c->baseline_zero ? "random moved none; " : "";
-          note += "mean Top Out " + num(c->mean) + ", p " + num(c->p) + ", Holm p " +
-                  num(c->p_holm) + ", " + std::to_string(c->trials) + " trials";
+          note = "mean Top Out " + num(c->mean) + " against " + num(c->baseline_mean) +
+                 ", rank-sum p " + num(c->p) + ", Holm p " + num(c->p_holm) + ", " +
+                 std::to_string(c->trials) + " trials, seed noise floor " + num(c->noise_floor);
         }
-        series.values.push_back(v);
-        series.low.push_back(low);
-        series.high.push_back(high);
-        series.faint.push_back(!(c && c->p_holm < kAlpha));
-        series.marker.push_back(c && c->baseline_zero && c->mean > 0);
+        series.values.push_back(c ? c->difference : nan);
+        series.low.push_back(c ? c->difference_low : nan);
+        series.high.push_back(c ? c->difference_high : nan);
+        series.faint.push_back(!(c && survives_correction(*c)));
         series.notes.push_back(std::move(note));
       }
     }
@@ -285,7 +335,8 @@ core::Table table3_table(const CampaignSummary& summary) {
     columns.push_back({"n = " + std::to_string(n) + " (ms)", core::Align::kRight});
   }
   core::Table table(std::move(columns),
-                    "Table 3: mean time to generate a modification set (influence precomputed).");
+                    "Table 3 (numbered as in the AAAI-19 paper): mean time to generate a "
+                    "modification set (influence precomputed).");
   for (const auto h : heuristics) {
     std::vector<std::string> row{std::string(to_string(h))};
     for (const auto n : sizes) {
@@ -345,11 +396,12 @@ core::Table table4_table(const CampaignConfig& config, const CampaignSummary& su
                      {"APORTFOLIO Top Out", core::Align::kRight},
                      {"ARAND Top Out", core::Align::kRight},
                      {"ratio", core::Align::kRight},
-                     {"Welch p", core::Align::kRight},
+                     {"rank-sum p", core::Align::kRight},
                      {"Holm p", core::Align::kRight},
                      {"BH p", core::Align::kRight},
                      {"trials", core::Align::kRight}},
-                    "Table 4: APORTFOLIO against the random additions ARAND (mean Top Out); p "
+                    "Table 4 (numbered as in the AAAI-19 paper): APORTFOLIO against the random "
+                    "additions ARAND (mean Top Out); rank-sum p "
                     "adjusted for every targeted Top Out comparison of the campaign (Holm; "
                     "Benjamini-Hochberg).");
   for (const auto& r : table4_rows(config, summary)) {
@@ -408,12 +460,18 @@ core::Table configurations_table(const CampaignSummary& summary) {
   } else {
     for (const double v : values) columns.push_back({"I_R(" + num(v) + ")", core::Align::kRight});
   }
-  columns.push_back({"RMSE", core::Align::kRight});
-  columns.push_back({"MAE", core::Align::kRight});
+  // Accuracy columns only when some configuration's accuracy was measured (--accuracy or a
+  // sweep).
+  const bool accuracy = std::any_of(summary.configurations.begin(), summary.configurations.end(),
+                                    [](const ConfigurationProfile& c) { return c.has_accuracy; });
+  if (accuracy) {
+    columns.push_back({"RMSE", core::Align::kRight});
+    columns.push_back({"MAE", core::Align::kRight});
+  }
   core::Table table(std::move(columns),
-                    "Configurations: I_R(r) = number of (user, recommended item) pairs whose "
-                    "item's mean rating lies within 0.05 of r; RMSE/MAE by cross-validation where "
-                    "measured.");
+                    std::string("Configurations: I_R(r) = number of (user, recommended item) "
+                                "pairs whose item's mean rating lies within 0.05 of r") +
+                        (accuracy ? "; RMSE/MAE by cross-validation where measured." : "."));
   for (const auto& c : summary.configurations) {
     std::vector<std::string> row{c.algorithm, c.spec};
     std::string pairs;
@@ -429,8 +487,10 @@ core::Table configurations_table(const CampaignSummary& summary) {
       }
     }
     if (one_column) row.push_back(std::move(pairs));
-    row.push_back(c.has_accuracy ? num(c.rmse) : "");
-    row.push_back(c.has_accuracy ? num(c.mae) : "");
+    if (accuracy) {
+      row.push_back(c.has_accuracy ? num(c.rmse) : "n/a");
+      row.push_back(c.has_accuracy ? num(c.mae) : "n/a");
+    }
     table.add_row(std::move(row));
   }
   return table;
@@ -565,7 +625,9 @@ SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep) {
 std::string cells_csv(const CampaignSummary& summary) {
   std::string out =
       "algorithm,heuristic,size,oracle,trials,mean,sd,baseline,baseline_mean,ratio,p,"
-      "baseline_zero,mean_set_size,p_holm,p_bh,ci_low,ci_high,q1,q3\n";
+      "baseline_zero,mean_set_size,p_holm,p_bh,ci_low,ci_high,q1,q3,p_exact,superiority,"
+      "difference,difference_low,difference_high,p_welch,p_welch_holm,noise_floor,"
+      "within_noise\n";
   for (const auto& c : summary.cells) {
     out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," + std::to_string(c.size) +
            "," + std::string(to_string(c.oracle)) + "," + std::to_string(c.trials) + "," +
@@ -574,14 +636,23 @@ std::string cells_csv(const CampaignSummary& summary) {
            num(c.baseline_mean, "") + "," + num(c.ratio, "") + "," + num(c.p, "") + "," +
            (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "," +
            num(c.p_holm, "") + "," + num(c.p_bh, "") + "," + num(c.ci_low, "") + "," +
-           num(c.ci_high, "") + "," + num(c.q1, "") + "," + num(c.q3, "") + "\n";
+           num(c.ci_high, "") + "," + num(c.q1, "") + "," + num(c.q3, "") + "," +
+           (c.p_exact ? "1" : "0") + "," + num(c.superiority, "") + "," + num(c.difference, "") +
+           "," + num(c.difference_low, "") + "," + num(c.difference_high, "") + "," +
+           num(c.p_welch, "") + "," + num(c.p_welch_holm, "") + "," + num(c.noise_floor, "") + "," +
+           (c.within_noise ? "1" : "0") + "\n";
   }
   return out;
 }
 
 namespace {
 
-core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& summary) {
+// Every cell of one oracle: mean over trials with its 95 % t-interval, ratio and difference to
+// the random baseline, the rank-sum test with its adjustments, Welch's Holm p for comparison,
+// and the seed noise floor.
+core::Table oracle_table(const CampaignConfig& config, const CampaignSummary& summary,
+                         Oracle oracle) {
+  const std::string name(title(oracle));
   core::Table table({{"algorithm", core::Align::kLeft},
                      {"heuristic", core::Align::kLeft},
                      {"n", core::Align::kRight},
@@ -589,22 +660,37 @@ core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& s
                      {"mean", core::Align::kRight},
                      {"95 % CI", core::Align::kRight},
                      {"ratio", core::Align::kRight},
-                     {"Welch p", core::Align::kRight},
+                     {"difference [95 % CI]", core::Align::kRight},
+                     {"P(above)", core::Align::kRight},
+                     {"rank-sum p", core::Align::kRight},
                      {"Holm p", core::Align::kRight},
                      {"BH p", core::Align::kRight},
+                     {"Welch Holm p", core::Align::kRight},
+                     {"min. detectable", core::Align::kRight},
+                     {"noise floor", core::Align::kRight},
                      {"finding", core::Align::kLeft}},
-                    "Top Out per cell: mean over trials with its 95 % t-interval, ratio to the "
-                    "same-type random baseline, Welch's p and p adjusted for every targeted "
-                    "Top Out comparison of the campaign (Holm; Benjamini-Hochberg). A finding "
-                    "is a cell above its baseline with Holm p < 0.05.");
+                    name +
+                        " per cell: mean over trials with its 95 % t-interval; ratio and "
+                        "difference of means (bootstrap interval) to the same-type random "
+                        "baseline; P(above): the chance that a trial of the cell moves more "
+                        "than one of the baseline (ties count half); the rank-sum test's p and "
+                        "p adjusted for every targeted " +
+                        name +
+                        " comparison of the campaign (Holm; Benjamini-Hochberg); Welch's "
+                        "t-test's Holm p for comparison; the smallest difference the design "
+                        "detects with 80 % power after the correction (\"none\": too few "
+                        "trials for any); the mean against the seed noise floor. A finding is a "
+                        "cell above its baseline with Holm p < 0.05.");
   for (const auto& a : config.algorithms) {
     for (const auto h : config.heuristics) {
       for (const auto n : config.sizes) {
-        const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
+        const auto* c = find_cell(summary, a, h, n, oracle);
         if (!c) continue;
         table.add_row({a, std::string(to_string(h)), std::to_string(n), std::to_string(c->trials),
-                       num(c->mean), interval_text(*c), ratio_text(*c), num(c->p), num(c->p_holm),
-                       num(c->p_bh),
+                       num(c->mean), interval_text(*c), ratio_text(*c), difference_text(*c),
+                       num(c->superiority), num(c->p), num(c->p_holm), num(c->p_bh),
+                       num(c->p_welch_holm), std::isinf(c->mde) ? "none" : num(c->mde),
+                       noise_text(*c),
                        is_random_baseline(h)     ? "baseline"
                        : survives_correction(*c) ? "yes"
                                                  : ""});
@@ -614,38 +700,67 @@ core::Table top_out_table(const CampaignConfig& config, const CampaignSummary& s
   return table;
 }
 
-// The cells that survive the correction (the headline's), or a line saying none do.
-core::Table findings_table(const CampaignConfig& config, const CampaignSummary& summary) {
-  const PowerCheck power = top_out_power(summary);
+// The cells that survive the correction, every oracle (the headline's oracle first), or a line
+// saying none do.
+core::Table findings_table(const CampaignConfig& config, const CampaignSummary& summary,
+                           Oracle headline) {
+  std::vector<Oracle> order{headline};
+  for (const auto o : kAllOracles) {
+    if (o != headline) order.push_back(o);
+  }
+  std::string counts;
+  for (const auto o : order) {
+    const PowerCheck power = oracle_power(summary, o);
+    counts += (counts.empty() ? "" : "; ") + std::string(title(o)) + " " +
+              std::to_string(power.findings) + " of " + std::to_string(power.targeted) + " (" +
+              std::to_string(power.raw) + " before the correction, " + std::to_string(power.bh) +
+              " after Benjamini-Hochberg's)";
+  }
   core::Table table(
-      {{"algorithm", core::Align::kLeft},
+      {{"oracle", core::Align::kLeft},
+       {"algorithm", core::Align::kLeft},
        {"heuristic", core::Align::kLeft},
        {"n", core::Align::kRight},
        {"trials", core::Align::kRight},
-       {"mean Top Out", core::Align::kRight},
+       {"mean", core::Align::kRight},
        {"95 % CI", core::Align::kRight},
        {"baseline", core::Align::kLeft},
        {"ratio", core::Align::kRight},
-       {"Welch p", core::Align::kRight},
+       {"difference [95 % CI]", core::Align::kRight},
+       {"P(above)", core::Align::kRight},
+       {"rank-sum p", core::Align::kRight},
        {"Holm p", core::Align::kRight},
-       {"BH p", core::Align::kRight}},
-      "Heuristics that moved more users' top item than the same number of random "
-      "modifications, at p < 0.05 after Holm's correction for " +
-          std::to_string(power.targeted) + " comparisons: " + std::to_string(power.holm) + " of " +
-          std::to_string(power.targeted) + " targeted cells (" + std::to_string(power.raw) +
-          " before the correction, " + std::to_string(power.bh) + " after Benjamini-Hochberg's).");
-  for (const auto& a : config.algorithms) {
-    for (const auto h : config.heuristics) {
-      for (const auto n : config.sizes) {
-        const auto* c = find_cell(summary, a, h, n, Oracle::kTopOut);
-        if (!c || is_random_baseline(h) || !survives_correction(*c)) continue;
-        table.add_row({a, std::string(to_string(h)), std::to_string(n), std::to_string(c->trials),
-                       num(c->mean), interval_text(*c), std::string(to_string(*c->baseline)),
-                       ratio_text(*c), num(c->p), num(c->p_holm), num(c->p_bh)});
+       {"noise floor", core::Align::kRight}},
+      "Heuristics that moved users' top-" + std::to_string(config.k) +
+          " lists more than the same number of random modifications, at p < 0.05 (rank-sum "
+          "test) after Holm's correction for each oracle's comparisons: " +
+          counts + ".");
+  for (const auto o : order) {
+    for (const auto& a : config.algorithms) {
+      for (const auto h : config.heuristics) {
+        for (const auto n : config.sizes) {
+          const auto* c = find_cell(summary, a, h, n, o);
+          if (!c || is_random_baseline(h) || !survives_correction(*c)) continue;
+          table.add_row({std::string(title(o)), a, std::string(to_string(h)), std::to_string(n),
+                         std::to_string(c->trials), num(c->mean), interval_text(*c),
+                         std::string(to_string(*c->baseline)), ratio_text(*c), difference_text(*c),
+                         num(c->superiority), num(c->p), num(c->p_holm), noise_text(*c)});
+        }
       }
     }
   }
   return table;
+}
+
+// A word for a POSIX shell: as it is when it holds only safe characters, else in single quotes.
+std::string shell_quote(const std::string& word) {
+  const bool safe = !word.empty() && std::all_of(word.begin(), word.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || std::strchr("_-./:=,+@%", ch);
+  });
+  if (safe) return word;
+  std::string out = "'";
+  for (const char ch : word) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
 }
 
 // Failed runs per cell (a program that failed), with the first reason.
@@ -683,8 +798,10 @@ core::Table noise_table(const CampaignSummary& summary) {
 }  // namespace
 
 std::string campaign_headline_html(const recsys::Ratings& data, const CampaignConfig& config,
-                                   const CampaignSummary& summary) {
+                                   const CampaignSummary& summary, Oracle oracle) {
   const double users = static_cast<double>(data.n_users());
+  const std::string name(title(oracle));
+  const bool top_out = oracle == Oracle::kTopOut;
   const auto verb = [](Heuristic h) {
     switch (modification_kind(h)) {
       case recsys::Modification::Kind::kAdd:
@@ -717,15 +834,21 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
                   data.n_users(), 100.0 * mean);
     return std::string(buf);
   };
-  // Per algorithm, the cell (non-random heuristic, size) that moved the most users' top item
-  // among those that survive Holm's correction; only these are quoted.
-  const PowerCheck power = top_out_power(summary);
+  // What a mean of this oracle did, in words.
+  const auto moved = [&](double mean) {
+    if (top_out) return "pushed the top recommendation of " + people(mean);
+    return "moved users' top-" + std::to_string(config.k) + " lists by a mean " + name +
+           " distance of " + num(mean);
+  };
+  // Per algorithm, the cell (non-random heuristic, size) that moved the most among those that
+  // survive Holm's correction; only these are quoted.
+  const PowerCheck power = oracle_power(summary, oracle);
   std::vector<const CellStats*> best;
   std::vector<std::string> without;  // algorithms with no surviving cell
   for (const auto& a : config.algorithms) {
     const CellStats* top = nullptr;
     for (const auto& c : summary.cells) {
-      if (c.algorithm != a || c.oracle != Oracle::kTopOut || is_random_baseline(c.heuristic) ||
+      if (c.algorithm != a || c.oracle != oracle || is_random_baseline(c.heuristic) ||
           !survives_correction(c)) {
         continue;
       }
@@ -737,20 +860,44 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
       without.push_back(a);
     }
   }
+  // Algorithms whose reseed alone moves at least as much as every modification set did: their
+  // instability is the model's own.
+  std::string noise_text;
+  for (const auto& f : summary.noise_floor) {
+    const double floor = f.mean[static_cast<std::size_t>(oracle)];
+    if (!(floor > 0)) continue;
+    const CellStats* largest = nullptr;
+    for (const auto& c : summary.cells) {
+      if (c.algorithm == f.algorithm && c.oracle == oracle &&
+          (!largest || c.mean > largest->mean)) {
+        largest = &c;
+      }
+    }
+    if (!largest || largest->mean > floor) continue;
+    noise_text += "<p class=\"headline\">On " + core::xml_escape(f.algorithm) +
+                  ", retraining on the unchanged data with another seed " + moved(floor) +
+                  " (mean of " + std::to_string(f.trials) + " retraining" +
+                  (f.trials == 1 ? "" : "s") + "), at least as much as any set of modifications (" +
+                  "largest: " + std::string(to_string(largest->heuristic)) +
+                  " n = " + std::to_string(largest->size) + ", " + num(largest->mean) +
+                  "): its instability is the model's own, not the data's.</p>\n";
+  }
   const std::string counts = std::to_string(power.raw) + " of " + std::to_string(power.targeted) +
                              " targeted cells reach p < 0.05 before the correction, " +
                              std::to_string(power.holm) + " after it";
   if (best.empty()) {
     if (power.targeted == 0) {
-      return "<p class=\"headline\">No heuristic cell with a Top Out comparison against its "
-             "random baseline: nothing to summarise.</p>\n";
+      return "<p class=\"headline\">No heuristic cell with a " + name +
+             " comparison against its random baseline: nothing to summarise.</p>\n" + noise_text;
     }
-    return "<p class=\"headline\">No heuristic moved more users' top item out of their top-" +
-           std::to_string(config.k) +
-           " list than the same number of random modifications, once the p-values are "
-           "corrected for the campaign's " +
+    return "<p class=\"headline\">No heuristic moved " +
+           (top_out ? "more users' top item out of their top-" + std::to_string(config.k) + " list"
+                    : "users' top-" + std::to_string(config.k) + " lists further (" + name + ")") +
+           " than the same number of random modifications, once the rank-sum test's p-values "
+           "are corrected for the campaign's " +
            std::to_string(power.targeted) + " comparisons (Holm, 5 %): " + counts +
-           ". The ratios in Figure 2 and the tables are not findings.</p>\n";
+           ". The differences in Figure 2 and the ratios in the tables are not findings.</p>\n" +
+           noise_text;
   }
   const CellStats* lead = best.front();
   for (const auto* c : best) {
@@ -760,34 +907,45 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
     const std::string b0 = bold ? "<b>" : "", b1 = bold ? "</b>" : "";
     std::string text = "on " + b0 + core::xml_escape(c.algorithm) + b1 + ", " + verb(c.heuristic) +
                        " " + std::to_string(c.size) + " rating" + (c.size == 1 ? "" : "s") +
-                       " chosen by " + b0 + std::string(to_string(c.heuristic)) + b1 +
-                       " pushed the top recommendation of " + people(c.mean);
+                       " chosen by " + b0 + std::string(to_string(c.heuristic)) + b1 + " " +
+                       moved(c.mean);
     if (!std::isnan(c.ci_low)) {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "; 95 %% CI %.1f–%.1f %%",
-                    100.0 * std::clamp(c.ci_low, 0.0, 1.0),
-                    100.0 * std::clamp(c.ci_high, 0.0, 1.0));
-      text.insert(text.size() - 1, buf);  // inside the parenthesis of people()
+      if (top_out) {
+        std::snprintf(buf, sizeof buf, "; 95 %% CI %.1f–%.1f %%",
+                      100.0 * std::clamp(c.ci_low, 0.0, 1.0),
+                      100.0 * std::clamp(c.ci_high, 0.0, 1.0));
+        text.insert(text.size() - 1, buf);  // inside the parenthesis of people()
+      } else {
+        std::snprintf(buf, sizeof buf, " (95 %% CI %.3g–%.3g)", std::clamp(c.ci_low, 0.0, 1.0),
+                      std::clamp(c.ci_high, 0.0, 1.0));
+        text += buf;
+      }
     }
-    text += " out of their top-" + std::to_string(config.k) + " list";
+    if (top_out) text += " out of their top-" + std::to_string(config.k) + " list";
+    const std::string random = " random " + std::string(random_kind(*c.baseline)) + " (" +
+                               std::string(to_string(*c.baseline)) + ")";
     if (c.baseline_zero) {
-      text += ", where as many random " + std::string(random_kind(*c.baseline)) + " (" +
-              std::string(to_string(*c.baseline)) + ") moved none";
+      text += ", where as many" + random + " moved none";
     } else {
-      text += ", " + num(c.ratio) + " times as many as the same number of random " +
-              std::string(random_kind(*c.baseline)) + " (" + std::string(to_string(*c.baseline)) +
-              ")";
+      text += ", " + num(c.ratio) + (top_out ? " times as many as" : " times as much as") +
+              " the same number of" + random;
     }
-    text += " (Welch p = " + num(c.p) + ", Holm-adjusted " + num(c.p_holm) + ", " +
-            std::to_string(c.trials) + " trials)";
+    text += " (difference " + difference_text(c) + "; a trial moved more than a random one with " +
+            "probability " + num(c.superiority) + "; rank-sum p = " + num(c.p) +
+            ", Holm-adjusted " + num(c.p_holm) + ", " + std::to_string(c.trials) + " trials)";
     return text;
   };
-  std::string out = "<p class=\"headline\">Largest effect that survives the correction for " +
-                    std::to_string(power.targeted) + " comparisons: " + sentence(*lead, true);
+  std::string out = "<p class=\"headline\">Largest effect on " + name +
+                    " that survives the correction for " + std::to_string(power.targeted) +
+                    (power.targeted == 1 ? " comparison: " : " comparisons: ") +
+                    sentence(*lead, true);
   for (const auto& f : summary.noise_floor) {
-    if (f.algorithm == lead->algorithm && std::isfinite(f.mean[0])) {
+    const double floor = f.mean[static_cast<std::size_t>(oracle)];
+    if (f.algorithm == lead->algorithm && std::isfinite(floor)) {
       out += "; retraining " + core::xml_escape(f.algorithm) +
-             " on unchanged data with another seed moves " + people(f.mean[0]);
+             " on unchanged data with another seed " +
+             (top_out ? "moves " + people(floor) : "moves the lists by " + num(floor));
     }
   }
   out += ".</p>\n";
@@ -800,7 +958,7 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
     }
     out += "</ul>\n";
   }
-  return out;
+  return out + noise_text;
 }
 
 namespace {
@@ -882,10 +1040,18 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
   put("table4.md", table4.markdown());
   put("table4.csv", table4_csv(config, summary));
   put("configurations.md", configurations.markdown());
-  const core::Table top_out = top_out_table(config, summary);
-  const core::Table findings = findings_table(config, summary);
-  const std::string warning = low_power_warning(top_out_power(summary));
-  put("top_out.md", top_out.markdown());
+  const core::Table findings = findings_table(config, summary, options.headline_oracle);
+  const std::string warning =
+      low_power_warning(oracle_power(summary, options.headline_oracle, options.min_effect));
+  std::string oracle_html;
+  for (const auto o : kAllOracles) {
+    const core::Table table = oracle_table(config, summary, o);
+    std::string file(to_string(o));
+    std::replace(file.begin(), file.end(), '-', '_');
+    put(file + ".md", table.markdown());
+    oracle_html += "<h2>" + std::string(title(o)) + " per cell</h2>\n<div class=\"wide\">" +
+                   table.html() + "</div>\n";
+  }
   put("findings.md",
       (findings.rows().empty() ? "None. " + findings.caption() + "\n" : findings.markdown()) +
           (warning.empty() ? "" : "\n" + warning + "\n"));
@@ -907,13 +1073,15 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>assay rec campaign</title>\n"
       "<style>body{font-family:sans-serif;max-width:1400px;margin:2em auto;padding:0 1em}"
       "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 6px;"
-      "text-align:left;overflow-wrap:anywhere}.num{text-align:right}caption{caption-side:bottom;"
+      "text-align:left;overflow-wrap:anywhere}th{overflow-wrap:normal;hyphens:none}"
+      ".wide td{overflow-wrap:normal}.wide td.num{white-space:nowrap}"
+      ".num{text-align:right}.wide{overflow-x:auto;max-width:100%}caption{caption-side:bottom;"
       "text-align:left;color:#"
       "555}"
       "svg{max-width:100%;height:auto}.headline{font-size:1.25em;line-height:1.4}"
       ".warning{border-left:4px solid #e15759;padding:4px 10px;background:#fdf0f0}</style>"
       "</head><body>\n<h1>Recommender stability campaign</h1>\n" +
-      campaign_headline_html(data, config, summary) +
+      campaign_headline_html(data, config, summary, options.headline_oracle) +
       (warning.empty() ? std::string()
                        : "<p class=\"warning\">" + core::xml_escape(warning) + "</p>\n") +
       "<p>Data: " + core::xml_escape(config.data_description) + "; seed " +
@@ -924,25 +1092,39 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       (sweep_html.empty() ? std::string() : "<h2>Configuration sweeps</h2>\n" + sweep_html) +
       "<h2>Findings</h2>\n" +
       (findings.rows().empty() ? "<p>None. " + core::xml_escape(findings.caption()) + "</p>\n"
-                               : findings.html()) +
+                               : "<div class=\"wide\">" + findings.html() + "</div>\n") +
       "<h2>Figure 2</h2>\n" + svg +
-      "\n<p>A bar is a cell's mean Top Out over its random baseline's (log scale), its whisker "
-      "the quartiles of the cell's trials over that mean (one reaching the foot of the axis "
-      "starts at 0); faint bars do not survive Holm's "
-      "correction (p &ge; 0.05). A triangle marks a cell whose random baseline moved no one: its "
-      "ratio is undefined, whatever the cell's own mean (in its tooltip and the table below).</p>"
-      "\n<h2>Top Out per cell</h2>\n" +
-      top_out.html() + "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
+      "\n<p>A bar is a cell's mean Top Out minus its random baseline's (the share of users whose "
+      "top item the heuristic moved beyond what as many random modifications moved; below 0: "
+      "fewer), its whisker the 95 % bootstrap interval of that difference, so a cell carried by "
+      "a few trials shows a wide interval; faint bars are not findings (the rank-sum test's "
+      "Holm p &ge; 0.05). Each bar's tooltip gives both means, the p-values and the seed noise "
+      "floor.</p>"
+      "\n" +
+      oracle_html + "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
       (summary.failed.empty() ? std::string()
                               : "<h2>Failed runs</h2>\n" + failed_table(summary).html()) +
-      "<h2>Table 3</h2>\n" + table3.html() + "<h2>Table 4</h2>\n" + table4.html() +
+      "<h2>Table 3 (the paper's numbering): set generation time</h2>\n" + table3.html() +
+      "<h2>Table 4 (the paper's numbering): APORTFOLIO against ARAND</h2>\n" + table4.html() +
       (options.save_all ? std::string("<h2>Modification sets (every run)</h2>\n<p>")
                         : "<h2>Sets exceeding δ = " + num(options.delta) + " (" +
                               std::string(to_string(options.delta_oracle)) + ")</h2>\n<p>") +
-      std::to_string(mod_files.size()) +
-      " saved under mods/; replay one with <code>assay rec "
-      "replay --data SPEC --mods FILE --algorithm NAME</code>, write the data it modified with "
-      "<code>assay rec export --data SPEC --mods FILE --out FILE.csv</code>.</p>\n"
+      std::to_string(mod_files.size()) + " saved under mods/" +
+      (mod_files.empty()
+           ? std::string(".</p>\n")
+           : "; replay the first with <code>" +
+                 core::xml_escape("assay rec replay --data " +
+                                  shell_quote(config.data_description) + " --mods " +
+                                  shell_quote((fs::path(dir) / mod_files.front()).string())) +
+                 "</code> (it retrains the set's configuration with its seed and lists the users "
+                 "whose top-" +
+                 std::to_string(config.k) +
+                 " changed), and write the data it modified with <code>" +
+                 core::xml_escape("assay rec export --data " +
+                                  shell_quote(config.data_description) + " --mods " +
+                                  shell_quote((fs::path(dir) / mod_files.front()).string()) +
+                                  " --out modified.csv") +
+                 "</code>.</p>\n") +
       "</body></html>\n";
   put("report.html", html);
   remove_stale_sets(previous, written);

@@ -1,11 +1,15 @@
 // The campaign's outputs, all written atomically into one directory:
-//   summary.json      cells (mean, sd, baseline, ratio, p per algorithm/heuristic/size/oracle),
-//                     noise_floor, timing
+//   summary.json      cells (mean, sd, baseline, ratio, difference, rank-sum and Welch p per
+//                     algorithm/heuristic/size/oracle), significance, noise_floor, timing
 //   cells.csv         the same cells as CSV
-//   top_out.md        every Top Out cell: mean, 95 % CI, ratio, Welch p, Holm and BH p
-//   findings.md       the Top Out cells that survive Holm's correction, and the low-power warning
-//   figure2.svg       Figure 2: Top Out ratio to the same-type random baseline, log10 axis, with
-//                     trial quartiles, faint bars where Holm p >= 0.05, a marker for baseline 0
+//   top_out.md, jaccard.md, aod.md, rbo.md  every cell of that oracle: mean, 95 % CI, ratio,
+//                     difference with its interval, P(above), rank-sum p, Holm and BH p,
+//                     Welch's Holm p, the noise floor
+//   findings.md       the cells of every oracle that survive Holm's correction, and the
+//                     low-power warning of the headline oracle
+//   figure2.svg       Figure 2: Top Out minus the same-type random baseline (difference of
+//                     means, linear axis) with its 95 % bootstrap interval, faint bars where the
+//                     cell is not a finding
 //   table3.md/.csv    Table 3: mean modification-set generation time per heuristic and size
 //   table4.md/.csv    Table 4: APORTFOLIO vs ARAND (Top Out) for n = 10 and 100
 //   configurations.md every configuration: its name in the tables, the full spec with defaults
@@ -32,6 +36,10 @@ struct ReportOptions {
   double delta = 0.1;
   Oracle delta_oracle = Oracle::kTopOut;
   bool save_all = false;  // the sets given are every run's, not those exceeding delta
+  Oracle headline_oracle = Oracle::kTopOut;  // the oracle of the headline (all are tabled)
+  // The difference of means a campaign should detect; cells without a finding whose minimum
+  // detectable effect exceeds it make the report warn of low power.
+  double min_effect = kDefaultMinEffect;
 };
 
 std::string summary_json(const CampaignConfig& config, const CampaignSummary& summary,
@@ -60,14 +68,16 @@ struct SweepCharts {
 };
 SweepCharts sweep_svgs(const CampaignSummary& summary, const Sweep& sweep);
 
-// The report's opening paragraph, in words. Only cells that survive Holm's correction (see
-// survives_correction) are quoted: for the one whose sets moved the most users' top item (Top
-// Out), how many users of the data with its 95 % interval, against the same-type random
-// baseline (ratio, Welch p, Holm p, trials) and the retraining noise floor; then one line per
-// algorithm. When no cell survives, it says so with the counts before and after the correction.
-// HTML (a <p class="headline"> and, for several algorithms, a <ul>).
+// The report's opening paragraph, in words, for one oracle. Only cells that survive Holm's
+// correction of the rank-sum test (see survives_correction) are quoted: for the one that moved
+// the most (Top Out: how many users of the data lost their top item, with its 95 % interval),
+// against the same-type random baseline (ratio, difference of means with its interval,
+// probability of superiority, p, Holm p, trials) and the retraining noise floor; then one line
+// per algorithm. When no cell survives, it says so with the counts before and after the
+// correction. A paragraph follows for each algorithm whose seed noise floor is at least the
+// largest mean of its cells. HTML (<p class="headline"> and, for several algorithms, a <ul>).
 std::string campaign_headline_html(const recsys::Ratings& data, const CampaignConfig& config,
-                                   const CampaignSummary& summary);
+                                   const CampaignSummary& summary, Oracle oracle = Oracle::kTopOut);
 
 // File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
 std::string modification_set_file_name(const RunKey& key);

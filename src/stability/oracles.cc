@@ -50,6 +50,20 @@ std::string_view to_string(Oracle oracle) {
   return "?";
 }
 
+std::string_view title(Oracle oracle) {
+  switch (oracle) {
+    case Oracle::kTopOut:
+      return "Top Out";
+    case Oracle::kJaccard:
+      return "Jaccard";
+    case Oracle::kAod:
+      return "AOD";
+    case Oracle::kRbo:
+      return "RBO";
+  }
+  return "?";
+}
+
 Oracle parse_oracle(std::string_view name) {
   for (const Oracle o : kAllOracles) {
     if (to_string(o) == name) return o;

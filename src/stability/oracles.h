@@ -22,6 +22,8 @@ inline constexpr double kRboPersistence = 0.9;
 
 // "top-out", "jaccard", "aod", "rbo".
 std::string_view to_string(Oracle oracle);
+// The report's name: "Top Out", "Jaccard", "AOD", "RBO".
+std::string_view title(Oracle oracle);
 // Throws core::UsageError naming the valid choices.
 Oracle parse_oracle(std::string_view name);
 

@@ -46,6 +46,26 @@ TEST(Bootstrap, AgreesWithScipyPercentileBootstrap) {
   }
 }
 
+TEST(Bootstrap, MeanDifferenceAgreesWithScipyTwoSampleBootstrap) {
+  for (const auto& c : testing::stats_goldens().at("bootstrap_difference")) {
+    const auto a = c.at("a").get<std::vector<double>>();
+    const auto b = c.at("b").get<std::vector<double>>();
+    BootstrapOptions o;
+    o.n_resamples = 20000;
+    const auto ci = bootstrap_mean_difference_ci(a, b, o);
+    EXPECT_NEAR(ci.estimate, mean(a) - mean(b), 1e-15);
+    const double tolerance = 0.2 * c.at("se").get<double>();
+    EXPECT_NEAR(ci.low, c.at("low").get<double>(), tolerance);
+    EXPECT_NEAR(ci.high, c.at("high").get<double>(), tolerance);
+    // Same seed, same interval; another seed, another.
+    EXPECT_EQ(bootstrap_mean_difference_ci(a, b, o).low, ci.low);
+    o.seed = 5;
+    EXPECT_NE(bootstrap_mean_difference_ci(a, b, o).low, ci.low);
+  }
+  const std::vector<double> empty, one{1.0};
+  EXPECT_TRUE(std::isnan(bootstrap_mean_difference_ci(empty, one).low));
+}
+
 TEST(Bootstrap, QuantileInterpolatesLikeNumpy) {
   const std::vector<double> v{1, 2, 3, 4};
   EXPECT_DOUBLE_EQ(quantile_sorted(v, 0.5), 2.5);

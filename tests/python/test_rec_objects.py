@@ -84,9 +84,11 @@ def test_fuzz_with_an_object(data):
 
 
 def test_campaign_of_a_built_in_equals_the_command(spec, tmp_path):
-    args = dict(heuristics=["AMU", "ARAND"], sizes=[10], trials=2, noise_trials=1, seed=3)
+    args = dict(heuristics=["AMU", "ARAND"], sizes=[10], trials=2, noise_trials=1, seed=3,
+                headline_oracle="jaccard", min_effect=0.1)
     run_cli("rec", "campaign", "--data", spec, "--algorithms", "item-item", "--heuristics",
             "AMU,ARAND", "--sizes", 10, "--trials", 2, "--noise-trials", 1, "--seed", 3,
+            "--headline-oracle", "jaccard", "--min-effect", 0.1,
             "--store", tmp_path / "cli.sqlite", "--out", tmp_path / "cli", "--quiet")
     result = assay.rec.campaign(spec, ["item-item"], store=str(tmp_path / "py.sqlite"),
                                 out=str(tmp_path / "py"), **args)
@@ -96,7 +98,15 @@ def test_campaign_of_a_built_in_equals_the_command(spec, tmp_path):
     for summary in (cli, mine):
         summary.pop("timing")  # wall times
     assert mine == cli
+    assert mine["significance"]["headline_oracle"] == "jaccard"
+    assert all(o["min_effect"] == 0.1 for o in mine["significance"]["oracles"])
     assert result["complete"] and result["executed"] == 4 and len(result["runs"]) == 4
+    with pytest.raises(assay.UsageError, match="min_effect"):
+        assay.rec.campaign(spec, ["item-item"], store=str(tmp_path / "bad.sqlite"),
+                           **dict(args, min_effect=-1.0))
+    with pytest.raises(assay.UsageError, match="unknown oracle 'kendall'"):
+        assay.rec.campaign(spec, ["item-item"], store=str(tmp_path / "bad.sqlite"),
+                           **dict(args, headline_oracle="kendall"))
     assert (tmp_path / "py" / "report.html").is_file()
 
 

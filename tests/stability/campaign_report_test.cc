@@ -65,11 +65,11 @@ RunResult top_out_run(const std::string& algorithm, Heuristic h, std::size_t tri
   return r;
 }
 
-// Campaign results made to order on 60 users. With 10 trials (Welch p by scipy): on "a", AMR
-// far above ARAND (p 0.00024, a finding), AMU a little above it (p 0.034: significant alone,
-// not after Holm's correction for the 3 comparisons); on "b", AMR moves a few users in two
-// trials where ARAND moved none in any (p 0.17), and AMU and ARAND move no one (no test).
-// With 2 trials nothing reaches p < 0.05.
+// Campaign results made to order on 60 users. With 10 trials (the rank-sum test's exact p, by
+// scipy.stats.permutation_test on the rank sum): on "a", AMR above every ARAND trial (p 1.1e-5,
+// a finding), AMU a little above it (p 0.0456: significant alone, not after Holm's correction
+// for the 3 comparisons); on "b", AMR moves a few users in two trials where ARAND moved none in
+// any (p 0.47), and AMU and ARAND move no one (no test). With 2 trials nothing reaches p < 0.05.
 struct MadeCampaign {
   CampaignConfig config;
   CampaignSummary summary;
@@ -84,7 +84,8 @@ MadeCampaign made_campaign(std::size_t trials) {
   for (std::size_t t = 0; t < trials; ++t) {
     const double wobble = 0.01 * static_cast<double>(t % 3);
     results.runs.push_back(top_out_run("a", Heuristic::kAmr, t, 0.3 + 0.4 * (t % 2)));
-    results.runs.push_back(top_out_run("a", Heuristic::kAmu, t, 0.109 + wobble));
+    results.runs.push_back(
+        top_out_run("a", Heuristic::kAmu, t, 0.109 + wobble + (t < 3 ? 0.02 : 0.0)));
     results.runs.push_back(top_out_run("a", Heuristic::kArand, t, 0.1 + wobble));
     results.runs.push_back(top_out_run("b", Heuristic::kAmr, t, t == 3 || t == 7 ? 0.05 : 0.0));
     results.runs.push_back(top_out_run("b", Heuristic::kAmu, t, 0.0));
@@ -99,15 +100,17 @@ TEST(CampaignReport, HeadlineQuotesOnlyWhatSurvivesTheCorrection) {
   const auto m = made_campaign(10);
   const auto* amu = find_cell(m.summary, "a", Heuristic::kAmu, 10, Oracle::kTopOut);
   ASSERT_NE(amu, nullptr);
+  EXPECT_NEAR(amu->p, 0.04562774686613696, 1e-12);
   ASSERT_LT(amu->p, 0.05);       // significant alone...
   ASSERT_GE(amu->p_holm, 0.05);  // ...but not after the correction
   const std::string h = campaign_headline_html(data, m.config, m.summary);
-  EXPECT_NE(h.find("Largest effect that survives the correction for 3 comparisons"),
+  EXPECT_NE(h.find("Largest effect on Top Out that survives the correction for 3 comparisons"),
             std::string::npos)
       << h;
   EXPECT_NE(h.find("chosen by <b>AMR</b>"), std::string::npos) << h;
   EXPECT_NE(h.find("95 % CI"), std::string::npos) << h;
-  EXPECT_NE(h.find("Welch p = "), std::string::npos) << h;
+  EXPECT_NE(h.find("rank-sum p = "), std::string::npos) << h;
+  EXPECT_NE(h.find("probability 1"), std::string::npos) << h;
   EXPECT_NE(h.find("10 trials"), std::string::npos) << h;
   EXPECT_EQ(h.find("AMU"), std::string::npos) << h;  // not a finding: not quoted
   // b's AMR beats a baseline of 0 but its p does not survive: b is said to have none.
@@ -124,10 +127,73 @@ TEST(CampaignReport, HeadlineQuotesOnlyWhatSurvivesTheCorrection) {
   const std::string top_out = ::assay::testing::read_file(dir.file("out/top_out.md"));
   EXPECT_NE(top_out.find("| yes |"), std::string::npos) << top_out;
   const auto j = nlohmann::json::parse(::assay::testing::read_file(dir.file("out/summary.json")));
-  EXPECT_EQ(j["significance"]["below_alpha_holm"], 1);
-  EXPECT_FALSE(j["significance"]["low_power"].get<bool>());
+  const auto& top = j["significance"]["oracles"][0];
+  EXPECT_EQ(top["oracle"], "top-out");
+  EXPECT_EQ(top["below_alpha_holm"], 1);
+  EXPECT_EQ(top["findings"], 1);
+  EXPECT_FALSE(top["low_power"].get<bool>());
+  // Every oracle has its table.
+  for (const char* f : {"top_out.md", "jaccard.md", "aod.md", "rbo.md"}) {
+    EXPECT_TRUE(std::filesystem::exists(dir.file(std::string("out/") + f))) << f;
+  }
   EXPECT_TRUE(j["cells"][0].contains("p_holm"));
   EXPECT_TRUE(j["cells"][0].contains("p_bh"));
+}
+
+// The headline speaks of the oracle the user chose, and says when a reseed alone moves at least
+// as much as every modification set: here a reseed moves 40 % of users' top item, and no
+// heuristic moved more than 15 % on average, while AMR moves the lists (Jaccard) far more than
+// random additions do.
+TEST(CampaignReport, HeadlineOracleAndTheNoiseFloorAsAFinding) {
+  const auto data = testing::small_synthetic();
+  CampaignConfig config;
+  config.algorithms = {"a"};
+  config.heuristics = {Heuristic::kAmr, Heuristic::kArand};
+  config.sizes = {10};
+  CampaignResults results;
+  for (std::size_t t = 0; t < 10; ++t) {
+    const double w = 0.01 * static_cast<double>(t % 4);
+    RunResult amr = top_out_run("a", Heuristic::kAmr, t, 0.1 + w);
+    amr.oracle[1] = 0.5 + w;
+    RunResult arand = top_out_run("a", Heuristic::kArand, t, 0.1 + w);
+    arand.oracle[1] = 0.05 + w;
+    results.runs.push_back(amr);
+    results.runs.push_back(arand);
+  }
+  NoiseResult noise;
+  noise.algorithm = "a";
+  noise.oracle = {0.4, 0.2, 0.2, 0.2};
+  results.noise = {noise, noise, noise};
+  const auto summary = analyse_campaign(config, results);
+  const std::string top = campaign_headline_html(data, config, summary, Oracle::kTopOut);
+  EXPECT_NE(top.find("No heuristic moved more users' top item"), std::string::npos) << top;
+  EXPECT_NE(top.find("On a, retraining on the unchanged data with another seed pushed the top "
+                     "recommendation of 24 of 60 users (40.0 %) (mean of 3 retrainings), at "
+                     "least as much as any set of modifications"),
+            std::string::npos)
+      << top;
+  EXPECT_NE(top.find("the model's own, not the data's"), std::string::npos) << top;
+  const std::string jac = campaign_headline_html(data, config, summary, Oracle::kJaccard);
+  EXPECT_NE(jac.find("Largest effect on Jaccard that survives the correction for 1 comparison:"),
+            std::string::npos)
+      << jac;
+  EXPECT_NE(jac.find("by a mean Jaccard distance of 0.513"), std::string::npos) << jac;
+  EXPECT_EQ(jac.find("the model's own"), std::string::npos) << jac;  // 0.2 < AMR's 0.513
+
+  // The findings table lists the Jaccard finding whatever the headline's oracle; the
+  // headline oracle's name reaches summary.json.
+  ::assay::testing::TempDir dir;
+  ReportOptions options;
+  options.headline_oracle = Oracle::kJaccard;
+  write_campaign_report(dir.file("out"), data, config, summary, {}, options);
+  const std::string findings = ::assay::testing::read_file(dir.file("out/findings.md"));
+  EXPECT_NE(findings.find("| Jaccard | a | AMR | 10 | 10 |"), std::string::npos) << findings;
+  EXPECT_EQ(findings.find("| Top Out | a |"), std::string::npos) << findings;
+  const auto j = nlohmann::json::parse(::assay::testing::read_file(dir.file("out/summary.json")));
+  EXPECT_EQ(j["significance"]["headline_oracle"], "jaccard");
+  const std::string html = ::assay::testing::read_file(dir.file("out/report.html"));
+  EXPECT_NE(html.find("Largest effect on Jaccard"), std::string::npos);
+  EXPECT_NE(html.find("<h2>RBO per cell</h2>"), std::string::npos);
 }
 
 TEST(CampaignReport, FewTrialsHeadlineSaysNothingHoldsAndWarns) {
@@ -140,12 +206,13 @@ TEST(CampaignReport, FewTrialsHeadlineSaysNothingHoldsAndWarns) {
   write_campaign_report(dir.file("out"), data, m.config, m.summary, {}, ReportOptions{});
   const std::string html = ::assay::testing::read_file(dir.file("out/report.html"));
   EXPECT_NE(html.find("<p class=\"warning\">Low power: "), std::string::npos);
-  EXPECT_NE(html.find("with 2 trials in a cell"), std::string::npos);
+  EXPECT_NE(html.find("hold too few trials for the rank-sum test"), std::string::npos);
 }
 
-// Figure 2: a cell whose baseline moved no one is a marker on the 1x line, never a bar; a bar
-// that does not survive the correction is faint; every drawn bar has its quartile whisker.
-TEST(CampaignReport, FigureTwoShowsSpreadSignificanceAndNoBarOverABaselineOfZero) {
+// Figure 2: every cell is a difference of means with its bootstrap interval on a linear axis,
+// so a cell whose baseline moved no one is a bar like any other (no ratio needed); bars that
+// are not findings are faint.
+TEST(CampaignReport, FigureTwoShowsDifferencesWithIntervalsAndFaintNonFindings) {
   const auto m = made_campaign(10);
   const std::string svg = figure2_svg(m.config, m.summary);
   const auto count = [&](const std::string& what) {
@@ -153,14 +220,16 @@ TEST(CampaignReport, FigureTwoShowsSpreadSignificanceAndNoBarOverABaselineOfZero
     for (auto p = svg.find(what); p != std::string::npos; p = svg.find(what, p + 1)) ++n;
     return n;
   };
-  // Bars: a's AMU (faint) and AMR (solid); b's AMU is 0 over 0 (none), b's AMR has no ratio.
-  EXPECT_EQ(count("<rect x=") - 1 /* legend swatch */ - 1 /* faint key */, 2u) << svg;
-  EXPECT_EQ(count("fill-opacity=\"0.3\"><title>"), 1u) << svg;  // a's AMU
-  EXPECT_NE(svg.find("n = 10 / b AMR (random moved none; mean Top Out 0.01,"), std::string::npos)
+  // Bars: a's AMU (faint), a's AMR (solid), b's AMR (faint; its baseline moved no one) and b's
+  // AMU (0 - 0: a bar of height 0, faint).
+  EXPECT_EQ(count("<rect x=") - 1 /* legend swatch */ - 1 /* faint key */, 4u) << svg;
+  EXPECT_EQ(count("fill-opacity=\"0.3\"><title>"), 3u) << svg;
+  EXPECT_NE(svg.find("n = 10 / b AMR: 0.01 (mean Top Out 0.01 against 0,"), std::string::npos)
       << svg;
-  EXPECT_EQ(count("fill=\"white\" stroke="), 2u) << svg;  // b's AMR marker and the key's
-  EXPECT_EQ(count("stroke=\"#222\""), 2u + 1u) << svg;    // two whiskers and the key's
-  EXPECT_NE(svg.find(">Holm p &gt;= 0.05</text>"), std::string::npos) << svg;
+  EXPECT_EQ(count("fill=\"white\" stroke="), 0u) << svg;  // no triangles
+  EXPECT_EQ(count("stroke=\"#222\""), 4u + 1u) << svg;    // four intervals and the key's
+  EXPECT_NE(svg.find(">not a finding</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">95 % bootstrap CI</text>"), std::string::npos) << svg;
 }
 
 }  // namespace

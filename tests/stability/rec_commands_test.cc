@@ -328,7 +328,7 @@ TEST(RecCampaign, SaveAllSavesEverySetAndFewTrialsWarnOfLowPower) {
   EXPECT_NE(r.out.find("of 1 targeted Top Out cells beat their random baseline"), std::string::npos)
       << r.out;
   EXPECT_NE(r.err.find("rec campaign: warning: Low power: "), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("with 2 trials in a cell"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hold too few trials for the rank-sum test"), std::string::npos) << r.err;
   std::size_t n = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.file("c/mods")))
     n += e.is_regular_file();
@@ -336,10 +336,29 @@ TEST(RecCampaign, SaveAllSavesEverySetAndFewTrialsWarnOfLowPower) {
   const auto summary = nlohmann::json::parse(read_file(dir.file("c/summary.json")));
   EXPECT_EQ(summary["exceeding_delta"]["files"].size(), 4u);
   EXPECT_TRUE(summary["exceeding_delta"]["all"].get<bool>());
-  EXPECT_TRUE(summary["significance"]["low_power"].get<bool>());
+  EXPECT_TRUE(summary["significance"]["oracles"][0]["low_power"].get<bool>());
   const std::string html = read_file(dir.file("c/report.html"));
   EXPECT_NE(html.find("<p class=\"warning\">Low power: "), std::string::npos);
   EXPECT_NE(html.find("<p class=\"headline\">No heuristic moved more users"), std::string::npos);
+}
+
+// --headline-oracle picks the headline's oracle; an unknown one exits 2 before any training.
+TEST(RecCampaign, HeadlineOracleIsChosenAndCheckedBeforeTheCampaign) {
+  TempDir dir;
+  const std::string base = "rec campaign --data " + kData +
+                           " --algorithms user-user --heuristics AMR,ARAND --sizes 4 "
+                           "--trials 2 --noise-trials 0 --quiet --store " +
+                           dir.file("s.sqlite") + " --out " + dir.file("c");
+  const auto bad = run_assay(dir, base + " --headline-oracle kendall");
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("kendall"), std::string::npos) << bad.err;
+  EXPECT_FALSE(std::filesystem::exists(dir.file("s.sqlite")));
+  const auto r = run_assay(dir, base + " --headline-oracle rbo");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(read_file(dir.file("c/summary.json")));
+  EXPECT_EQ(summary["significance"]["headline_oracle"], "rbo");
+  EXPECT_NE(r.err.find("targeted RBO cell"), std::string::npos) << r.err;
+  EXPECT_NE(read_file(dir.file("c/report.html")).find("RBO"), std::string::npos);
 }
 
 TEST(RecSpecs, BadKeyOrValueIsAUsageErrorInEveryCommand) {
@@ -409,19 +428,22 @@ TEST(RecSpecs, SweepIsRowsOfOneCampaignWithAccuracyAndReplays) {
   EXPECT_GT(conf[0]["rmse"].get<double>(), 0.3);
   EXPECT_LT(conf[0]["rmse"].get<double>(), 2.0);
   EXPECT_NE(conf[0]["rmse"], conf[1]["rmse"]);
-  // The same configuration alone gives the same cells as in the sweep, but for the adjusted p:
-  // the sweep's family of comparisons holds both configurations' cells.
+  // The same configuration alone gives the same cells as in the sweep, but for what depends on
+  // the family of comparisons, which in the sweep holds both configurations' cells: the adjusted
+  // p, whether a cell is a finding, and the minimum detectable effect (at Holm's level alpha / m).
   const auto p = nlohmann::json::parse(read_file(dir.file("p/summary.json")));
   nlohmann::json sweep_cells = nlohmann::json::array(), alone_cells = nlohmann::json::array();
   for (auto c : s["cells"]) {
     if (c["algorithm"] != "funk-svd:epochs=20:damping=0") continue;
-    c.erase("p_holm");
-    c.erase("p_bh");
+    for (const char* key : {"p_holm", "p_bh", "p_welch_holm", "finding", "mde", "detectable"}) {
+      c.erase(key);
+    }
     sweep_cells.push_back(c);
   }
   for (auto c : p["cells"]) {
-    c.erase("p_holm");
-    c.erase("p_bh");
+    for (const char* key : {"p_holm", "p_bh", "p_welch_holm", "finding", "mde", "detectable"}) {
+      c.erase(key);
+    }
     alone_cells.push_back(c);
   }
   EXPECT_EQ(sweep_cells, alone_cells);

@@ -59,6 +59,47 @@ for n, skew in [(60, False), (200, True)]:
                                "high": float(res.confidence_interval.high),
                                "se": float(res.standard_error)})
 
+# The rank-sum test on trial values like a stability campaign's: bounded, zero-inflated, tied.
+# Small samples: the exact permutation distribution of the rank sum (every reassignment of the
+# pooled values); large ones: Mann-Whitney's normal approximation with tie and continuity
+# corrections.
+def rank_sum(x, y, axis=-1):
+    ranks = stats.rankdata(np.concatenate([x, y], axis=axis), axis=axis)
+    return ranks[..., :x.shape[axis]].sum(axis=axis)
+
+
+def zero_inflated(n, share, scale):
+    v = np.where(rng.random(n) < share, np.round(rng.random(n) * scale, 2), 0.0)
+    return v
+
+
+cases["rank_sum"] = []
+for n_a, n_b, share_a, share_b in [(6, 7, 0.5, 0.2), (10, 10, 0.4, 0.0), (4, 3, 1.0, 1.0),
+                                   (9, 11, 0.9, 0.6)]:
+    a, b = zero_inflated(n_a, share_a, 1.0), zero_inflated(n_b, share_b, 1.0)
+    r = stats.permutation_test((a, b), rank_sum, permutation_type="independent",
+                               n_resamples=np.inf, vectorized=True, alternative="two-sided")
+    u = stats.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic").statistic
+    cases["rank_sum"].append({"a": a.tolist(), "b": b.tolist(), "exact": True,
+                              "u": float(u), "p": float(r.pvalue)})
+for n_a, n_b, share_a, share_b in [(30, 25, 0.5, 0.3), (100, 100, 0.1, 0.05), (60, 45, 0.8, 0.8)]:
+    a, b = zero_inflated(n_a, share_a, 0.5), zero_inflated(n_b, share_b, 0.5)
+    r = stats.mannwhitneyu(a, b, alternative="two-sided", method="asymptotic")
+    cases["rank_sum"].append({"a": a.tolist(), "b": b.tolist(), "exact": False,
+                              "u": float(r.statistic), "p": float(r.pvalue)})
+
+# Percentile bootstrap of a difference of means, each sample resampled on its own.
+cases["bootstrap_difference"] = []
+for n_a, n_b in [(20, 20), (100, 60)]:
+    a, b = zero_inflated(n_a, 0.4, 1.0), zero_inflated(n_b, 0.2, 1.0)
+    res = stats.bootstrap((a, b), lambda x, y, axis=-1: np.mean(x, axis=axis) - np.mean(y, axis=axis),
+                          n_resamples=20000, method="percentile", confidence_level=0.95,
+                          random_state=1)
+    cases["bootstrap_difference"].append({"a": a.tolist(), "b": b.tolist(),
+                                          "low": float(res.confidence_interval.low),
+                                          "high": float(res.confidence_interval.high),
+                                          "se": float(res.standard_error)})
+
 json.dump({"generator": "tools/goldens/core_stats.py", "scipy": scipy.__version__,
            "sklearn": sklearn.__version__, "cases": cases}, sys.stdout, indent=1)
 sys.stdout.write("\n")
