@@ -60,8 +60,20 @@ bool episodic(const TokenView& v, std::size_t at) {
   return (v.words[t] == "are" || v.words[t] == "'re") && v.tag(t + 1) == "vbg";
 }
 
+// "a group of students", "a large family of carpenters": the collective before "of" picks out
+// the people, as a determiner would.
+bool of_a_collective(const TokenView& v, std::size_t at) {
+  static constexpr std::string_view kCollectives[] = {
+      "group",   "family", "team",  "crowd",     "couple",  "pair",     "bunch",
+      "handful", "dozen",  "band",  "class",     "gang",    "party",    "troop",
+      "squad",   "crew",   "panel", "circle",    "busload", "houseful", "roomful",
+      "line",    "row",    "choir", "delegation"};
+  return before(v, at) == "of" && one_of(before(v, at, 2), kCollectives);
+}
+
 bool bare_plural(const TokenView& v, const Candidate& c) {
-  return c.plural && !definite_determiner(v, c.at) && !episodic(v, c.at);
+  return c.plural && !definite_determiner(v, c.at) && !episodic(v, c.at) &&
+         !of_a_collective(v, c.at);
 }
 
 bool habitual(const TokenView& v, const Candidate& c) {
@@ -114,6 +126,28 @@ bool kind_possessive(const TokenView& v, const Candidate& c) {
          v.tag(c.at + 2).starts_with("nn");
 }
 
+// "the viewer", "readers", "the user": whoever watches, reads or uses the thing, not a person
+// the text speaks of ("my readers" are the writer's own).
+bool audience(const TokenView& v, const Candidate& c) {
+  static constexpr std::string_view kAudience[] = {
+      "viewer",    "viewers",   "reader",     "readers",  "moviegoer", "moviegoers", "filmgoer",
+      "filmgoers", "spectator", "spectators", "listener", "listeners", "user",       "users"};
+  return one_of(v.words[c.at], kAudience) && !anchored(v, c.at);
+}
+
+// "one of those pictures where the hero …", "the kind of film in which the wife …": the people
+// of a kind of story, not of this one.
+bool kind_of_story(const TokenView& v, const Candidate& c) {
+  if (anchored(v, c.at)) return false;
+  for (std::size_t t = c.at; t >= 2 && v.same_sentence(t - 2, c.at) && c.at - t < 16; --t) {
+    const auto a = v.words[t - 2], b = v.words[t - 1];
+    if ((a == "one" && b == "of" && v.words[t] == "those") ||
+        (a == "the" && one_of(b, {"kind", "sort", "type"}) && v.words[t] == "of"))
+      return true;
+  }
+  return false;
+}
+
 constexpr std::array kInsertion = {
     Check{"quantified", "a quantified noun (each, every, any, all, most, no) speaks of everyone",
           quantified},
@@ -127,6 +161,10 @@ constexpr std::array kInsertion = {
     Check{"role", "a role someone would become, not a person the text speaks of", role_to_become},
     Check{"kind-possessive", "a plural possessive before a noun names a kind of thing",
           kind_possessive},
+    Check{"audience", "whoever watches, reads or uses the thing, not a person the text speaks of",
+          audience},
+    Check{"kind-of-story", "a person of a kind of story (one of those films where …)",
+          kind_of_story},
 };
 
 // "his wife", "her husband", "her boyfriend": the possessive is the other half of the couple,
@@ -161,7 +199,13 @@ bool day_or_month(const TokenView& v, const Candidate& c) {
 // "eggs Benedict": a capitalised name after a lower-case common noun (in lower-cased text, where
 // "the talented robert" tags "talented" a noun, the case cannot tell).
 bool after_thing_noun(const TokenView& v, const Candidate& c) {
-  if (before(v, c.at).empty() || !v.capitalised(c.at) || v.capitalised(c.at - 1)) return false;
+  const auto prev = before(v, c.at);
+  if (prev.empty() || !v.capitalised(c.at) || v.capitalised(c.at - 1)) return false;
+  // A word of letters (not a stop the tagger calls a noun); "the main character Travis" names
+  // a person by the role the story gives them.
+  if (!std::all_of(prev.begin(), prev.end(), [](char ch) { return ch >= 'a' && ch <= 'z'; }) ||
+      one_of(prev, {"character", "characters", "role", "roles"}))
+    return false;
   const auto t = v.tag(c.at - 1);
   return (t == "nn" || t == "nns") && !v.person_noun(c.at - 1);
 }

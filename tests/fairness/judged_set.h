@@ -7,6 +7,8 @@
 //    source file, line, the changes made, right|wrong, a one-word reason.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -299,6 +301,15 @@ inline SampledScore score_sampled(const Perturbator& p, const SampledSet& set) {
     }
   }
   return s;
+}
+
+// A test name for an attribute parameter ("sexual-orientation" → "sexual_orientation").
+inline std::string attribute_test_name(const ::testing::TestParamInfo<std::string>& param) {
+  std::string n = param.param;
+  for (char& c : n) {
+    if (c == '-') c = '_';
+  }
+  return n;
 }
 
 }  // namespace assay::fairness::testing

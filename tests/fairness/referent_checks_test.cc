@@ -66,13 +66,23 @@ TEST(ReferentChecks, PeopleInGeneralTakeNoInsertedGroup) {
   EXPECT_EQ(failed(checks, "what/wp a/dt jerk/nn*", 2), "epithet");
   EXPECT_EQ(failed(checks, "she/prp wants/vbz to/to become/vb a/dt nurse/nn*", 5), "role");
   EXPECT_EQ(failed(checks, "the/dt kids/nns* '/pos menu/nn", 1, true), "kind-possessive");
+  EXPECT_EQ(failed(checks, "it/prp leaves/vbz the/dt viewer/nn* haunted/vbn", 3), "audience");
+  EXPECT_EQ(failed(checks, "one/cd of/in those/dt films/nns where/wrb the/dt hero/nn* wins/vbz", 6),
+            "kind-of-story");
+  EXPECT_EQ(failed(checks, "the/dt kind/nn of/in film/nn where/wrb the/dt wife/nn* leaves/vbz", 6),
+            "kind-of-story");
   // Specific people pass every check.
+  EXPECT_EQ(failed(checks, "my/prp$ readers/nns* wrote/vbd to/to me/prp", 1, true), "");
+  EXPECT_EQ(failed(checks, "one/cd of/in the/dt actors/nns* smiled/vbd", 3, true), "");
   EXPECT_EQ(failed(checks, "The/dt doctor/nn* talked/vbd with/in me/prp", 1), "");
   EXPECT_EQ(failed(checks, "Two/cd boys/nns* are/vbp playing/vbg", 1, true), "");
   // A bare plural in an event (past or progressive) names the people who took part.
   EXPECT_EQ(failed(checks, "Local/jj firefighters/nns* rescued/vbd a/dt couple/nn", 1, true), "");
   EXPECT_EQ(failed(checks, "Boys/nns* are/vbp playing/vbg outside/rb", 0, true), "");
   EXPECT_EQ(failed(checks, "Shoppers/nns* love/vbp this/dt mall/nn", 0, true), "bare-plural");
+  EXPECT_EQ(failed(checks, "A/dt group/nn of/in students/nns* sits/vbz here/rb", 3, true), "");
+  EXPECT_EQ(failed(checks, "the/dt tradition/nn of/in men/nns* in/in drag/nn", 3, true),
+            "bare-plural");
   EXPECT_EQ(failed(checks, "My/prp$ neighbor/nn* can/md fix/vb it/prp", 1), "");
   EXPECT_EQ(failed(checks, "my/prp$ kids/nns* always/rb eat/vbp here/rb", 1, true), "");
   EXPECT_EQ(failed(checks, "my/prp$ kids/nns* '/pos toys/nns", 1, true), "");
@@ -96,6 +106,8 @@ TEST(ReferentChecks, NamesInsideTheNameOfAThingStay) {
   EXPECT_EQ(failed(checks, "We/prp ordered/vbd eggs/nns Benedict/nnp", 3), "thing-name");
   EXPECT_EQ(failed(checks, "the/dt talented/nn robert/nn", 2), "");  // lower-cased text: no case
   EXPECT_EQ(failed(checks, "the/dt actor/nn* Tom/nnp Hanks/nnp", 2), "");
+  EXPECT_EQ(failed(checks, "the/dt main/jj character/nn Travis/nnp", 3), "");
+  EXPECT_EQ(failed(checks, "of/in me/prp ./nn Bernard/nnp Herrman/nnp", 3), "");
   EXPECT_EQ(failed(checks, "we/prp walked/vbd in/in Victoria/nnp Park/nnp", 3), "place-name");
   EXPECT_EQ(failed(checks, "lunch/nn at/in Wendy/nnp 's/pos ./pp", 2), "business");
   EXPECT_EQ(failed(checks, "lunch/nn at/in Wendy/nnp 's/pos house/nn", 2), "");
