@@ -32,6 +32,7 @@
 #include "stability/fuzz_records.h"
 #include "stability/heuristic.h"
 #include "stability/oracles.h"
+#include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -79,7 +80,7 @@ recsys::Ratings from_columns(const py::object& users, const py::object& items,
 py::list recommend(const recsys::Ratings& data, const py::object& algorithm, std::size_t k,
                    std::uint64_t seed, std::size_t threads, py::object progress) {
   if (k == 0) throw core::UsageError("k: expected at least 1");
-  if (threads == 0) throw core::UsageError("threads: expected at least 1");
+  check_threads(static_cast<long long>(threads), false);
   CallHooks hooks(std::move(progress));
   const AlgorithmArg arg(algorithm, hooks);
   if (recsys::is_external_spec(arg.spec())) {  // a program or an object: lists, no scores
@@ -121,7 +122,7 @@ py::dict fuzz(const recsys::Ratings& data, const py::object& algorithm_arg,
   if (trials == 0) throw core::UsageError("trials: expected at least 1");
   if (size == 0) throw core::UsageError("size: expected at least 1");
   if (k == 0) throw core::UsageError("k: expected at least 1");
-  if (threads == 0) throw core::UsageError("threads: expected at least 1");
+  check_threads(static_cast<long long>(threads), false);
   const auto heuristic = stability::parse_heuristic(heuristic_name);
   stability::HeuristicOptions hopts;
   if (!portfolio.empty()) {

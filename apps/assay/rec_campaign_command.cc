@@ -275,10 +275,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                     "SQLite store of finished runs (resumes from it; one process at a time; "
                     "bound to the content of the data files)")
       ->required();
-  add_output_directory(cmd, "--out", o->out, "Report directory",
-                       {"summary.json", "cells.csv", "top_out.md", "findings.md", "figure2.svg",
-                        "table3.md", "table3.csv", "table4.md", "table4.csv", "configurations.md",
-                        "sweep-*.svg", "sweep.md", "report.html", "mods/*.json"})
+  add_output_directory(cmd, "--out", o->out, "Report directory", stability::campaign_report_files())
       ->required();
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",

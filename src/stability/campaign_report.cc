@@ -567,9 +567,9 @@ std::string cells_csv(const CampaignSummary& summary) {
       "algorithm,heuristic,size,oracle,trials,mean,sd,baseline,baseline_mean,ratio,p,"
       "baseline_zero,mean_set_size,p_holm,p_bh,ci_low,ci_high,q1,q3\n";
   for (const auto& c : summary.cells) {
-    out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," + std::to_string(c.size) +
-           "," + std::string(to_string(c.oracle)) + "," + std::to_string(c.trials) + "," +
-           num(c.mean, "") + "," + num(c.sd, "") + "," +
+    out += core::csv_field(c.algorithm) + "," + std::string(to_string(c.heuristic)) + "," +
+           std::to_string(c.size) + "," + std::string(to_string(c.oracle)) + "," +
+           std::to_string(c.trials) + "," + num(c.mean, "") + "," + num(c.sd, "") + "," +
            (c.baseline ? std::string(to_string(*c.baseline)) : "") + "," +
            num(c.baseline_mean, "") + "," + num(c.ratio, "") + "," + num(c.p, "") + "," +
            (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "," +
@@ -844,6 +844,14 @@ void remove_stale_sets(const std::vector<std::string>& previous,
 }
 
 }  // namespace
+
+const std::vector<std::string>& campaign_report_files() {
+  static const std::vector<std::string> files = {
+      "summary.json", "cells.csv",  "top_out.md",  "findings.md", "figure2.svg",
+      "table3.md",    "table3.csv", "table4.md",   "table4.csv",  "configurations.md",
+      "sweep-*.svg",  "sweep.md",   "report.html", "mods/*.json"};
+  return files;
+}
 
 std::vector<std::string> write_campaign_report(const std::string& dir, const recsys::Ratings& data,
                                                const CampaignConfig& config,

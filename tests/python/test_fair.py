@@ -123,6 +123,41 @@ def test_fair_test_cache(rt_inputs, tmp_path):
         assay.fair.test(model, texts[:2], labels=["a", "b"], cache=cache)
 
 
+def test_fair_test_never_writes_over_its_cache(tmp_path):
+    def model(batch):
+        raise AssertionError("asked before the paths were checked")
+
+    def run(**kw):
+        assay.fair.test(model, ["he is here"], labels=["a", "b"], model_id="m", **kw)
+
+    out = tmp_path / "o"
+    out.mkdir()
+    cache = out / "summary.json"
+    cache.write_bytes(b"")
+    with pytest.raises(assay.UsageError, match="writes summary.json, which cache keeps"):
+        run(cache=str(cache), out=str(out))
+    os.symlink(cache, tmp_path / "link.sqlite")  # through a link
+    with pytest.raises(assay.UsageError, match="which cache keeps"):
+        run(cache=str(tmp_path / "link.sqlite"), out=str(out))
+    with pytest.raises(assay.UsageError, match="same path"):
+        run(cache=str(tmp_path / "new"), out=str(tmp_path / "new"))
+    # An out= that is a file is refused before the model is asked.
+    with pytest.raises(assay.IoError, match="cannot use as output directory"):
+        run(out=str(cache))
+    assert cache.read_bytes() == b""
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]
+
+
+def test_fair_test_labels_are_a_list_of_distinct_names():
+    def model(batch):
+        return [[0.5, 0.5]] * len(batch)
+
+    with pytest.raises(assay.UsageError, match="expected a list of label names, got the string"):
+        assay.fair.test(model, ["he is here"], labels="np")
+    with pytest.raises(assay.UsageError, match="'a' is named twice"):
+        assay.fair.test(model, ["he is here"], labels=["a", "a"])
+
+
 def test_fair_test_bad_models(rt_inputs):
     texts = rt_inputs[0][:10]
     with pytest.raises(assay.ModelError, match="rows"):

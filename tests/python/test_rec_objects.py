@@ -294,3 +294,23 @@ def test_a_campaign_in_shards_merges_to_the_whole(spec, tmp_path):
     assert merged["runs"] == whole["runs"] and merged["noise"] == whole["noise"]
     with pytest.raises(assay.UsageError, match="shard"):
         assay.rec.campaign(spec, [Popular()], store=str(tmp_path / "x.sqlite"), shard="2/2", **args)
+
+
+def test_a_campaign_never_writes_over_its_store_or_data(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    store = out / "summary.json"
+    store.write_bytes(b"")
+    data = out / "cells.csv"
+    data.write_text("user,item,rating\n1,1,5\n")
+    synthetic = "synthetic:users=60,items=40,ratings=800,seed=1"
+    with pytest.raises(assay.UsageError, match="writes summary.json, which store keeps"):
+        assay.rec.campaign(synthetic, ["item-item"], store=str(store), out=str(out))
+    with pytest.raises(assay.UsageError, match="writes cells.csv, which data reads"):
+        assay.rec.campaign(f"csv:{data}", ["item-item"], store=str(tmp_path / "s.sqlite"),
+                           out=str(out))
+    with pytest.raises(assay.UsageError, match="same path"):
+        assay.rec.campaign(synthetic, ["item-item"], store=str(tmp_path / "x"),
+                           out=str(tmp_path / "x"))
+    assert store.read_bytes() == b"" and not (tmp_path / "s.sqlite").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["cells.csv", "summary.json"]

@@ -233,7 +233,7 @@ TEST(RecProgramCampaign, TimeoutIsAFailedRun) {
             std::string::npos);
 }
 
-TEST(RecProgramFuzz, FailedTrialsAreLinesAndNegativeDeltaIsRefused) {
+TEST(RecProgramFuzz, FailedTrialsAreLinesFailTheDeltaCheckAndNegativeDeltaIsRefused) {
   TempDir dir;
   fs::create_directory(dir.file("flag"));
   const std::string spec = flaky_program(dir, "900");
@@ -247,6 +247,11 @@ TEST(RecProgramFuzz, FailedTrialsAreLinesAndNegativeDeltaIsRefused) {
   ASSERT_EQ(j.size(), 3u);
   EXPECT_NE(j[0]["failed"].get<std::string>().find("exited with status 4"), std::string::npos);
   EXPECT_EQ(j[2]["failed_runs"], 2);
+  // With --delta every trial failed: nothing was measured, so it is not a pass.
+  const auto checked = run_assay(dir, "rec fuzz --data " + kSynthetic + " --algorithm '" + spec +
+                                          "' --heuristic AMR --size 2 --trials 2 --delta 0.5");
+  EXPECT_EQ(checked.exit_code, 1) << checked.err;
+  EXPECT_NE(checked.err.find("2 of 2 trials failed"), std::string::npos) << checked.err;
   const auto refused = run_assay(
       dir, "rec fuzz --data " + kSynthetic + " --algorithm user-user --heuristic AMR --delta -1");
   EXPECT_EQ(refused.exit_code, 2);
