@@ -101,10 +101,15 @@ int main(int argc, char** argv) {
     e.add(*group, result);
   }
 
-  // Before the command runs: its outputs must not name its inputs (option_checks.h).
-  app.parse_complete_callback([&app] {
+  // Before the command runs: its outputs must not name its inputs, its lists hold no empty
+  // item (option_checks.h).
+  const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  app.parse_complete_callback([&app, &args] {
     for (const CLI::App* group : app.get_subcommands()) {
-      for (const CLI::App* cmd : group->get_subcommands()) check_command_paths(*cmd);
+      for (const CLI::App* cmd : group->get_subcommands()) {
+        check_list_items(*cmd, args);
+        check_command_paths(*cmd);
+      }
     }
   });
   try {

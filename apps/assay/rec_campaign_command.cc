@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/excerpt.h"
 #include "core/interrupt.h"
 #include "core/progress.h"
 #include "option_checks.h"
@@ -200,8 +201,9 @@ int run(const RecCampaignOptions& o) {
     std::printf(
         "rec campaign: %zu runs failed (%zu now), counted per cell in the report; run "
         "again to retry them. First: %s: %s\n",
-        results.failures.size(), results.n_failed, results.failures.front().unit_key().c_str(),
-        results.failures.front().reason.c_str());
+        results.failures.size(), results.n_failed,
+        core::escape_control(results.failures.front().unit_key()).c_str(),
+        core::escape_control(results.failures.front().reason).c_str());
   }
   if (o.save_all) {
     std::printf("rec campaign: every run's set (%zu) saved under %s/mods\n", sets.size(),

@@ -13,6 +13,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/excerpt.h"
 #include "core/json_file.h"
 #include "core/svg_chart.h"
 #include "core/table.h"
@@ -658,10 +659,12 @@ core::Table failed_table(const CampaignSummary& summary) {
                     "Runs whose recommender failed; they are not in the statistics above and "
                     "the next campaign on the store retries them.");
   for (const auto& f : summary.failed) {
-    table.add_row({f.algorithm,
+    // A program's reason and stderr may hold any byte: control bytes are shown escaped.
+    table.add_row({core::escape_control(f.algorithm),
                    f.noise ? std::string("noise floor")
                            : std::string(to_string(f.heuristic)) + " n=" + std::to_string(f.size),
-                   std::to_string(f.failed), f.reason, f.stderr_tail});
+                   std::to_string(f.failed), core::escape_control(f.reason),
+                   core::escape_control(f.stderr_tail)});
   }
   return table;
 }

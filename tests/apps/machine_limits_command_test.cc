@@ -1,8 +1,8 @@
 // The machine's limits, through the real binary: a limit is a clear error (exit 2), never a
 // silent death, a hang or a temporary file left behind.
 //   - a file size limit (ulimit -f): the write fails (EFBIG), the target is left as it was;
-//   - an address-space limit with many threads asked (--threads 4096): exit 2 naming the
-//     threads, not a hang in the thread pool.
+//   - an address-space limit with many threads asked (--threads 4096, fair serve's
+//     --max-concurrent 1024): exit 2 naming the threads, not a hang or an abort.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -75,6 +75,24 @@ TEST(MachineLimits, ThreadsTheSystemRefusesAreExit2) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_THAT(r.err, HasSubstr("cannot start 4096 threads"));
   EXPECT_EQ(r.out, "");
+}
+
+// fair serve's --max-concurrent threads start before it listens: under the same limit,
+// 1,024 of them are exit 2 naming the option, not an abort.
+TEST(MachineLimits, ServeThreadsTheSystemRefusesAreExit2) {
+  TempDir dir;
+  const std::string train =
+      dir.write("train.tsv", "text\tlabel\nthe king is good\tpos\nbad queen\tneg\ngood man\tpos\n");
+  const std::string model = dir.file("model.json");
+  const auto trained = run_limited(dir, "true",
+                                   "model train-lr --quiet --train " + train +
+                                       " --text-column text --label-column label --out " + model);
+  ASSERT_EQ(trained.exit_code, 0) << trained.err;
+  const auto r = run_limited(dir, "ulimit -v 2000000",
+                             "fair serve --quiet --upstream lr:" + model +
+                                 " --epsilon 1 --listen 127.0.0.1:0 --max-concurrent 1024");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("--max-concurrent: cannot start 1024 threads"));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/temp_dir.h"
@@ -103,6 +104,27 @@ TEST(OptionChecksCommand, BadValuesAreUsageErrorsNamingTheOption) {
       std::string quoted = "'";
       quoted.append(v, v.rfind(',') + 1).push_back('\'');
       EXPECT_THAT(r.err, HasSubstr(quoted)) << r.err;
+    }
+  }
+}
+
+// CLI11 drops the empty items of a list: "1,,2" would run as "1,2" and "1," as "1".
+TEST(OptionChecksCommand, EmptyItemsInAListAreRejected) {
+  TempDir dir;
+  const std::string x = dir.file("missing");
+  const std::string mitigate = "fair mitigate --model lr:" + x + " --input " + x + " --out " + x;
+  const std::string campaign = "rec campaign --data csv:" + x + " --store " + x + " --out " + x;
+  for (const auto& [command, option, value] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {mitigate, "--epsilon", "1,,2"},
+           {mitigate, "--epsilon", ",1"},
+           {campaign, "--sizes", "1,"},
+           {campaign, "--heuristics", "AMU,,ARAND"}}) {
+    for (const std::string& spelled : {option + " " + value, option + "=" + value}) {
+      SCOPED_TRACE(spelled);
+      const auto r = run_assay(dir, command + " " + spelled);
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(option + ": an empty item in '" + value + "'")) << r.err;
     }
   }
 }

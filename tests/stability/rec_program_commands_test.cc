@@ -165,6 +165,31 @@ TEST(RecProgramCampaign, FailedRunsAreRecordedCountedAndRetried) {
   EXPECT_EQ(store.runs().size(), 8u);
 }
 
+// A failing program's stderr and output may hold terminal escapes: the summary line on
+// standard output and the report show them escaped, never raw.
+TEST(RecProgramCampaign, ControlBytesOfAFailingProgramAreEscaped) {
+  TempDir dir;
+  fs::create_directory(dir.file("flag"));
+  dir.write("esc.sh",
+            "flag=$1; shift\n"
+            "if [ -d \"$flag\" ] && [ \"$(wc -l < \"$1\")\" -ne 900 ]; then\n"
+            "  printf 'bad\\033[2J\\a\\n' >&2; printf '1 \\033]0;title\\a\\n'; exit 0\n"
+            "fi\n"
+            "exec sh " +
+                kExamples + "/popular.sh \"$@\"\n");
+  const std::string spec = "cmd:sh " + dir.file("esc.sh") + " " + dir.file("flag");
+  const auto r = run_assay(dir, campaign(dir, kSynthetic, spec, "c"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("runs failed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\a'), std::string::npos) << r.out;
+  const std::string html = read_file(dir.file("c/report.html"));
+  ASSERT_NE(html.find("Failed runs"), std::string::npos);
+  EXPECT_EQ(html.find('\x1b'), std::string::npos);
+  EXPECT_EQ(html.find('\a'), std::string::npos);
+  EXPECT_NE(html.find("bad\\x1b[2J"), std::string::npos);
+}
+
 TEST(RecProgramCampaign, FailingBaselineIsAnErrorNamingTheProgram) {
   TempDir dir;
   dir.write("bad.sh", "echo 'cannot load' >&2; exit 9\n");
