@@ -115,6 +115,8 @@ double score_field(const py::dict& record, const char* key, std::size_t index) {
 py::tuple filter(const py::list& records, const std::string& task,
                  std::optional<double> sim_threshold, std::optional<double> nat_threshold) {
   aeon::QualityThresholds t = aeon::thresholds_for_task(task);
+  if (sim_threshold) check_finite(*sim_threshold, "sim_threshold");
+  if (nat_threshold) check_finite(*nat_threshold, "nat_threshold");
   if (sim_threshold) t.sim = *sim_threshold;
   if (nat_threshold) t.nat = *nat_threshold;
   py::list kept, dropped;

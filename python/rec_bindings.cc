@@ -50,8 +50,12 @@ std::string label_of(const py::handle v) {
 
 recsys::Ratings from_columns(const py::object& users, const py::object& items,
                              const py::object& ratings, double low, double high, double step) {
-  if (!(low <= high) || !(step >= 0))
-    throw core::UsageError("ratings: expected low <= high and step >= 0");
+  if (!std::isfinite(low) || !std::isfinite(high) || !std::isfinite(step) || !(low <= high) ||
+      !(step >= 0))
+    throw core::UsageError("ratings: expected finite low <= high and step >= 0");
+  if (step > 0 && (high - low) / step > 1'000'000)
+    throw core::UsageError("ratings: step " + std::to_string(step) +
+                           " makes more than 1,000,000 rating values from low to high");
   recsys::RatingScale scale;
   scale.low = low;
   scale.high = high;

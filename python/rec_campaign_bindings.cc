@@ -80,6 +80,7 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
                   const std::optional<std::string>& shard, const std::vector<std::string>& merge,
                   const std::optional<std::string>& data_name, py::object progress) {
   check_threads(static_cast<long long>(threads), false);
+  check_finite(delta, "delta", 0);
   if (store_path.empty()) throw core::UsageError("store: expected a file name");
   check_campaign_paths(data_arg, store_path, out.value_or(""), merge);
   stability::CampaignConfig config;

@@ -176,6 +176,33 @@ def test_fair_test_bad_models(rt_inputs):
         assay.fair.test(failing, texts, labels=["a", "b"])
 
 
+def test_undecodable_child_output_is_a_model_error(tmp_path):
+    child = tmp_path / "child.sh"
+    child.write_text("printf '{\"labels\": [\"a\", \"b\"]}\\n'\n"
+                     "read line\nprintf '\\377\\376 not json\\n'\nsleep 5\n")
+    model = assay.models.open(f"cmd:sh {child}", timeout=10)
+    with pytest.raises(assay.ModelError) as raised:
+        model.predict(["he is here"])
+    assert "\\xff\\xfe not json" in str(raised.value)
+
+
+def test_thresholds_and_timeouts_must_be_finite():
+    nan = float("nan")
+    with pytest.raises(assay.UsageError, match="timeout: expected a finite number > 0, got nan"):
+        assay.models.open("cmd:true", timeout=nan)
+    with pytest.raises(assay.UsageError, match="timeout"):
+        assay.models.open("cmd:true", timeout=0)
+    for name in ("sim_threshold", "nat_threshold"):
+        with pytest.raises(assay.UsageError, match=f"{name}: expected a finite number"):
+            assay.aeon.filter([], "sa", **{name: nan})
+    with pytest.raises(assay.UsageError, match="delta: expected a finite number >= 0"):
+        assay.rec.campaign("synthetic:users=5,items=5,ratings=10", ["item-item"],
+                           store="never.sqlite", delta=nan)
+    for kw in ({"high": float("inf")}, {"step": nan}, {"step": 1e-300}):
+        with pytest.raises(assay.UsageError, match="ratings"):
+            assay.rec.ratings([1], [1], [1], **kw)
+
+
 def test_keyboard_interrupt_stops_a_long_call(rt_inputs):
     texts = rt_inputs[0] * 20
 
