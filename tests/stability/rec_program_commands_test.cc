@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "stability/campaign_store.h"
 #include "support/shared_data.h"
@@ -236,6 +237,41 @@ TEST(RecProgramCampaign, TrainingFilesOfAKilledCampaignAreRemovedAtTheNextStart)
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_FALSE(fs::exists(dir.file("c.sqlite.tmp")));
   EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("c/summary.json")))["complete"], true);
+}
+
+// Ctrl-C while rec fuzz trains a program: its private training directory under TMPDIR (the
+// data's copy) is removed with the rest, not left behind.
+TEST(RecProgramFuzz, InterruptRemovesTheTrainingCopyFromTmpdir) {
+  TempDir dir;
+  fs::create_directory(dir.file("tmp"));
+  dir.write("hang.sh", "echo $$ > " + dir.file("pid") + "; exec sleep 60\n");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd = "TMPDIR=" + dir.file("tmp") + " exec " + ASSAY_BINARY +
+                            " rec fuzz --data " + kSynthetic + " --algorithm 'cmd:sh " +
+                            dir.file("hang.sh") +
+                            "' --heuristic ARAND --size 2 --trials 2 >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline && !fs::exists(dir.file("pid"))) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(fs::is_empty(dir.file("tmp")));  // the training copy, while it trains
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::istringstream pids(read_file(dir.file("pid")));
+  for (pid_t hung = 0; pids >> hung;) kill(hung, SIGKILL);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::vector<std::string> left;
+  for (const auto& e : fs::recursive_directory_iterator(dir.file("tmp")))
+    left.push_back(e.path().string());
+  EXPECT_TRUE(left.empty()) << left.front();
 }
 
 TEST(RecProgramCampaign, TimeoutIsAFailedRun) {
