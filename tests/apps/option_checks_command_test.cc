@@ -129,6 +129,27 @@ TEST(OptionChecksCommand, EmptyItemsInAListAreRejected) {
   }
 }
 
+// Options that mean nothing alone, and an empty name where a directory is read: exit 2 with
+// what is expected, before any work.
+TEST(OptionChecksCommand, OptionsThatNeedAnotherAndEmptyNamesAreRefused) {
+  TempDir dir;
+  const std::string x = dir.file("missing");
+  const auto report = run_assay(dir, "fair report --in '' --out " + dir.file("r.html"));
+  EXPECT_EQ(report.exit_code, 2) << report.err;
+  EXPECT_THAT(report.err, HasSubstr("--in: expected a directory, got an empty name"));
+  const auto portfolio =
+      run_assay(dir,
+                "rec fuzz --data synthetic:users=20,items=20,ratings=100 --algorithm user-user "
+                "--heuristic ARAND --portfolio AMU,ALI");
+  EXPECT_EQ(portfolio.exit_code, 2) << portfolio.err;
+  EXPECT_THAT(portfolio.err, HasSubstr("it needs --heuristic APORTFOLIO, got ARAND"));
+  const auto model_out =
+      run_assay(dir, "fair mitigate --model lr:" + x + " --input " + x + " --out " + dir.file("m") +
+                         " --adversarial-model-out " + dir.file("lr.json"));
+  EXPECT_EQ(model_out.exit_code, 2) << model_out.err;
+  EXPECT_THAT(model_out.err, HasSubstr("--adversarial-model-out requires --adversarial-train"));
+}
+
 TEST(OptionChecksCommand, NegativeValueAsSeparateArgumentIsRejected) {
   TempDir dir;
   const auto r = run_assay(dir, "rec recommend --data csv:" + dir.file("missing") +
