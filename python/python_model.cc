@@ -33,7 +33,11 @@ std::vector<std::vector<double>> PythonModel::predict(const std::vector<std::str
     py::gil_scoped_acquire acquire;
     py::list batch;
     for (std::size_t i = at; i < end; ++i) batch.append(py::str(texts[i]));
-    py::object answer = fn_(batch);
+    py::object answer;
+    {
+      const InCallable in(hooks_);
+      answer = fn_(batch);
+    }
     if (py::hasattr(answer, "tolist")) answer = answer.attr("tolist")();  // a NumPy array
     const std::string what = identity_ + ": ";
     if (!py::isinstance<py::sequence>(answer) || py::isinstance<py::str>(answer))

@@ -221,6 +221,22 @@ def test_keyboard_interrupt_stops_a_long_call(rt_inputs):
     assert time.monotonic() - start < 60
 
 
+def test_keyboard_interrupt_stops_a_model_that_never_returns(rt_inputs):
+    def stuck(batch):
+        while True:
+            time.sleep(0.01)
+
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            assay.fair.test(stuck, rt_inputs[0][:4], labels=["a", "b"], threads=1)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 30
+
+
 def test_progress_callback_can_stop_a_call(rt_inputs):
     def stop(done, total):
         raise KeyboardInterrupt

@@ -255,14 +255,16 @@ def test_keyboard_interrupt_during_a_campaign(spec, tmp_path):
 
         def fit(self, ratings, seed=0):
             self.fits += 1
-            if self.fits == self.at:  # as Ctrl-C would, during the third training
+            # As Ctrl-C would, during the fourth training: it is stopped (KeyboardInterrupt
+            # raised in it), the runs trained before it are kept.
+            if self.fits == self.at:
                 os.kill(os.getpid(), signal.SIGINT)
             super().fit(ratings, seed)
 
     args = dict(heuristics=["AMU"], sizes=[10], trials=3, noise_trials=1, seed=4)
     store = str(tmp_path / "stopped.sqlite")
     with pytest.raises(KeyboardInterrupt):
-        assay.rec.campaign(spec, [Interrupting(at=3)], store=store, **args)
+        assay.rec.campaign(spec, [Interrupting(at=4)], store=store, **args)
     # The runs finished before the interrupt are kept; the same call finishes the campaign with
     # the numbers of an uninterrupted one.
     resumed = assay.rec.campaign(spec, [Interrupting(at=0)], store=store, **args)
