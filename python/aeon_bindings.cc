@@ -21,6 +21,7 @@
 #include "json_value.h"
 #include "lm/bert_model.h"
 #include "lm/model_spec.h"
+#include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -37,7 +38,7 @@ py::list score(const std::vector<std::string>& originals, const std::vector<std:
     throw core::UsageError("originals and generated: expected as many texts in each, got " +
                            std::to_string(originals.size()) + " and " +
                            std::to_string(generated.size()));
-  if (threads < 1) throw core::UsageError("threads: expected at least 1");
+  check_threads(threads, false);
   aeon::TestCaseScorerOptions so;
   so.model_dir = model_dir;
   so.embedding_dir = embedding_dir;
@@ -114,6 +115,8 @@ double score_field(const py::dict& record, const char* key, std::size_t index) {
 py::tuple filter(const py::list& records, const std::string& task,
                  std::optional<double> sim_threshold, std::optional<double> nat_threshold) {
   aeon::QualityThresholds t = aeon::thresholds_for_task(task);
+  if (sim_threshold) check_finite(*sim_threshold, "sim_threshold");
+  if (nat_threshold) check_finite(*nat_threshold, "nat_threshold");
   if (sim_threshold) t.sim = *sim_threshold;
   if (nat_threshold) t.nat = *nat_threshold;
   py::list kept, dropped;

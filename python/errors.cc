@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "core/error.h"
+#include "json_value.h"
 #include "models/model_error.h"
 #include "recsys/command_recommender.h"
 
@@ -34,14 +35,15 @@ PyObject* new_type(py::module_& m, const char* name, py::tuple bases, const char
 
 // Raises `type` with the error's message and its location as attributes.
 void raise(PyObject* type, const core::Error& e) {
-  py::object instance = py::reinterpret_borrow<py::object>(type)(e.what());
+  // A message may quote a child's bytes that are not UTF-8: kept as \xHH escapes.
+  py::object instance = py::reinterpret_borrow<py::object>(type)(lenient_str(e.what()));
   const auto& where = e.location();
-  instance.attr("path") = where ? py::object(py::str(where->path)) : py::object(py::none());
+  instance.attr("path") = where ? py::object(lenient_str(where->path)) : py::object(py::none());
   instance.attr("line") =
       where && where->line > 0 ? py::object(py::int_(where->line)) : py::object(py::none());
   instance.attr("column") =
       where && where->column > 0 ? py::object(py::int_(where->column)) : py::object(py::none());
-  instance.attr("detail") = e.detail();
+  instance.attr("detail") = lenient_str(e.detail());
   PyErr_SetObject(type, instance.ptr());
 }
 

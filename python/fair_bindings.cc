@@ -15,6 +15,7 @@
 #include "bindings.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/output_path.h"
 #include "core/thread_pool.h"
 #include "fairness/fairness_input.h"
 #include "fairness/fairness_run.h"
@@ -29,6 +30,7 @@
 #include "models/cached_model.h"
 #include "perturbation_kwargs.h"
 #include "python_model.h"
+#include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -47,6 +49,7 @@ std::vector<fairness::InputRecord> input_records(const std::vector<std::string>&
 
 py::list perturb(const std::vector<std::string>& texts, const std::string& attribute, bool dropped,
                  std::size_t threads, py::object progress, const py::kwargs& kw) {
+  check_threads(static_cast<long long>(threads), true);
   const auto config = perturbator_config(attribute, kw);
   CallHooks hooks(std::move(progress));
   const auto lines = run_released(hooks, [&] {
@@ -98,11 +101,16 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
     throw core::UsageError("model: expected a callable from a list of texts to scores");
   if (batch == 0) throw core::UsageError("batch: expected at least 1");
   if (chunk == 0) throw core::UsageError("chunk: expected at least 1");
+  check_threads(static_cast<long long>(threads), true);
   if (budget && cache.empty()) throw core::UsageError("budget needs cache=FILE");
   if (!cache.empty() && model_id.is_none())
     throw core::UsageError(
         "cache needs model_id=NAME: the name the answers are cached under (change it when the "
         "model changes)");
+  if (!out.empty()) core::check_output_directory(out);
+  if (!cache.empty()) core::check_database_file(cache);
+  core::check_paths_apart({}, {}, {{"cache", cache}},
+                          {{"out", out, {"violations.jsonl", "summary.json"}}});
   CallHooks hooks(std::move(progress));
   std::unique_ptr<models::Model> m = std::make_unique<PythonModel>(
       model, model_labels(model, labels), model_identity(model, model_id), batch, hooks);

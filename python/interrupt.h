@@ -1,8 +1,10 @@
 // Long calls: the library runs on a worker thread without the GIL while the calling thread
 // watches for signals, so Ctrl-C (KeyboardInterrupt) stops a call in a notebook or a script.
 // The library stops at its next hook — a chunk done, a batch for a Python model — and the
-// signal's exception is raised; the optional progress callback progress(done, total) is called
-// at the same hooks (with the GIL), and what it raises ends the call with that exception.
+// signal's exception is raised (a Python callable that is running gets KeyboardInterrupt raised
+// in it, so one that never returns does not keep the call alive); the optional progress callback
+// progress(done, total) is called at the same hooks (with the GIL), and what it raises ends the
+// call with that exception.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -13,6 +15,7 @@
 #include <exception>
 #include <future>
 #include <optional>
+#include <set>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -38,9 +41,32 @@ class CallHooks {
   void report(std::uint64_t done, std::uint64_t total) const;
   void request_stop() { stop_.store(true); }
 
+  // The threads now inside a Python callable of this call (model, recommender), so that a
+  // signal raises KeyboardInterrupt in them too (PyThreadState_SetAsyncExc): a callable that
+  // loops or waits in Python code stops at its next bytecode instead of keeping the call
+  // running. All three with the GIL held.
+  void enter_callable() const { callers_.insert(PyThread_get_thread_ident()); }
+  void leave_callable() const { callers_.erase(callers_.find(PyThread_get_thread_ident())); }
+  void interrupt_callables() const {
+    for (const unsigned long id : callers_) PyThreadState_SetAsyncExc(id, PyExc_KeyboardInterrupt);
+  }
+
  private:
   pybind11::object progress_;
   std::atomic<bool> stop_{false};
+  mutable std::multiset<unsigned long> callers_;
+};
+
+// Marks the current thread as inside a callable of `hooks` while it lives (GIL held).
+class InCallable {
+ public:
+  explicit InCallable(const CallHooks& hooks) : hooks_(hooks) { hooks_.enter_callable(); }
+  ~InCallable() { hooks_.leave_callable(); }
+  InCallable(const InCallable&) = delete;
+  InCallable& operator=(const InCallable&) = delete;
+
+ private:
+  const CallHooks& hooks_;
 };
 
 // Runs f() on a worker thread with the GIL released; meanwhile the calling thread (holding
@@ -63,6 +89,7 @@ auto run_released(CallHooks& hooks, F&& f) -> std::invoke_result_t<F&> {
       if (PyErr_CheckSignals() != 0) {
         signal.emplace();
         hooks.request_stop();
+        hooks.interrupt_callables();
       }
     }
     worker.join();

@@ -2,6 +2,14 @@
 
 namespace assay::python {
 namespace py = pybind11;
+
+py::str lenient_str(std::string_view text) {
+  PyObject* s =
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace");
+  if (s == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
 namespace {
 
 template <class Json>
@@ -9,7 +17,7 @@ py::object convert(const Json& j) {
   switch (j.type()) {
     case nlohmann::json::value_t::object: {
       py::dict d;
-      for (auto it = j.begin(); it != j.end(); ++it) d[py::str(it.key())] = convert(it.value());
+      for (auto it = j.begin(); it != j.end(); ++it) d[lenient_str(it.key())] = convert(it.value());
       return d;
     }
     case nlohmann::json::value_t::array: {
@@ -18,7 +26,7 @@ py::object convert(const Json& j) {
       return l;
     }
     case nlohmann::json::value_t::string:
-      return py::str(j.template get_ref<const std::string&>());
+      return lenient_str(j.template get_ref<const std::string&>());
     case nlohmann::json::value_t::boolean:
       return py::bool_(j.template get<bool>());
     case nlohmann::json::value_t::number_integer:

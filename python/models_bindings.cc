@@ -11,6 +11,7 @@
 #include "bindings.h"
 #include "models/model.h"
 #include "models/model_spec.h"
+#include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -37,6 +38,7 @@ void add_models(py::module_& parent) {
   m.def(
       "open",
       [](const std::string& spec, const std::vector<std::string>& labels, double timeout) {
+        check_finite(timeout, "timeout", 0, true);
         models::ModelOptions o;
         o.labels = labels;
         o.timeout_seconds = timeout;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "models/label_map.h"
 #include "models/model_error.h"
 
 namespace assay::python {
@@ -32,7 +33,11 @@ std::vector<std::vector<double>> PythonModel::predict(const std::vector<std::str
     py::gil_scoped_acquire acquire;
     py::list batch;
     for (std::size_t i = at; i < end; ++i) batch.append(py::str(texts[i]));
-    py::object answer = fn_(batch);
+    py::object answer;
+    {
+      const InCallable in(hooks_);
+      answer = fn_(batch);
+    }
     if (py::hasattr(answer, "tolist")) answer = answer.attr("tolist")();  // a NumPy array
     const std::string what = identity_ + ": ";
     if (!py::isinstance<py::sequence>(answer) || py::isinstance<py::str>(answer))
@@ -88,8 +93,13 @@ std::vector<std::string> model_labels(const py::object& fn, const py::object& la
     throw core::UsageError(
         "labels: the model's labels, in the order of its scores, are needed (give "
         "labels=[...], or a bound method of an estimator with classes_)");
+  if (py::isinstance<py::str>(source) || py::isinstance<py::bytes>(source))
+    throw core::UsageError("labels: expected a list of label names, got the string '" +
+                           py::str(source).cast<std::string>() + "'");
   for (const py::handle label : source) out.push_back(py::str(label));
   if (out.empty()) throw core::UsageError("labels: the model needs at least one label");
+  if (const std::string twice = models::repeated_label(out); !twice.empty())
+    throw core::UsageError("labels: '" + twice + "' is named twice");
   return out;
 }
 

@@ -142,6 +142,7 @@ recsys::TopKLists PythonRecommender::recommend_all(const recsys::Ratings& train,
   py::gil_scoped_acquire acquire;
   const py::object ratings = ratings_array(train);
   try {
+    const InCallable in(hooks_);
     if (fit_takes_seed_)
       obj_.attr("fit")(ratings, py::arg("seed") = seed);
     else
@@ -153,6 +154,7 @@ recsys::TopKLists PythonRecommender::recommend_all(const recsys::Ratings& train,
   for (recsys::UserId u = 0; u < train.n_users(); ++u) users[u] = py::str(train.user_label(u));
   py::object answer;
   try {
+    const InCallable in(hooks_);
     answer = as_lists(obj_.attr("recommend")(users, k));
   } catch (py::error_already_set& e) {
     python_failure(spec_, "recommend()", e);

@@ -32,6 +32,7 @@
 #include "stability/fuzz_records.h"
 #include "stability/heuristic.h"
 #include "stability/oracles.h"
+#include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -49,8 +50,12 @@ std::string label_of(const py::handle v) {
 
 recsys::Ratings from_columns(const py::object& users, const py::object& items,
                              const py::object& ratings, double low, double high, double step) {
-  if (!(low <= high) || !(step >= 0))
-    throw core::UsageError("ratings: expected low <= high and step >= 0");
+  if (!std::isfinite(low) || !std::isfinite(high) || !std::isfinite(step) || !(low <= high) ||
+      !(step >= 0))
+    throw core::UsageError("ratings: expected finite low <= high and step >= 0");
+  if (step > 0 && (high - low) / step > 1'000'000)
+    throw core::UsageError("ratings: step " + std::to_string(step) +
+                           " makes more than 1,000,000 rating values from low to high");
   recsys::RatingScale scale;
   scale.low = low;
   scale.high = high;
@@ -79,7 +84,7 @@ recsys::Ratings from_columns(const py::object& users, const py::object& items,
 py::list recommend(const recsys::Ratings& data, const py::object& algorithm, std::size_t k,
                    std::uint64_t seed, std::size_t threads, py::object progress) {
   if (k == 0) throw core::UsageError("k: expected at least 1");
-  if (threads == 0) throw core::UsageError("threads: expected at least 1");
+  check_threads(static_cast<long long>(threads), false);
   CallHooks hooks(std::move(progress));
   const AlgorithmArg arg(algorithm, hooks);
   if (recsys::is_external_spec(arg.spec())) {  // a program or an object: lists, no scores
@@ -121,7 +126,7 @@ py::dict fuzz(const recsys::Ratings& data, const py::object& algorithm_arg,
   if (trials == 0) throw core::UsageError("trials: expected at least 1");
   if (size == 0) throw core::UsageError("size: expected at least 1");
   if (k == 0) throw core::UsageError("k: expected at least 1");
-  if (threads == 0) throw core::UsageError("threads: expected at least 1");
+  check_threads(static_cast<long long>(threads), false);
   const auto heuristic = stability::parse_heuristic(heuristic_name);
   stability::HeuristicOptions hopts;
   if (!portfolio.empty()) {

@@ -13,6 +13,7 @@
 
 #include "bindings.h"
 #include "core/error.h"
+#include "core/output_path.h"
 #include "core/shard.h"
 #include "interrupt.h"
 #include "json_value.h"
@@ -23,6 +24,7 @@
 #include "stability/campaign_analysis.h"
 #include "stability/campaign_report.h"
 #include "stability/fuzz_records.h"
+#include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
@@ -53,6 +55,22 @@ nlohmann::ordered_json failure_record(const stability::FailedRun& f) {
   return j;
 }
 
+// Refuses, before any work, a store or output directory that cannot be written, and a store,
+// data file or merged store that the report would replace (core::check_paths_apart).
+void check_campaign_paths(const py::object& data_arg, const std::string& store,
+                          const std::string& out, const std::vector<std::string>& merge) {
+  core::check_database_file(store);
+  if (!out.empty()) core::check_output_directory(out);
+  std::vector<core::NamedPath> inputs;
+  if (py::isinstance<py::str>(data_arg)) {
+    for (auto& f : recsys::data_spec_files(recsys::parse_data_spec(data_arg.cast<std::string>())))
+      inputs.push_back({"data", std::move(f)});
+  }
+  for (const auto& m : merge) inputs.push_back({"merge", m});
+  core::check_paths_apart(inputs, {}, {{"store", store}},
+                          {{"out", out, stability::campaign_report_files()}});
+}
+
 py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
                   const std::string& store_path, const std::optional<std::string>& out,
                   const std::optional<std::vector<std::string>>& heuristics,
@@ -63,8 +81,10 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
                   double min_effect, std::size_t stop_after,
                   const std::optional<std::string>& shard, const std::vector<std::string>& merge,
                   const std::optional<std::string>& data_name, py::object progress) {
-  if (threads == 0) throw core::UsageError("threads: expected at least 1");
+  check_threads(static_cast<long long>(threads), false);
+  check_finite(delta, "delta", 0);
   if (store_path.empty()) throw core::UsageError("store: expected a file name");
+  check_campaign_paths(data_arg, store_path, out.value_or(""), merge);
   stability::CampaignConfig config;
   CallHooks hooks(std::move(progress));
   // The algorithms: one spec or object, or a list of them; None: the command's default four.

@@ -153,10 +153,11 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
             "Perturbations of a class's representative asked (fair serve's --max-k)",
             {.min = 1, .max = 1024})
       ->capture_default_str();
-  cmd->add_option("--adversarial-train", o->adversarial_train,
-                  "With --model lr:FILE: the labelled file it was trained on (as model train-lr "
-                  "reads it); the LR is retrained on it plus its perturbations and its "
-                  "violations are reported beside the neutral layer's (the paper's LR Base)");
+  auto* train = cmd->add_option(
+      "--adversarial-train", o->adversarial_train,
+      "With --model lr:FILE: the labelled file it was trained on (as model train-lr "
+      "reads it); the LR is retrained on it plus its perturbations and its "
+      "violations are reported beside the neutral layer's (the paper's LR Base)");
   cmd->add_option("--adversarial-text-column", o->adversarial_text_column, "Its text column")
       ->capture_default_str();
   cmd->add_option("--adversarial-label-column", o->adversarial_label_column, "Its label column")
@@ -164,8 +165,9 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
   add_finite(cmd, "--adversarial-c", o->adversarial_c,
              "Inverse regularisation of the retrained LR (model train-lr --c)", {.min = 0})
       ->capture_default_str();
-  cmd->add_option("--adversarial-model-out", o->adversarial_model_out,
-                  "Save the retrained LR (an lr: model file)");
+  add_output_file(cmd, "--adversarial-model-out", o->adversarial_model_out,
+                  "Save the retrained LR (an lr: model file, written atomically)")
+      ->needs(train);
   add_shard_options(cmd, o->sharding, "--cache");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }

@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "core/atomic_file.h"
+#include "core/error.h"
 #include "fairness/fairness_report.h"
 #include "option_checks.h"
 
@@ -23,7 +24,10 @@ struct FairReportOptions {
 
 int run(const FairReportOptions& o) {
   std::vector<fairness::ReportRun> runs;
-  for (const auto& dir : o.in) runs.push_back(fairness::read_report_run(dir));
+  for (const auto& dir : o.in) {
+    if (dir.empty()) throw core::UsageError("--in: expected a directory, got an empty name");
+    runs.push_back(fairness::read_report_run(dir));
+  }
   // Two directories with the same base name get their position added, so rows stay apart.
   for (std::size_t i = 0; i < runs.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {

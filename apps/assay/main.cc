@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -38,11 +39,13 @@ std::vector<CommandEntry>& command_registry() {
 namespace {
 // Opens /dev/null on each of the standard descriptors 0, 1 and 2 that is closed, so that a file
 // the command opens never gets one of their numbers: with stderr closed, progress lines would
-// otherwise land in the first output file opened.
+// otherwise land in the first output file opened. Standard output is opened read-only, so its
+// first write still fails as on the closed descriptor (results are never discarded silently);
+// progress and messages on a closed stderr go nowhere.
 void open_closed_standard_fds() {
   for (int fd = 0; fd <= 2; ++fd) {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
-    const int null_fd = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+    const int null_fd = ::open("/dev/null", fd == 2 ? O_WRONLY : O_RDONLY);
     if (null_fd >= 0 && null_fd != fd) {
       ::dup2(null_fd, fd);
       ::close(null_fd);
@@ -73,6 +76,9 @@ bool standard_output_ok() {
 int main(int argc, char** argv) {
   using namespace assay::cli;
   open_closed_standard_fds();
+  // Past a file size limit (ulimit -f) a write fails with EFBIG and is reported, instead of the
+  // signal killing the command with no message and its temporary file left.
+  std::signal(SIGXFSZ, SIG_IGN);
   CommandResult result;
   CLI::App app{
       "assay: test machine-learning software — fairness of NLP models, quality of "
@@ -95,10 +101,15 @@ int main(int argc, char** argv) {
     e.add(*group, result);
   }
 
-  // Before the command runs: its outputs must not name its inputs (option_checks.h).
-  app.parse_complete_callback([&app] {
+  // Before the command runs: its outputs must not name its inputs, its lists hold no empty
+  // item (option_checks.h).
+  const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  app.parse_complete_callback([&app, &args] {
     for (const CLI::App* group : app.get_subcommands()) {
-      for (const CLI::App* cmd : group->get_subcommands()) check_command_paths(*cmd);
+      for (const CLI::App* cmd : group->get_subcommands()) {
+        check_list_items(*cmd, args);
+        check_command_paths(*cmd);
+      }
     }
   });
   try {

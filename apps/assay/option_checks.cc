@@ -238,4 +238,30 @@ void check_command_paths(const CLI::App& cmd) {
   core::check_paths_apart(inputs, outputs, kept, directories);
 }
 
+void check_list_items(const CLI::App& cmd, const std::vector<std::string>& args) {
+  for (const CLI::Option* opt : cmd.get_options()) {
+    const char delim = opt->get_delimiter();
+    if (delim == '\0' || opt->count() == 0) continue;
+    for (const std::string& lname : opt->get_lnames()) {
+      const std::string flag = "--" + lname;
+      for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string value;
+        if (args[i] == flag && i + 1 < args.size()) {
+          value = args[i + 1];
+        } else if (args[i].rfind(flag + "=", 0) == 0) {
+          value = args[i].substr(flag.size() + 1);
+        } else {
+          continue;
+        }
+        if (!value.empty() && value.front() != delim && value.back() != delim &&
+            value.find(std::string(2, delim)) == std::string::npos)
+          continue;
+        std::string m = flag + ": an empty item in '" + value + "' (expected values separated by ";
+        m += std::string("single '") + delim + "')";
+        throw core::UsageError(m);
+      }
+    }
+  }
+}
+
 }  // namespace assay::cli

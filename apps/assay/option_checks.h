@@ -104,4 +104,8 @@ inline CLI::Option* add_output_directory(CLI::App* cmd, const std::string& name,
 // its option's kInputDirectory patterns name (fair report --in DIR reads DIR/summary.json).
 void check_command_paths(const CLI::App& cmd);
 
+// Refuses (core::UsageError) an empty item in a list option of `cmd` given in `args` (the
+// command line): "--epsilon 1,,2", "--sizes 1,", where CLI11 would drop it silently.
+void check_list_items(const CLI::App& cmd, const std::vector<std::string>& args);
+
 }  // namespace assay::cli

@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "core/error.h"
+#include "core/excerpt.h"
 #include "core/interrupt.h"
 #include "core/progress.h"
 #include "option_checks.h"
@@ -204,8 +205,9 @@ int run(const RecCampaignOptions& o) {
     std::printf(
         "rec campaign: %zu runs failed (%zu now), counted per cell in the report; run "
         "again to retry them. First: %s: %s\n",
-        results.failures.size(), results.n_failed, results.failures.front().unit_key().c_str(),
-        results.failures.front().reason.c_str());
+        results.failures.size(), results.n_failed,
+        core::escape_control(results.failures.front().unit_key()).c_str(),
+        core::escape_control(results.failures.front().reason).c_str());
   }
   if (o.save_all) {
     std::printf("rec campaign: every run's set (%zu) saved under %s/mods\n", sets.size(),
@@ -292,10 +294,7 @@ void add_rec_campaign_command(CLI::App& rec, CommandResult& result) {
                     "SQLite store of finished runs (resumes from it; one process at a time; "
                     "bound to the content of the data files)")
       ->required();
-  add_output_directory(cmd, "--out", o->out, "Report directory",
-                       {"summary.json", "cells.csv", "top_out.md", "findings.md", "figure2.svg",
-                        "table3.md", "table3.csv", "table4.md", "table4.csv", "configurations.md",
-                        "sweep-*.svg", "sweep.md", "report.html", "mods/*.json"})
+  add_output_directory(cmd, "--out", o->out, "Report directory", stability::campaign_report_files())
       ->required();
   add_count(cmd, "--stop-after", o->stop_after,
             "Stop after N runs (simulates an interruption; 0 = no limit)",

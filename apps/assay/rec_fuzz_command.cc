@@ -82,6 +82,11 @@ int run(RecFuzzOptions o) {
   const auto heuristic = stability::parse_heuristic(o.heuristic);
   stability::HeuristicOptions hopts;
   if (!o.portfolio.empty()) {
+    if (heuristic != stability::Heuristic::kAportfolio)
+      throw core::UsageError(
+          "--portfolio lists APORTFOLIO's heuristics: it needs --heuristic "
+          "APORTFOLIO, got " +
+          o.heuristic);
     hopts.portfolio.clear();
     for (const auto& p : o.portfolio) hopts.portfolio.push_back(stability::parse_heuristic(p));
   }
@@ -158,7 +163,9 @@ int run(RecFuzzOptions o) {
   if (!check) return kOk;
   std::fprintf(stderr, "rec fuzz: %zu of %zu trials exceed Top Out %g\n", n_exceeding, runs.size(),
                o.delta);
-  return n_exceeding > 0 ? kFailuresFound : kOk;
+  // A trial whose retraining failed was not measured: never a pass.
+  const bool failed = runs.size() < trials.size();
+  return n_exceeding > 0 || failed ? kFailuresFound : kOk;
 }
 
 void add_rec_fuzz_command(CLI::App& rec, CommandResult& result) {

@@ -1,9 +1,17 @@
 #include "core/chunk_store.h"
 
+#include <utility>
+
+#include "core/error.h"
+
 namespace assay::core {
 
-ChunkStore::ChunkStore(const std::string& path, const std::string& kind, const std::string& format)
-    : store_(path, kind + "_identity"), table_(kind + "_chunks"), identity_{{"format", format}} {
+ChunkStore::ChunkStore(const std::string& path, const std::string& kind, const std::string& format,
+                       ResultCheck check)
+    : store_(path, kind + "_identity"),
+      table_(kind + "_chunks"),
+      identity_{{"format", format}},
+      check_(std::move(check)) {
   store_.db().exec("CREATE TABLE IF NOT EXISTS \"" + table_ +
                    "\" (key TEXT PRIMARY KEY, result TEXT NOT NULL)");
   store_.check_identity(identity_);
@@ -11,7 +19,19 @@ ChunkStore::ChunkStore(const std::string& path, const std::string& kind, const s
 
 std::size_t ChunkStore::merge(const std::string& other_path) {
   std::lock_guard lock(mutex_);
-  return store_.merge(other_path, {table_}, identity_).at(0);
+  const auto check_rows = [&](SqliteStore& db) {
+    if (!check_) return;
+    auto rows = db.prepare("SELECT key, result FROM merge_source.\"" + table_ + "\"");
+    while (rows.step()) {
+      try {
+        check_(rows.column_text(1));
+      } catch (const Error& e) {
+        throw ParseError(SourceLocation(other_path),
+                         "chunk '" + rows.column_text(0) + "': " + e.detail());
+      }
+    }
+  };
+  return store_.merge(other_path, {table_}, identity_, check_rows).at(0);
 }
 
 std::unordered_set<std::string> ChunkStore::finished_keys() const {

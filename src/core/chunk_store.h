@@ -11,6 +11,7 @@
 // Thread-safe (a mutex around every call).
 #pragma once
 
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -23,16 +24,23 @@ namespace assay::core {
 
 class ChunkStore {
  public:
+  // Reads a chunk's result as the engine will (throws a core::Error when it cannot), so that
+  // merge() refuses a shard whose rows would fail every later run.
+  using ResultCheck = std::function<void(const std::string& result)>;
+
   // Opens or creates the file and the tables of `kind` (a plain SQL name) and checks that its
   // rows are of `format` (e.g. "assay fair test chunks, v1"). Throws core::IoError naming the
   // file, core::UsageError when it holds rows of another format.
-  ChunkStore(const std::string& path, const std::string& kind, const std::string& format);
+  ChunkStore(const std::string& path, const std::string& kind, const std::string& format,
+             ResultCheck check = {});
 
   const std::string& path() const { return store_.path(); }
   // The writer's lock (core::UsageError naming the file when another process holds it).
   FileLock lock() const { return store_.lock(); }
   // Adds the chunks of the file at `other_path` that this one lacks; returns how many. Throws
-  // as UnitStore::merge (no such file, a file of another format, a shard still running).
+  // as UnitStore::merge (no such file, a damaged file, a file of another format, a shard still
+  // running), and core::ParseError naming that file and the chunk when the check refuses one of
+  // its results; then nothing is copied.
   std::size_t merge(const std::string& other_path);
 
   std::unordered_set<std::string> finished_keys() const;
@@ -45,6 +53,7 @@ class ChunkStore {
   UnitStore store_;
   std::string table_;
   StoreIdentity identity_;
+  ResultCheck check_;
 };
 
 }  // namespace assay::core

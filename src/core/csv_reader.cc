@@ -25,10 +25,19 @@ CsvReader::CsvReader(std::string path, CsvOptions options)
 }
 
 std::optional<std::size_t> CsvReader::find_column(std::string_view name) const {
+  std::optional<std::size_t> found;
   for (std::size_t i = 0; i < header_.size(); ++i) {
-    if (header_[i] == name) return i;
+    if (header_[i] != name) continue;
+    if (found) {
+      std::string m = "the header names the column '";
+      m += name;
+      m += "' twice (columns " + std::to_string(*found + 1) + " and " + std::to_string(i + 1);
+      m += "): rename one, so that it is clear which is meant";
+      throw ParseError(SourceLocation{lines_.path(), 1, 0, std::nullopt}, m);
+    }
+    found = i;
   }
-  return std::nullopt;
+  return found;
 }
 
 std::size_t CsvReader::column(std::string_view name) const {

@@ -35,8 +35,10 @@ class CsvReader {
  public:
   explicit CsvReader(std::string path, CsvOptions options = {});
 
-  // Header names (empty when has_header is false). Duplicate names keep their first position.
+  // Header names (empty when has_header is false).
   const std::vector<std::string>& header() const { return header_; }
+  // Index of the named column, if any; a name the header holds twice is a ParseError at line 1
+  // naming both columns (which one is meant cannot be told).
   std::optional<std::size_t> find_column(std::string_view name) const;
   // Index of the named column; throws ParseError at line 1 listing the available columns.
   std::size_t column(std::string_view name) const;

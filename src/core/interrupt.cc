@@ -65,6 +65,12 @@ void honour(int sig) {
   for (Slot& slot : g_slots) {
     if (slot.state.load(std::memory_order_acquire) == 2) ::unlink(slot.path);
   }
+  // Registered directories (unlink refuses them) go once emptied: a pass per level of nesting.
+  for (int pass = 0; pass < 4; ++pass) {
+    for (Slot& slot : g_slots) {
+      if (slot.state.load(std::memory_order_acquire) == 2) ::rmdir(slot.path);
+    }
+  }
   const char* name = sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
   write_str("\nassay: interrupted (");
   write_str(name);

@@ -1,12 +1,14 @@
 // Interrupts (SIGINT, SIGTERM, SIGHUP): one process-wide handler, installed by main() before any
 // command runs, that
-//   1. removes every registered temporary file (the atomic writer registers its temporary
-//      files, so an interrupted run leaves no "<out>.tmp-<pid>" behind),
+//   1. removes every registered temporary file and then every registered directory left empty
+//      (the atomic writer registers its temporary files, so an interrupted run leaves no
+//      "<out>.tmp-<pid>" behind; a cmd: recommender its training directories),
 //   2. prints the resume hint the running command registered, if any, and
 //   3. exits 128 + the signal number (130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP; a
 //      SIGHUP ignored when assay starts, as under nohup, stays ignored) without running
 //      destructors or atexit handlers.
-// The handler only uses async-signal-safe calls (unlink, write, _exit) on a fixed registry.
+// The handler only uses async-signal-safe calls (unlink, rmdir, write, _exit) on a fixed
+// registry.
 //
 // A command that handles the signals itself (e.g. a server that blocks SIGINT/SIGTERM in every
 // thread and waits for them with sigwait) may do so: a blocked signal never reaches the handler.
@@ -20,9 +22,10 @@ namespace assay::core {
 // Installs the handler for SIGINT, SIGTERM and SIGHUP (idempotent).
 void install_interrupt_handlers();
 
-// Registers `path` for removal on interrupt; returns a slot id for unregister_temp_file, or -1
-// when the registry (kMaxTempFiles) is full or the path too long (the file is then only removed
-// by its owner's normal clean-up).
+// Registers `path` for removal on interrupt (a file; or a directory, removed once the files
+// registered in it are: what else it holds keeps it); returns a slot id for unregister_temp_file,
+// or -1 when the registry (kMaxTempFiles) is full or the path too long (the file is then only
+// removed by its owner's normal clean-up).
 inline constexpr std::size_t kMaxTempFiles = 64;
 int register_temp_file(const std::string& path);
 // Forgets slot `id` (after the file was renamed into place or removed). Ignores -1.

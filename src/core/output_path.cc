@@ -212,6 +212,70 @@ void check_distinct_outputs(const std::vector<std::pair<std::string, std::string
   }
 }
 
+namespace {
+
+// An output directory, resolved, and the files it already holds under the names the command
+// writes there (a file the command reads or keeps may be a hard link of one of them).
+struct WrittenDirectory {
+  const OutputDirectory* dir;
+  Resolved resolved;
+  std::deque<std::string> names;  // stable addresses for the Resolved entries below
+  std::vector<std::pair<Resolved, std::string>> held;  // a file and its name relative to `dir`
+};
+
+WrittenDirectory written_directory(const OutputDirectory& d) {
+  WrittenDirectory w{&d, resolve(d.option, d.path), {}, {}};
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(d.path, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it.depth() >= 1) it.disable_recursion_pending();
+    const fs::path rel = it->path().lexically_relative(d.path);
+    for (const std::string& pattern : d.writes) {
+      if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) {
+        w.names.push_back(it->path().string());
+        w.held.emplace_back(resolve(d.option, w.names.back()), rel.string());
+        break;
+      }
+    }
+  }
+  return w;
+}
+
+// Throws when the file `file` names (resolved as `r`; `verb` says what the command does with
+// it: "reads", "keeps", "writes") is the directory `w` itself or a file the command writes in
+// it: by its own name (a link in the directory names a file elsewhere), its resolved name, or as
+// a hard link of a file the directory holds.
+void check_outside(const NamedPath& file, const Resolved& r, const std::string& verb,
+                   const WrittenDirectory& w) {
+  const OutputDirectory& d = *w.dir;
+  if (same_file(w.resolved, r)) {
+    std::string m = d.option;
+    m += " and ";
+    m += file.option;
+    m += " name the same path (";
+    m += file.path;
+    m += "): one is written as a directory, the other as a file; give different paths";
+    throw UsageError(m);
+  }
+  const auto refuse = [&](const std::string& rel, const std::string& how) {
+    std::string m = d.option;
+    m += " " + d.path + " writes " + rel + ", which " + file.option + " " + verb + " (";
+    m += file.path + how + "); give another directory";
+    throw UsageError(m);
+  };
+  const fs::path dir = w.resolved.canonical;
+  for (const std::string& name :
+       {fs::absolute(fs::path(file.path)).lexically_normal().string(), r.canonical}) {
+    const fs::path rel = fs::path(name).lexically_relative(dir);
+    if (rel.empty() || rel.native().starts_with("..")) continue;
+    for (const std::string& pattern : d.writes)
+      if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) refuse(rel.string(), "");
+  }
+  for (const auto& [held, rel] : w.held)
+    if (same_file(held, r)) refuse(rel, ", the same file");
+}
+
+}  // namespace
+
 void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<NamedPath>& outputs,
                        const std::vector<NamedPath>& kept,
                        const std::vector<OutputDirectory>& directories) {
@@ -225,68 +289,29 @@ void check_paths_apart(const std::vector<NamedPath>& inputs, const std::vector<N
     if (!o.path.empty()) targets.push_back(resolve(o.option, o.path));
   for (const auto& k : kept)
     if (!k.path.empty()) targets.push_back(resolve(k.option, k.path));
-  std::vector<Resolved> dirs;
+  std::deque<WrittenDirectory> dirs;
   for (const auto& d : directories)
-    if (!d.path.empty()) dirs.push_back(resolve(d.option, d.path));
-  // The files an output directory already holds under the names the command writes: an input
-  // may be a hard link of one of them.
-  std::deque<std::string> names;
-  struct InDirectory {
-    Resolved file;
-    std::size_t dir;  // index in `directories`
-    std::string rel;  // its name relative to the directory
-  };
-  std::vector<InDirectory> held;
-  for (std::size_t di = 0; di < directories.size(); ++di) {
-    const auto& d = directories[di];
-    if (d.path.empty()) continue;
-    std::error_code ec;
-    for (fs::recursive_directory_iterator it(d.path, ec), end; !ec && it != end; it.increment(ec)) {
-      if (it.depth() >= 1) it.disable_recursion_pending();
-      const fs::path rel = it->path().lexically_relative(d.path);
-      for (const std::string& pattern : d.writes) {
-        if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) {
-          names.push_back(it->path().string());
-          held.push_back({resolve(d.option, names.back()), di, rel.string()});
-          break;
-        }
-      }
-    }
-  }
+    if (!d.path.empty()) dirs.push_back(written_directory(d));
   for (const auto& in : inputs) {
     if (in.path.empty()) continue;
     const Resolved r = resolve(in.option, in.path);
     for (const Resolved& t : targets) {
       if (same_file(t, r)) {
-        throw UsageError(*t.option + " names the same file as " + in.option + " (" + *t.path +
-                         (*t.path == in.path ? "" : ", " + in.path) +
-                         "): the command would replace what it reads; give a different file");
+        std::string m = *t.option;
+        m += " names the same file as " + in.option + " (" + *t.path;
+        if (*t.path != in.path) m += ", " + in.path;
+        m += "): the command would replace what it reads; give a different file";
+        throw UsageError(m);
       }
     }
-    // An input inside an output directory, under a name the command writes there; the input's
-    // own name (a link in the directory names a file elsewhere) and its resolved name are both
-    // compared.
-    for (std::size_t i = 0; i < dirs.size(); ++i) {
-      const fs::path dir = dirs[i].canonical;
-      for (const std::string& name :
-           {fs::absolute(fs::path(in.path)).lexically_normal().string(), r.canonical}) {
-        const fs::path rel = fs::path(name).lexically_relative(dir);
-        if (rel.empty() || rel.native().starts_with("..")) continue;
-        for (const std::string& pattern : directories[i].writes) {
-          if (::fnmatch(pattern.c_str(), rel.c_str(), FNM_PATHNAME) == 0) {
-            throw UsageError(directories[i].option + " " + directories[i].path + " writes " +
-                             rel.string() + ", which " + in.option + " reads (" + in.path +
-                             "); give another directory");
-          }
-        }
-      }
-    }
-    for (const InDirectory& h : held) {  // a hard link elsewhere of a file the directory holds
-      if (same_file(h.file, r)) {
-        throw UsageError(directories[h.dir].option + " " + directories[h.dir].path + " writes " +
-                         h.rel + ", which " + in.option + " reads (" + in.path +
-                         ", the same file); give another directory");
-      }
+    for (const WrittenDirectory& w : dirs) check_outside(in, r, "reads", w);
+  }
+  // A store, cache or output file is never a file an output directory receives.
+  for (const auto& [files, verb] : {std::pair{&kept, "keeps"}, std::pair{&outputs, "writes"}}) {
+    for (const auto& f : *files) {
+      if (f.path.empty()) continue;
+      const Resolved r = resolve(f.option, f.path);
+      for (const WrittenDirectory& w : dirs) check_outside(f, r, verb, w);
     }
   }
 }

@@ -2,21 +2,39 @@
 
 #include <algorithm>
 #include <exception>
+#include <string>
+
+#include "core/error.h"
 
 namespace assay::core {
 
 ThreadPool::ThreadPool(std::size_t n_threads)
     : n_threads_(n_threads == 0 ? std::max(1u, std::thread::hardware_concurrency()) : n_threads) {
-  for (std::size_t i = 1; i < n_threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  try {
+    workers_.reserve(n_threads_ - 1);
+    for (std::size_t i = 1; i < n_threads_; ++i) workers_.emplace_back([this] { worker_loop(); });
+  } catch (const std::exception& e) {  // the machine's limit (threads, address space)
+    const std::size_t started = workers_.size() + 1;
+    stop_and_join();
+    std::string m = "cannot start " + std::to_string(n_threads_) + " threads (";
+    m += e.what();
+    m += "; " + std::to_string(started) + " started): give fewer threads";
+    throw UsageError(m);
+  }
 }
 
 ThreadPool::~ThreadPool() {
+  stop_and_join();
+}
+
+void ThreadPool::stop_and_join() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
   }
   wake_.notify_all();
   for (auto& w : workers_) w.join();
+  workers_.clear();
 }
 
 void ThreadPool::run_chunks() {

@@ -16,7 +16,8 @@ namespace assay::core {
 class ThreadPool {
  public:
   // n_threads == 0 means std::thread::hardware_concurrency(). With 1 thread all work runs
-  // inline on the caller.
+  // inline on the caller. When the system cannot start them all (a thread or address-space
+  // limit), the threads started are stopped and joined and UsageError says so.
   explicit ThreadPool(std::size_t n_threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -32,6 +33,7 @@ class ThreadPool {
  private:
   void worker_loop();
   void run_chunks();
+  void stop_and_join();
 
   std::size_t n_threads_;
   std::vector<std::thread> workers_;

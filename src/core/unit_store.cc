@@ -93,7 +93,8 @@ StoreIdentity UnitStore::identity() const {
 
 std::vector<std::size_t> UnitStore::merge(const std::string& other_path,
                                           const std::vector<std::string>& tables,
-                                          const StoreIdentity& identity) {
+                                          const StoreIdentity& identity,
+                                          const std::function<void(SqliteStore&)>& check_source) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::exists(other_path, ec)) {
@@ -142,13 +143,21 @@ std::vector<std::size_t> UnitStore::merge(const std::string& other_path,
   }
 
   std::vector<std::size_t> added;
-  SqliteTransaction tx(db_);
-  for (const auto& table : tables) {
-    const std::string name = quoted_name(table);
-    db_.exec("INSERT OR IGNORE INTO main." + name + " SELECT * FROM merge_source." + name);
-    added.push_back(static_cast<std::size_t>(db_.changes()));
+  try {
+    auto check = db_.prepare("PRAGMA merge_source.quick_check");
+    const std::string verdict = check.step() ? check.column_text(0) : "no answer";
+    if (verdict != "ok") throw IoError("damaged store (SQLite's check: " + verdict + ")");
+    if (check_source) check_source(db_);
+    SqliteTransaction tx(db_);
+    for (const auto& table : tables) {
+      const std::string name = quoted_name(table);
+      db_.exec("INSERT OR IGNORE INTO main." + name + " SELECT * FROM merge_source." + name);
+      added.push_back(static_cast<std::size_t>(db_.changes()));
+    }
+    tx.commit();
+  } catch (IoError& e) {  // an SQLite error names this store: it is the other one's
+    throw IoError(SourceLocation(other_path), "cannot merge this store: " + e.detail());
   }
-  tx.commit();
   return added;
 }
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -60,12 +61,17 @@ class UnitStore {
   // `other_path`, after checking its identity against `identity` (same rules as
   // check_identity, nothing recorded there) and taking a shared lock on it, so a shard still
   // running is refused rather than half read. Both stores must have the same schema for those
-  // tables. Returns the rows added per table, in `tables` order. Throws core::IoError when the
-  // other store does not exist, core::UsageError when it is this store, has no identity or
-  // belongs to another campaign.
+  // tables. `check_source`, when given, is called with this store's database while the other
+  // is attached as "merge_source", before anything is copied: it throws (any core::Error) when
+  // a row there is not one this store may hold. Returns the rows added per table, in `tables`
+  // order. Throws core::IoError when the other store does not exist or is damaged (SQLite's
+  // quick check, or any SQLite error while it is read), core::UsageError when it is this store,
+  // has no identity or belongs to another campaign; every error names the other store, and
+  // nothing is copied.
   std::vector<std::size_t> merge(const std::string& other_path,
                                  const std::vector<std::string>& tables,
-                                 const StoreIdentity& identity);
+                                 const StoreIdentity& identity,
+                                 const std::function<void(SqliteStore&)>& check_source = {});
 
  private:
   SqliteStore db_;

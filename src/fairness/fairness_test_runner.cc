@@ -213,6 +213,32 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
   return r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+std::size_t sum_of(const std::map<std::string, std::size_t>& counts) {
+  std::size_t n = 0;
+  for (const auto& [key, count] : counts) n += count;
+  return n;
+}
+
+// A chunk's counts must agree with each other and with its violation lines.
+void check_chunk_sums(const FairnessTestSummary& s, std::size_t n_lines, const std::string& where) {
+  std::size_t n_per_input = 0;
+  for (const auto& [n, count] : s.perturbations_per_input) n_per_input += count;
+  const auto fail = [&](const std::string& what) {
+    throw core::ParseError(core::SourceLocation(where), "inconsistent fair test chunk: " + what);
+  };
+  if (s.n_violations != n_lines) {
+    fail("it counts " + std::to_string(s.n_violations) + " violations but holds " +
+         std::to_string(n_lines) + " violation lines");
+  }
+  if (sum_of(s.violations_by_kind) != s.n_violations)
+    fail("its violations by kind do not add up to its violations");
+  if (sum_of(s.perturbations_by_kind) != s.n_perturbations)
+    fail("its perturbations by kind do not add up to its perturbations");
+  if (n_per_input != s.n_inputs) fail("its perturbations per input do not cover its inputs");
+  if (s.n_mutable > s.n_inputs || s.n_inputs_violated > s.n_mutable)
+    fail("more inputs with violations or mutable inputs than inputs");
+}
+
 // Reads a chunk's result back into `run` (appending: chunks are read in input order).
 void add_chunk_result(const std::string& text, const std::string& where, FairnessTestRun& run) {
   FairnessTestSummary s;
@@ -266,6 +292,7 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
     }
     for (const auto& line : r.at("violation_lines"))
       run.violations.push_back(line.get<std::string>());
+    check_chunk_sums(s, r.at("violation_lines").size(), where);
   } catch (const nlohmann::json::exception& e) {
     throw core::ParseError(core::SourceLocation(where),
                            std::string("unreadable fair test chunk: ") + e.what());
@@ -395,12 +422,19 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
 }
 
 std::unique_ptr<core::ChunkStore> open_fair_test_store(const std::string& path) {
-  return std::make_unique<core::ChunkStore>(path, "fair_test", "assay fair test chunks, v1");
+  return std::make_unique<core::ChunkStore>(path, "fair_test", "assay fair test chunks, v1",
+                                            [](const std::string& result) {
+                                              FairnessTestRun scratch;
+                                              add_chunk_result(result, "", scratch);
+                                            });
 }
 
 std::unique_ptr<core::ChunkStore> open_fair_mitigate_store(const std::string& path) {
-  return std::make_unique<core::ChunkStore>(path, "fair_mitigate",
-                                            "assay fair mitigate chunks, v1");
+  return std::make_unique<core::ChunkStore>(path, "fair_mitigate", "assay fair mitigate chunks, v1",
+                                            [](const std::string& result) {
+                                              FairnessAnswers scratch;
+                                              add_answers_result(result, "", scratch);
+                                            });
 }
 
 FairnessAnswers answer_inputs(const Perturbator& perturbator, models::Model& model,

@@ -36,6 +36,23 @@ std::string error_json(const std::string& message) {
   return nlohmann::json{{"error", message}}.dump();
 }
 
+// A whole error answer written without httplib: the status line's `status` ("503 Service
+// Unavailable"), `headers` (each ending in CRLF), Connection: close and the JSON error body.
+std::string raw_error_answer(const std::string& status, const std::string& headers,
+                             const std::string& message) {
+  const std::string body = error_json(message);
+  std::string answer = "HTTP/1.1 " + status;
+  answer += "\r\nContent-Type: application/json\r\nContent-Length: ";
+  answer += std::to_string(body.size()) + "\r\n" + headers;
+  answer += "Connection: close\r\n\r\n" + body;
+  return answer;
+}
+
+std::string headers_too_large(std::size_t max_header_bytes) {
+  return "the request line and headers are larger than " + std::to_string(max_header_bytes) +
+         " bytes";
+}
+
 int poll_ms(Clock::time_point deadline) {
   const auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now()).count();
   return static_cast<int>(std::clamp<long long>(left, 0, 60'000));
@@ -119,6 +136,7 @@ class GuardedStream final : public httplib::Stream {
     body_budget_ = budget;
   }
   bool buffered() const { return pos_ < len_; }
+  bool wrote() const { return wrote_; }
 
   bool is_readable() const override {
     return buffered() || wait_for(fd_, POLLIN, connection_.deadline);
@@ -143,6 +161,7 @@ class GuardedStream final : public httplib::Stream {
   }
 
   ssize_t write(const char* ptr, std::size_t size) override {
+    wrote_ = true;
     const auto deadline = Clock::now() + options_.read_timeout;
     std::size_t done = 0;
     while (done < size) {
@@ -215,7 +234,7 @@ class GuardedStream final : public httplib::Stream {
   const std::atomic<socket_t>& listening_;
   char buffer_[16384];
   std::size_t pos_ = 0, len_ = 0;
-  bool in_body_ = false;
+  bool in_body_ = false, wrote_ = false;
   std::size_t header_bytes_ = 0, body_bytes_ = 0, body_budget_ = 0;
 };
 
@@ -225,6 +244,7 @@ struct GuardedHttpServer::State {
   GuardedHttpServerOptions options;
   Handler error_handler;
   std::string refusal;                // the whole 503 answer
+  std::string line_refusal;           // the whole 431 answer to a request line over the limit
   std::atomic<bool> listened{false};  // listen_after_bind() ran (it closes the socket itself)
   std::atomic<std::uint64_t> open{0}, accepted{0}, refused{0}, too_large{0}, headers_too_large{0},
       idle_timeouts{0}, read_timeouts{0}, write_timeouts{0};
@@ -233,7 +253,8 @@ struct GuardedHttpServer::State {
 namespace {
 
 // The task queue of the server's accept loop: each accepted connection gets a thread of its
-// own while fewer than max_connections are open (threads are made as needed, then reused);
+// own while fewer than max_connections are open (threads are made whenever the waiting
+// connections outnumber the idle threads, then reused);
 // beyond that the connection goes to the refusing thread, which answers 503 and drains it.
 class ConnectionQueue final : public httplib::TaskQueue {
  public:
@@ -247,7 +268,9 @@ class ConnectionQueue final : public httplib::TaskQueue {
     if (state_.open.load() >= state_.options.max_connections) return refuse(std::move(fn));
     {
       std::lock_guard lock(mutex_);
-      if (idle_ == 0 && workers_.size() < state_.options.max_connections) {
+      // A thread whenever the jobs waiting (this one included) outnumber the idle threads: a
+      // burst never queues behind threads that are busy with slow connections.
+      if (jobs_.size() >= idle_ && workers_.size() < state_.options.max_connections) {
         try {
           workers_.emplace_back([this] { work_loop(); });
         } catch (const std::system_error&) {
@@ -399,11 +422,11 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
     throw core::UsageError("the header limit must be at least 1024 bytes");
   if (o.max_requests_per_connection == 0)
     throw core::UsageError("the requests per connection must be at least 1");
-  const std::string body = error_json("too many connections: " + std::to_string(o.max_connections) +
-                                      " are open (the server's limit); retry later");
-  state_->refusal =
-      "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: " +
-      std::to_string(body.size()) + "\r\nRetry-After: 1\r\nConnection: close\r\n\r\n" + body;
+  state_->refusal = raw_error_answer("503 Service Unavailable", "Retry-After: 1\r\n",
+                                     "too many connections: " + std::to_string(o.max_connections) +
+                                         " are open (the server's limit); retry later");
+  state_->line_refusal = raw_error_answer("431 Request Header Fields Too Large", "",
+                                          headers_too_large(o.max_header_bytes));
 
   State* s = state_.get();
   new_task_queue = [s] {
@@ -455,8 +478,7 @@ GuardedHttpServer::GuardedHttpServer(GuardedHttpServerOptions options)
               res.status = 431;
               if (req.get_header_value("Connection") != "close")
                 res.set_header("Connection", "close");
-              res.set_content(error_json("the request line and headers are larger than " +
-                                         std::to_string(s->options.max_header_bytes) + " bytes"),
+              res.set_content(error_json(headers_too_large(s->options.max_header_bytes)),
                               "application/json");
               return HandlerResponse::Handled;
             case Cut::kReadTimeout:
@@ -647,6 +669,11 @@ bool GuardedHttpServer::process_and_close_socket(socket_t sock) {
     bool closed = false;
     const bool last = n + 1 == o.max_requests_per_connection || svr_sock_ == INVALID_SOCKET;
     const bool ok = process_request(stream, last, closed, setup);
+    if (!ok && c.cut == Cut::kHeadersTooLarge && !stream.wrote()) {
+      // The request line alone is over the limit: httplib gives up without an answer.
+      stream.write(s.line_refusal.data(), s.line_refusal.size());
+      c.drain = true;
+    }
     switch (c.cut) {
       case Cut::kTooLarge:
         ++s.too_large;

@@ -10,6 +10,7 @@
 #include <deque>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 
 #include "core/error.h"
@@ -29,17 +30,22 @@ using Clock = std::chrono::steady_clock;
 // it has threads (a slot is taken first), so a job starts at once.
 class JobRunner {
  public:
+  // Throws core::UsageError, after joining the threads started, when the system cannot start
+  // them all (a thread or address-space limit).
   explicit JobRunner(std::size_t n_threads) {
-    for (std::size_t i = 0; i < n_threads; ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~JobRunner() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
+    try {
+      threads_.reserve(n_threads);
+      for (std::size_t i = 0; i < n_threads; ++i) threads_.emplace_back([this] { loop(); });
+    } catch (const std::exception& e) {
+      const std::size_t started = threads_.size();
+      stop_and_join();
+      std::string m = "--max-concurrent: cannot start " + std::to_string(n_threads) + " threads (";
+      m += e.what();
+      m += "; " + std::to_string(started) + " started): give fewer";
+      throw core::UsageError(m);
     }
-    cv_.notify_all();
-    for (auto& t : threads_) t.join();
   }
+  ~JobRunner() { stop_and_join(); }
   void post(std::function<void()> job) {
     {
       std::lock_guard lock(mutex_);
@@ -61,6 +67,15 @@ class JobRunner {
       }
       job();
     }
+  }
+  void stop_and_join() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+    threads_.clear();
   }
   std::mutex mutex_;
   std::condition_variable cv_;

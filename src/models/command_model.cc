@@ -23,6 +23,7 @@
 #include "core/interrupt.h"
 #include "core/json_depth.h"
 #include "core/sha256.h"
+#include "models/label_map.h"
 #include "models/model_error.h"
 
 namespace assay::models {
@@ -358,6 +359,12 @@ void CommandModel::read_labels_line() {
         }
         labels_.push_back(label.get<std::string>());
       }
+      if (const std::string twice = repeated_label(labels_); !twice.empty()) {
+        std::string what = name();
+        what += ": the labels line names '" + twice + "' twice: '";
+        what += shorten(line);
+        throw ModelError(what + "'");
+      }
       labels_seen_ = true;
       return;
     }
@@ -452,8 +459,17 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
           index);
     }
     if (j.is_object() && j.contains("labels") && !j.contains("id")) {  // a restarted child
-      if (!labels_from_options_ && j["labels"] != nlohmann::json(labels_)) {
-        fail("the restarted child sent other labels: '" + shorten(line) + "'", first_unanswered());
+      if (j["labels"] != nlohmann::json(labels_)) {  // or a first line beside --labels
+        std::string what = labels_from_options_ ? "the child's labels line '"
+                                                : "the restarted child sent other labels: '";
+        what += shorten(line);
+        what += "'";
+        if (labels_from_options_) {
+          what += " differs from --labels ";
+          what += nlohmann::json(labels_).dump();
+          what += " (its scores would be read under the wrong labels)";
+        }
+        fail(what, first_unanswered());
       }
       labels_seen_ = true;
       return;

@@ -9,7 +9,8 @@
 // The child starts on first need: the first predict(), or labels() when the labels are to come
 // from it, so a model whose every answer is cached (CachedModel) starts no process.
 // Answers may come in any order (matched by id). Labels come from the first line or from
-// ModelOptions::labels (--labels); without either the first use fails. Requests are pipelined:
+// ModelOptions::labels (--labels); without either the first use fails; with both, a labels
+// line other than the options' is a ModelError. Requests are pipelined:
 // up to `max_in_flight` are written before their answers are read, and one poll() loop serves
 // both pipes, so a child that answers while it reads never deadlocks on a full pipe. The
 // child's stderr is copied to ours line by line with a prefix ("[serve.py] ").

@@ -10,8 +10,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <exception>
+#include <mutex>
 #include <optional>
 #include <random>
+#include <system_error>
 #include <thread>
 
 #include "core/error.h"
@@ -405,8 +407,12 @@ std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::strin
     work(*connections_[0]);
   } else {
     std::vector<std::thread> workers;
-    for (std::size_t w = 0; w < n_workers; ++w)
-      workers.emplace_back(work, std::ref(*connections_[w]));
+    try {
+      for (std::size_t w = 0; w < n_workers; ++w)
+        workers.emplace_back(work, std::ref(*connections_[w]));
+    } catch (const std::system_error&) {  // the machine's limit: the threads started do the work
+      if (workers.empty()) work(*connections_[0]);
+    }
     for (auto& t : workers) t.join();
   }
   if (error) std::rethrow_exception(error);

@@ -45,6 +45,13 @@ const std::string& LabelMap::resolve(const std::string& name) const {
   return name;
 }
 
+std::string repeated_label(const std::vector<std::string>& labels) {
+  for (std::size_t i = 0; i < labels.size(); ++i)
+    if (std::find(labels.begin(), labels.begin() + i, labels[i]) != labels.begin() + i)
+      return labels[i];
+  return "";
+}
+
 std::string listed_labels(const std::vector<std::string>& labels) {
   std::string out;
   for (std::size_t i = 0; i < labels.size(); ++i) out += (i ? ", " : "") + labels[i];

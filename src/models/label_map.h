@@ -29,6 +29,11 @@ class LabelMap {
   std::vector<std::pair<std::string, std::string>> entries_;
 };
 
+// The first label that `labels` names twice, or "" when each is named once: scores are read by
+// label name, so a model with two labels of one name cannot be read (the readers of labels
+// refuse it naming the file or the child).
+std::string repeated_label(const std::vector<std::string>& labels);
+
 // "neg, pos": labels as messages list them.
 std::string listed_labels(const std::vector<std::string>& labels);
 

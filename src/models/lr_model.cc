@@ -7,6 +7,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/sha256.h"
+#include "models/label_map.h"
 #include "models/whole_file.h"
 
 namespace assay::models {
@@ -108,6 +109,8 @@ std::unique_ptr<LrModel> LrModel::load(const std::string& path) {
                                         " (this assay reads version 1)");
     }
     auto labels = j.at("labels").get<std::vector<std::string>>();
+    if (const std::string twice = repeated_label(labels); !twice.empty())
+      throw core::ParseError(where, "the label '" + twice + "' is named twice");
     CountVectorizer vectorizer(j.at("vocabulary").get<std::vector<std::string>>());
     std::vector<double> coef;
     for (const auto& row : j.at("coef")) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/child_process.h"
+#include "core/interrupt.h"
 #include "core/json_depth.h"
 #include "core/line_reader.h"
 #include "core/sha256.h"
@@ -65,9 +66,11 @@ std::string make_private_dir() {
   return pattern;
 }
 
-// One training's directory, removed when it ends.
+// One training's directory, removed when it ends; an interrupt (core/interrupt.h) removes it
+// and the files assay names in it too.
 struct TrainingDir {
   std::string path;
+  std::vector<int> slots;  // interrupt registrations: the directory, then its files
   explicit TrainingDir(const std::string& work_dir, std::uint64_t n) {
     path = work_dir + "/t" + std::to_string(::getpid()) + "-" + std::to_string(n);
     std::error_code ec;
@@ -76,10 +79,14 @@ struct TrainingDir {
       throw core::IoError("cannot create the training directory " + path + ": " +
                           (ec ? ec.message() : std::string("it exists")));
     }
+    slots.push_back(core::register_temp_file(path));
+    for (const char* name : {"/train.tsv", "/users.txt", "/top.out"})
+      slots.push_back(core::register_temp_file(path + name));
   }
   ~TrainingDir() {
     std::error_code ec;
     fs::remove_all(path, ec);
+    for (const int slot : slots) core::unregister_temp_file(slot);
   }
   TrainingDir(const TrainingDir&) = delete;
   TrainingDir& operator=(const TrainingDir&) = delete;
@@ -252,6 +259,7 @@ struct CommandRecommender::Impl {
   CommandRecommenderOptions options;
   std::string work_dir;
   bool private_dir = false;
+  int private_dir_slot = -1;  // its interrupt registration (removed, once emptied, on Ctrl-C)
   std::mutex mutex;
   std::vector<std::unique_ptr<Child>> idle;  // persistent children between trainings
 
@@ -476,6 +484,7 @@ CommandRecommender::~CommandRecommender() {
   if (impl_->private_dir) {  // a shared work directory is its owner's to clean
     std::error_code ec;
     fs::remove_all(impl_->work_dir, ec);
+    core::unregister_temp_file(impl_->private_dir_slot);
   }
 }
 
@@ -488,6 +497,7 @@ TopKLists CommandRecommender::recommend_all(const Ratings& train, std::size_t k,
       if (m.options.work_dir.empty()) {
         m.work_dir = make_private_dir();
         m.private_dir = true;
+        m.private_dir_slot = core::register_temp_file(m.work_dir);
       } else {
         m.work_dir = m.options.work_dir;
       }

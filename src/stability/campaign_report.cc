@@ -14,6 +14,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/excerpt.h"
 #include "core/hypothesis_test.h"
 #include "core/json_file.h"
 #include "core/svg_chart.h"
@@ -629,9 +630,9 @@ std::string cells_csv(const CampaignSummary& summary) {
       "difference,difference_low,difference_high,p_welch,p_welch_holm,noise_floor,"
       "within_noise\n";
   for (const auto& c : summary.cells) {
-    out += c.algorithm + "," + std::string(to_string(c.heuristic)) + "," + std::to_string(c.size) +
-           "," + std::string(to_string(c.oracle)) + "," + std::to_string(c.trials) + "," +
-           num(c.mean, "") + "," + num(c.sd, "") + "," +
+    out += core::csv_field(c.algorithm) + "," + std::string(to_string(c.heuristic)) + "," +
+           std::to_string(c.size) + "," + std::string(to_string(c.oracle)) + "," +
+           std::to_string(c.trials) + "," + num(c.mean, "") + "," + num(c.sd, "") + "," +
            (c.baseline ? std::string(to_string(*c.baseline)) : "") + "," +
            num(c.baseline_mean, "") + "," + num(c.ratio, "") + "," + num(c.p, "") + "," +
            (c.baseline_zero ? "1" : "0") + "," + num(c.mean_set_size, "") + "," +
@@ -773,10 +774,12 @@ core::Table failed_table(const CampaignSummary& summary) {
                     "Runs whose recommender failed; they are not in the statistics above and "
                     "the next campaign on the store retries them.");
   for (const auto& f : summary.failed) {
-    table.add_row({f.algorithm,
+    // A program's reason and stderr may hold any byte: control bytes are shown escaped.
+    table.add_row({core::escape_control(f.algorithm),
                    f.noise ? std::string("noise floor")
                            : std::string(to_string(f.heuristic)) + " n=" + std::to_string(f.size),
-                   std::to_string(f.failed), f.reason, f.stderr_tail});
+                   std::to_string(f.failed), core::escape_control(f.reason),
+                   core::escape_control(f.stderr_tail)});
   }
   return table;
 }
@@ -1002,6 +1005,14 @@ void remove_stale_sets(const std::vector<std::string>& previous,
 }
 
 }  // namespace
+
+const std::vector<std::string>& campaign_report_files() {
+  static const std::vector<std::string> files = {
+      "summary.json", "cells.csv",  "top_out.md",  "findings.md", "figure2.svg",
+      "table3.md",    "table3.csv", "table4.md",   "table4.csv",  "configurations.md",
+      "sweep-*.svg",  "sweep.md",   "report.html", "mods/*.json"};
+  return files;
+}
 
 std::vector<std::string> write_campaign_report(const std::string& dir, const recsys::Ratings& data,
                                                const CampaignConfig& config,

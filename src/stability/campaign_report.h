@@ -82,6 +82,10 @@ std::string campaign_headline_html(const recsys::Ratings& data, const CampaignCo
 // File name of a saved set: "<algorithm>-<HEURISTIC>-n<size>-t<trial>.json".
 std::string modification_set_file_name(const RunKey& key);
 
+// The files write_campaign_report writes in its directory, as glob patterns relative to it
+// ("summary.json", "mods/*.json"), so a command can refuse a store or input among them first.
+const std::vector<std::string>& campaign_report_files();
+
 // Writes every output into `dir` (created if needed); returns the paths written. A directory an
 // earlier report used keeps only this report's sets in mods/: the sets the earlier summary.json
 // listed and this one does not are removed; every other file (the user's own) is left alone.

@@ -1,6 +1,9 @@
 #include "stability/campaign_store.h"
 
+#include <string>
+
 #include "core/error.h"
+#include "core/sqlite_store.h"
 
 namespace assay::stability {
 namespace {
@@ -44,6 +47,51 @@ double read_value(const core::SqliteStatement& s, int column) {
                                   : s.column_double(column);
 }
 
+// The rows of the store attached as "merge_source" read as this store reads them: a heuristic
+// it knows, whole non-negative numbers where counts go, numbers (or NULL: NaN) where values go.
+// Throws core::ParseError naming `path` and the first row that is not, so a bad shard is refused
+// before anything of it is copied (copied, it would fail every later run on the merged store).
+void check_source_rows(core::SqliteStore& db, const std::string& path) {
+  const auto fail = [&](const std::string& row, const std::string& what) {
+    throw core::ParseError(core::SourceLocation(path), row + ": " + what);
+  };
+  const auto whole = [](const core::SqliteStatement& q, int c) {
+    return q.column_text(c) == "integer" && q.column_int64(c + 1) >= 0;
+  };
+  const auto number = [](const core::SqliteStatement& q, int c) {
+    const std::string type = q.column_text(c);
+    return type == "real" || type == "integer" || type == "null";
+  };
+  auto runs = db.prepare(
+      "SELECT algorithm, heuristic, typeof(size), size, typeof(trial), trial, typeof(seed), seed, "
+      "typeof(n_modifications), n_modifications, typeof(generation_seconds), typeof(top_out), "
+      "typeof(jaccard), typeof(aod), typeof(rbo) FROM merge_source.runs");
+  while (runs.step()) {
+    const std::string row = "run of '" + runs.column_text(0) + "' " + runs.column_text(1) +
+                            " size " + runs.column_text(3) + " trial " + runs.column_text(5);
+    try {
+      (void)parse_heuristic(runs.column_text(1));
+    } catch (const core::Error& e) {
+      fail(row, e.detail());
+    }
+    if (!whole(runs, 2) || !whole(runs, 4) || runs.column_text(6) != "integer" || !whole(runs, 8))
+      fail(row, "its size, trial, seed and modifications must be whole numbers");
+    for (int c = 10; c <= 14; ++c)
+      if (!number(runs, c)) fail(row, "its time and oracle values must be numbers");
+  }
+  auto noise = db.prepare(
+      "SELECT algorithm, typeof(trial), trial, typeof(seed), seed, typeof(top_out), "
+      "typeof(jaccard), typeof(aod), typeof(rbo) FROM merge_source.noise");
+  while (noise.step()) {
+    const std::string row =
+        "noise run of '" + noise.column_text(0) + "' trial " + noise.column_text(2);
+    if (!whole(noise, 1) || noise.column_text(3) != "integer")
+      fail(row, "its trial and seed must be whole numbers");
+    for (int c = 5; c <= 8; ++c)
+      if (!number(noise, c)) fail(row, "its oracle values must be numbers");
+  }
+}
+
 core::SqliteStore& with_schema(core::SqliteStore& db) {
   db.exec(kSchema);
   return db;
@@ -76,7 +124,9 @@ void CampaignStore::check_identity(const std::map<std::string, std::string>& ide
 std::pair<std::size_t, std::size_t> CampaignStore::merge(
     const std::string& other_path, const std::map<std::string, std::string>& identity) {
   std::lock_guard lock(mutex_);
-  const auto added = store_.merge(other_path, {"runs", "noise"}, identity);
+  const auto added =
+      store_.merge(other_path, {"runs", "noise"}, identity,
+                   [&](core::SqliteStore& db) { check_source_rows(db, other_path); });
   return {added[0], added[1]};
 }
 

@@ -58,7 +58,10 @@ class CampaignStore {
   void check_identity(const std::map<std::string, std::string>& identity);
 
   // Copies the runs and noise retrainings this store lacks from another store of the same
-  // campaign (core::UnitStore::merge). Returns {runs added, noise retrainings added}.
+  // campaign (core::UnitStore::merge). Returns {runs added, noise retrainings added}. A row of
+  // the other store that this one could not read (an unknown heuristic, a count that is not a
+  // whole number, a value that is not a number) is a core::ParseError naming that store and the
+  // row; then nothing is copied.
   std::pair<std::size_t, std::size_t> merge(const std::string& other_path,
                                             const std::map<std::string, std::string>& identity);
 

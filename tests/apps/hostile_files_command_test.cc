@@ -151,6 +151,42 @@ TEST_F(HostileFiles, DataLossOutputDirectoryWritingAnInputIsRefused) {
   EXPECT_EQ(read_file(mine), "the king is here\n");
 }
 
+TEST_F(HostileFiles, DataLossOutputDirectoryWritingACacheStoreOrModelIsRefused) {
+  fs::create_directory(dir_.path() / "o");
+  const std::string o = dir_.file("o");
+  const std::string cache = dir_.file("o/summary.json");
+  ASSERT_EQ(run_assay(dir_, "model predict --quiet --model lr:" + model_ + " --cache " + cache +
+                                " --input " + texts_)
+                .exit_code,
+            0);
+  const std::string test = "fair test --quiet --model lr:" + model_ + " --input " + texts_;
+  expect_refused(test + " --cache " + cache + " --out " + o,
+                 {"--out " + o + " writes summary.json, which --cache keeps"});
+  fs::create_symlink(cache, dir_.path() / "link.sqlite");
+  expect_refused(test + " --cache " + dir_.file("link.sqlite") + " --out " + o,
+                 {"writes summary.json, which --cache keeps"});
+  const std::string campaign =
+      "rec campaign --quiet --data synthetic:users=60,items=40,ratings=800,seed=1 --algorithms "
+      "user-user --heuristics ARAND --sizes 8 --trials 2 --noise-trials 1 --threads 1";
+  expect_refused(campaign + " --store " + dir_.file("o/cells.csv") + " --out " + o,
+                 {"writes cells.csv, which --store keeps"});
+  expect_refused(campaign + " --store " + dir_.file("fresh") + " --out " + dir_.file("fresh"),
+                 {"--out and --store name the same path"});
+  expect_refused(
+      "rec fuzz --data synthetic:users=60,items=40,ratings=800,seed=1 "
+      "--algorithm user-user --heuristic ARAND --size 8 --trials 2 --save-dir " +
+          o + " --out " + dir_.file("o/x.json"),
+      {"--save-dir " + o + " writes x.json, which --out writes"});
+  expect_refused("fair mitigate --quiet --model lr:" + model_ + " --input " + texts_ + " --out " +
+                     dir_.file("m") + " --adversarial-train " + train_ +
+                     " --adversarial-model-out " + model_,
+                 {"--adversarial-model-out names the same file as --model"});
+  expect_refused("fair mitigate --quiet --model lr:" + model_ + " --input " + texts_ + " --out " +
+                     dir_.file("m") + " --adversarial-train " + train_ +
+                     " --adversarial-model-out " + train_,
+                 {"--adversarial-model-out names the same file as --adversarial-train"});
+}
+
 TEST_F(HostileFiles, DataLossCampaignRemovesOnlyTheSetsItWrote) {
   fs::create_directories(dir_.path() / "report/mods");
   const std::string mine = dir_.write("report/mods/mine.json", "{\"my\": \"notes\"}\n");
@@ -363,6 +399,40 @@ TEST_F(HostileFiles, ValuesTamperedCacheRowsAreRefused) {
     EXPECT_THAT(r.err, HasSubstr(cache));
     EXPECT_TRUE(r.out.empty()) << r.out;
   }
+}
+
+// A shard's chunk tampered with (its violation count no longer that of its lines): the merge
+// names that shard and copies nothing, so the merged store stays usable.
+TEST_F(HostileFiles, ValuesTamperedShardIsRefusedByTheMergeByName) {
+  std::string texts;
+  for (int i = 0; i < 8; ++i) texts += "the king is good\nshe is a bad queen\n";
+  const std::string in = dir_.write("many.txt", texts);
+  const std::string test = "fair test --quiet --chunk 4 --model lr:" + model_ + " --input " + in +
+                           " --out " + dir_.file("o");
+  std::vector<std::string> shards;
+  for (int i = 0; i < 2; ++i) {
+    shards.push_back(dir_.file("c" + std::to_string(i) + ".sqlite"));
+    const auto r = run_assay(
+        dir_, test + " --cache " + shards.back() + " --shard " + std::to_string(i) + "/2");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(shards[1].c_str(), &db), SQLITE_OK);
+  const std::string sql =
+      "UPDATE fair_test_chunks SET result = replace(result, '\"violations\":', '\"violations\":1')";
+  ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  const std::string all = dir_.file("all.sqlite");
+  const auto r =
+      run_assay(dir_, test + " --cache " + all + " --merge " + shards[0] + "," + shards[1]);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(shards[1] + ": chunk '"));
+  EXPECT_THAT(r.err, HasSubstr("violation lines"));
+  EXPECT_FALSE(fs::exists(dir_.file("o/summary.json")));
+  // Without the bad shard the merged store runs: shard 1's chunks are computed anew.
+  const auto again = run_assay(dir_, test + " --cache " + all + " --merge " + shards[0]);
+  EXPECT_LE(again.exit_code, 1) << again.err;
+  EXPECT_TRUE(fs::exists(dir_.file("o/summary.json")));
 }
 
 // --- StaleAnswers ---------------------------------------------------------------------------

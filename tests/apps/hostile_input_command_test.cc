@@ -137,11 +137,13 @@ std::vector<std::string> subcommands(const std::string& help) {
   return out;
 }
 
-// Runs `assay <args>` with standard output onto /dev/full (a write fails with ENOSPC).
-assay::testing::RunResult run_onto_full_disk(const TempDir& dir, const std::string& args) {
+// Runs `assay <args>` with standard output onto /dev/full (a write fails with ENOSPC), or with
+// `redirect` another redirection of it (">&-": closed).
+assay::testing::RunResult run_onto_full_disk(const TempDir& dir, const std::string& args,
+                                             const std::string& redirect = ">/dev/full") {
   const std::string err = dir.file("stderr-full.txt");
   const std::string cmd =
-      std::string(ASSAY_BINARY) + " " + args + " >/dev/full 2>" + err + " </dev/null";
+      std::string(ASSAY_BINARY) + " " + args + " " + redirect + " 2>" + err + " </dev/null";
   const int status = std::system(cmd.c_str());
   assay::testing::RunResult r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -449,6 +451,10 @@ TEST_F(HostileInput, BomCrlfInputIsAcceptedAndOutputsGoThroughLinksAndStdoutIsCh
       const auto full = run_onto_full_disk(dir, no_out);
       EXPECT_EQ(full.exit_code, 2) << full.err;
       EXPECT_THAT(full.err, HasSubstr("cannot write standard output"));
+      // Standard output closed: the same, never 0 with the result lost.
+      const auto closed = run_onto_full_disk(dir, no_out, ">&-");
+      EXPECT_EQ(closed.exit_code, 2) << closed.err;
+      EXPECT_THAT(closed.err, HasSubstr("cannot write standard output"));
     }
   }
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/temp_dir.h"
@@ -105,6 +106,48 @@ TEST(OptionChecksCommand, BadValuesAreUsageErrorsNamingTheOption) {
       EXPECT_THAT(r.err, HasSubstr(quoted)) << r.err;
     }
   }
+}
+
+// CLI11 drops the empty items of a list: "1,,2" would run as "1,2" and "1," as "1".
+TEST(OptionChecksCommand, EmptyItemsInAListAreRejected) {
+  TempDir dir;
+  const std::string x = dir.file("missing");
+  const std::string mitigate = "fair mitigate --model lr:" + x + " --input " + x + " --out " + x;
+  const std::string campaign = "rec campaign --data csv:" + x + " --store " + x + " --out " + x;
+  for (const auto& [command, option, value] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {mitigate, "--epsilon", "1,,2"},
+           {mitigate, "--epsilon", ",1"},
+           {campaign, "--sizes", "1,"},
+           {campaign, "--heuristics", "AMU,,ARAND"}}) {
+    for (const std::string& spelled : {option + " " + value, option + "=" + value}) {
+      SCOPED_TRACE(spelled);
+      const auto r = run_assay(dir, command + " " + spelled);
+      EXPECT_EQ(r.exit_code, 2) << r.err;
+      EXPECT_THAT(r.err, HasSubstr(option + ": an empty item in '" + value + "'")) << r.err;
+    }
+  }
+}
+
+// Options that mean nothing alone, and an empty name where a directory is read: exit 2 with
+// what is expected, before any work.
+TEST(OptionChecksCommand, OptionsThatNeedAnotherAndEmptyNamesAreRefused) {
+  TempDir dir;
+  const std::string x = dir.file("missing");
+  const auto report = run_assay(dir, "fair report --in '' --out " + dir.file("r.html"));
+  EXPECT_EQ(report.exit_code, 2) << report.err;
+  EXPECT_THAT(report.err, HasSubstr("--in: expected a directory, got an empty name"));
+  const auto portfolio =
+      run_assay(dir,
+                "rec fuzz --data synthetic:users=20,items=20,ratings=100 --algorithm user-user "
+                "--heuristic ARAND --portfolio AMU,ALI");
+  EXPECT_EQ(portfolio.exit_code, 2) << portfolio.err;
+  EXPECT_THAT(portfolio.err, HasSubstr("it needs --heuristic APORTFOLIO, got ARAND"));
+  const auto model_out =
+      run_assay(dir, "fair mitigate --model lr:" + x + " --input " + x + " --out " + dir.file("m") +
+                         " --adversarial-model-out " + dir.file("lr.json"));
+  EXPECT_EQ(model_out.exit_code, 2) << model_out.err;
+  EXPECT_THAT(model_out.err, HasSubstr("--adversarial-model-out requires --adversarial-train"));
 }
 
 TEST(OptionChecksCommand, NegativeValueAsSeparateArgumentIsRejected) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -123,6 +124,50 @@ TEST(ChunkedRun, ShardsIntoTheirOwnStoresMergeToTheWholeRunWithoutRerunning) {
   EXPECT_EQ(other.run(o, &store).n_executed, 1u);  // only the chunk holding input 5
   // A store of another format is refused.
   EXPECT_THROW(ChunkStore(dir.file("all.sqlite"), "squares", "squares v2"), UsageError);
+}
+
+// A shard whose rows the engine could not read, or whose file is damaged, is refused by name and
+// nothing of it is copied: the merge target stays usable.
+TEST(ChunkedRun, MergeOfABadOrDamagedShardNamesItAndCopiesNothing) {
+  TempDir dir;
+  const auto check = [](const std::string& result) {
+    if (result == "bad") throw ParseError("expected squares");
+  };
+  const std::string bad = dir.file("bad.sqlite"), damaged = dir.file("damaged.sqlite");
+  {
+    ChunkStore shard(bad, "squares", "squares v1");
+    shard.put("inputs 0..1", "0");
+    shard.put("inputs 1..2", "bad");
+    ChunkStore other(damaged, "squares", "squares v1");
+    for (int i = 0; i < 400; ++i) other.put("inputs " + std::to_string(i), std::string(200, 'x'));
+  }
+  {  // a page in the middle of the file overwritten
+    std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(8 * 4096);
+    const std::string junk(4096, '\xff');
+    f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
+  }
+  const std::string target = dir.file("all.sqlite");
+  ChunkStore store(target, "squares", "squares v1", check);
+  try {
+    store.merge(bad);
+    ADD_FAILURE() << "merged a shard with a bad row";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find(bad), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("chunk 'inputs 1..2': expected squares"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    store.merge(damaged);
+    ADD_FAILURE() << "merged a damaged shard";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find(damaged), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find(target), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(store.finished_keys().empty());
+  store.put("inputs 0..1", "0");  // still usable
+  EXPECT_EQ(store.get("inputs 0..1"), "0");
 }
 
 TEST(ChunkedRun, AStoppedRunResumesAtTheFirstMissingChunk) {

@@ -68,6 +68,15 @@ TEST(CsvReader, MissingColumnListsTheKnownOnes) {
                         "alpha, beta"));
 }
 
+TEST(CsvReader, ColumnNamedTwiceIsAmbiguousWhenLookedUp) {
+  assay::testing::TempDir dir;
+  const auto path = dir.write("h.csv", "text,label,text\na,pos,b\n");
+  CsvReader csv(path);
+  EXPECT_EQ(csv.column("label"), 1u);  // the other columns are read as before
+  EXPECT_THAT(assay::testing::error_message_of([&] { csv.column("text"); }),
+              HasSubstr("h.csv:1: the header names the column 'text' twice (columns 1 and 3)"));
+}
+
 TEST(CsvReader, NonNumericFieldNamesLineAndColumn) {
   assay::testing::TempDir dir;
   const auto path = dir.write("n.csv", "x,y\n1,2\n3,abc\n");

@@ -76,6 +76,41 @@ TEST(OutputPath, OutputsNeverNameInputs) {
       HasSubstr("writes violations.jsonl, which --input reads (" + in + ", the same file)"));
 }
 
+TEST(OutputPath, KeptAndOutputFilesAreNeverWhatADirectoryReceives) {
+  namespace fs = std::filesystem;
+  assay::testing::TempDir dir;
+  fs::create_directory(dir.path() / "o");
+  const OutputDirectory out{"--out", dir.file("o"), {"summary.json", "mods/*.json"}};
+  const auto message = [&](const std::vector<NamedPath>& outputs,
+                           const std::vector<NamedPath>& kept) {
+    return assay::testing::error_message_of([&] { check_paths_apart({}, outputs, kept, {out}); });
+  };
+  EXPECT_THAT(message({}, {{"--cache", dir.file("o/summary.json")}}),
+              HasSubstr("--out " + dir.file("o") + " writes summary.json, which --cache keeps"));
+  EXPECT_THAT(message({}, {{"--store", dir.file("o/mods/x.json")}}),
+              HasSubstr("writes mods/x.json, which --store keeps"));
+  EXPECT_THAT(message({{"--out-file", dir.file("o/summary.json")}}, {}),
+              HasSubstr("writes summary.json, which --out-file writes"));
+  // Through a link outside the directory, and as a hard link of a file it holds.
+  const std::string held = dir.write("o/summary.json", "{}");
+  fs::create_symlink(held, dir.path() / "link.sqlite");
+  EXPECT_THAT(message({}, {{"--store", dir.file("link.sqlite")}}),
+              HasSubstr("which --store keeps"));
+  fs::create_hard_link(held, dir.path() / "hard.sqlite");
+  EXPECT_THAT(message({}, {{"--store", dir.file("hard.sqlite")}}),
+              HasSubstr("which --store keeps (" + dir.file("hard.sqlite") + ", the same file)"));
+  // The directory itself named as a file (existing or not).
+  EXPECT_THAT(message({}, {{"--store", dir.file("o")}}),
+              HasSubstr("--out and --store name the same path"));
+  const OutputDirectory fresh{"--out", dir.file("new"), {"summary.json"}};
+  EXPECT_THAT(assay::testing::error_message_of([&] {
+                check_paths_apart({}, {}, {{"--store", dir.file("new")}}, {fresh});
+              }),
+              HasSubstr("same path"));
+  // Other names in the directory are the user's: accepted.
+  EXPECT_NO_THROW(check_paths_apart({}, {}, {{"--store", dir.file("o/store.sqlite")}}, {out}));
+}
+
 TEST(OutputPath, ChecksDirectories) {
   assay::testing::TempDir dir;
   EXPECT_NO_THROW(check_output_directory(dir.path().string()));

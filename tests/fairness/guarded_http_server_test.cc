@@ -223,6 +223,47 @@ TEST(GuardedHttpServer, IdleConnectionIsClosedAndOversizedHeadersAre431) {
   EXPECT_TRUE(r.wait_counts([](const ConnectionCounts& c) { return c.headers_too_large == 1; }));
 }
 
+TEST(GuardedHttpServer, RequestLineOverTheLimitIs431NotAClosedSocket) {
+  Running r(GuardedHttpServerOptions{});
+  const int fd = connect_loopback(r.port());
+  send_all(fd, "GET /" + std::string(70'000, 'a') + " HTTP/1.1\r\nHost: x\r\n\r\n");
+  const std::string answer = read_answer(fd, 3000ms);
+  EXPECT_EQ(status_of(answer), 431) << answer.substr(0, 200);
+  EXPECT_THAT(answer, HasSubstr("Connection: close\r\n"));
+  EXPECT_THAT(answer, HasSubstr("larger than 65536 bytes"));
+  ::close(fd);
+  EXPECT_TRUE(r.wait_counts([](const ConnectionCounts& c) { return c.headers_too_large == 1; }));
+}
+
+// Slow connections (nothing sent) arriving in a burst while a few threads are idle each get a
+// thread of their own: a request behind them is answered at once, not after their idle timeout.
+TEST(GuardedHttpServer, BurstOfSlowConnectionsDoesNotQueueTheNextRequest) {
+  GuardedHttpServerOptions o;
+  o.idle_timeout = 5s;
+  Running r(o);
+  for (int round = 0; round < 3; ++round) {
+    // A few threads made and left idle.
+    std::vector<int> warm;
+    for (int i = 0; i < 4; ++i) warm.push_back(connect_loopback(r.port()));
+    for (const int fd : warm) {
+      ASSERT_TRUE(send_all(fd, kHealth));
+      EXPECT_EQ(status_of(read_answer(fd, 2000ms)), 200);
+      ::close(fd);
+    }
+    ASSERT_TRUE(r.wait_counts([](const ConnectionCounts& c) { return c.open == 0; }));
+    std::vector<int> slow;
+    for (int i = 0; i < 40; ++i) slow.push_back(connect_loopback(r.port()));
+    const auto t0 = testing::RawClock::now();
+    const int fd = connect_loopback(r.port());
+    ASSERT_TRUE(send_all(fd, kHealth));
+    EXPECT_EQ(status_of(read_answer(fd, 8000ms)), 200);
+    EXPECT_LT(seconds_since(t0), 1.0) << "round " << round;
+    ::close(fd);
+    for (const int s : slow) ::close(s);
+    ASSERT_TRUE(r.wait_counts([](const ConnectionCounts& c) { return c.open == 0; }));
+  }
+}
+
 TEST(GuardedHttpServer, StopClosesIdleAndHalfSentConnectionsAtOnce) {
   GuardedHttpServerOptions o;
   o.idle_timeout = 30s;

@@ -167,6 +167,27 @@ TEST(CommandModel, LabelsFromOptionsWhenTheChildSendsNone) {
   EXPECT_EQ(model.predict({"a", "b"})[1], (std::vector<double>{0.25, 0.75}));
 }
 
+// A child whose labels line names other labels (here the same two in the other order) than
+// --labels: its scores would be read under the wrong names, so it is an error naming both.
+TEST(CommandModel, LabelsLineThatDiffersFromTheOptionsIsAnError) {
+  auto options = quick();
+  options.labels = {"pos", "neg"};
+  CommandModel swapped(kFault + "ok", options);
+  EXPECT_THAT(predict_error(swapped, numbered(2)).what(),
+              HasSubstr("labels line '{\"labels\": [\"neg\", \"pos\"]}' differs from --labels "
+                        "[\"pos\",\"neg\"]"));
+  options.labels = {"neg", "pos"};  // the same labels: accepted
+  CommandModel same(kFault + "ok", options);
+  EXPECT_EQ(same.predict({"a"})[0], (std::vector<double>{0.25, 0.75}));
+  CommandModel twice(kFault + "twice", quick());
+  try {
+    (void)twice.labels();
+    ADD_FAILURE() << "a label named twice was accepted";
+  } catch (const ModelError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("names 'neg' twice"));
+  }
+}
+
 // The child starts on first need: not for the identity, not for labels given in the options;
 // for the labels it sends, or for the first text.
 TEST(CommandModel, ChildStartsOnFirstNeed) {

@@ -109,6 +109,16 @@ TEST(LrModel, BadModelFilesNameTheFile) {
     EXPECT_THAT(e.what(), HasSubstr(bad_rows));
     EXPECT_THAT(e.what(), HasSubstr("1 values, expected one per vocabulary entry (2)"));
   }
+  const auto twice =
+      dir.write("c.lr", R"({"format":"assay-lr","version":1,"labels":["a","a"],"vocabulary":["x"],)"
+                        R"("coef":[[1.0],[2.0]],"intercept":[0.0,0.0]})");
+  try {
+    LrModel::load(twice);
+    FAIL();
+  } catch (const assay::core::ParseError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(twice));
+    EXPECT_THAT(e.what(), HasSubstr("the label 'a' is named twice"));
+  }
   EXPECT_THROW(LrModel::load(dir.file("missing.lr")), assay::core::IoError);
   EXPECT_THROW(LrModel::train({"a b", "c d"}, {"x", "x"}), assay::core::Error);
 }

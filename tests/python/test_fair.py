@@ -133,6 +133,41 @@ def test_fair_test_cache(rt_inputs, tmp_path):
         assay.fair.test(model, texts[:2], labels=["a", "b"], cache=cache)
 
 
+def test_fair_test_never_writes_over_its_cache(tmp_path):
+    def model(batch):
+        raise AssertionError("asked before the paths were checked")
+
+    def run(**kw):
+        assay.fair.test(model, ["he is here"], labels=["a", "b"], model_id="m", **kw)
+
+    out = tmp_path / "o"
+    out.mkdir()
+    cache = out / "summary.json"
+    cache.write_bytes(b"")
+    with pytest.raises(assay.UsageError, match="writes summary.json, which cache keeps"):
+        run(cache=str(cache), out=str(out))
+    os.symlink(cache, tmp_path / "link.sqlite")  # through a link
+    with pytest.raises(assay.UsageError, match="which cache keeps"):
+        run(cache=str(tmp_path / "link.sqlite"), out=str(out))
+    with pytest.raises(assay.UsageError, match="same path"):
+        run(cache=str(tmp_path / "new"), out=str(tmp_path / "new"))
+    # An out= that is a file is refused before the model is asked.
+    with pytest.raises(assay.IoError, match="cannot use as output directory"):
+        run(out=str(cache))
+    assert cache.read_bytes() == b""
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]
+
+
+def test_fair_test_labels_are_a_list_of_distinct_names():
+    def model(batch):
+        return [[0.5, 0.5]] * len(batch)
+
+    with pytest.raises(assay.UsageError, match="expected a list of label names, got the string"):
+        assay.fair.test(model, ["he is here"], labels="np")
+    with pytest.raises(assay.UsageError, match="'a' is named twice"):
+        assay.fair.test(model, ["he is here"], labels=["a", "a"])
+
+
 def test_fair_test_bad_models(rt_inputs):
     texts = rt_inputs[0][:10]
     with pytest.raises(assay.ModelError, match="rows"):
@@ -151,6 +186,33 @@ def test_fair_test_bad_models(rt_inputs):
         assay.fair.test(failing, texts, labels=["a", "b"])
 
 
+def test_undecodable_child_output_is_a_model_error(tmp_path):
+    child = tmp_path / "child.sh"
+    child.write_text("printf '{\"labels\": [\"a\", \"b\"]}\\n'\n"
+                     "read line\nprintf '\\377\\376 not json\\n'\nsleep 5\n")
+    model = assay.models.open(f"cmd:sh {child}", timeout=10)
+    with pytest.raises(assay.ModelError) as raised:
+        model.predict(["he is here"])
+    assert "\\xff\\xfe not json" in str(raised.value)
+
+
+def test_thresholds_and_timeouts_must_be_finite():
+    nan = float("nan")
+    with pytest.raises(assay.UsageError, match="timeout: expected a finite number > 0, got nan"):
+        assay.models.open("cmd:true", timeout=nan)
+    with pytest.raises(assay.UsageError, match="timeout"):
+        assay.models.open("cmd:true", timeout=0)
+    for name in ("sim_threshold", "nat_threshold"):
+        with pytest.raises(assay.UsageError, match=f"{name}: expected a finite number"):
+            assay.aeon.filter([], "sa", **{name: nan})
+    with pytest.raises(assay.UsageError, match="delta: expected a finite number >= 0"):
+        assay.rec.campaign("synthetic:users=5,items=5,ratings=10", ["item-item"],
+                           store="never.sqlite", delta=nan)
+    for kw in ({"high": float("inf")}, {"step": nan}, {"step": 1e-300}):
+        with pytest.raises(assay.UsageError, match="ratings"):
+            assay.rec.ratings([1], [1], [1], **kw)
+
+
 def test_keyboard_interrupt_stops_a_long_call(rt_inputs):
     texts = rt_inputs[0] * 20
 
@@ -167,6 +229,22 @@ def test_keyboard_interrupt_stops_a_long_call(rt_inputs):
     finally:
         timer.cancel()
     assert time.monotonic() - start < 60
+
+
+def test_keyboard_interrupt_stops_a_model_that_never_returns(rt_inputs):
+    def stuck(batch):
+        while True:
+            time.sleep(0.01)
+
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            assay.fair.test(stuck, rt_inputs[0][:4], labels=["a", "b"], threads=1)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 30
 
 
 def test_progress_callback_can_stop_a_call(rt_inputs):

@@ -76,6 +76,17 @@ def test_fuzz_equals_the_command(ml100k, tmp_path):
         assay.rec.fuzz(assay.rec.load(spec), ALGORITHM, "NOPE")
 
 
+def test_threads_are_bounded_like_the_command_line():
+    data = assay.rec.load("synthetic:users=5,items=5,ratings=10")
+    for call in (lambda t: assay.rec.recommend(data, ALGORITHM, threads=t),
+                 lambda t: assay.rec.fuzz(data, ALGORITHM, "ARAND", size=2, trials=2, threads=t),
+                 lambda t: assay.fair.test(lambda b: [[1.0, 0.0]] * len(b), ["he is here"],
+                                           labels=["a", "b"], threads=t),
+                 lambda t: assay.fair.perturb(["he is here"], threads=t)):
+        with pytest.raises(assay.UsageError, match="threads: expected .* 4096, got 100000"):
+            call(100000)
+
+
 def test_ids_given_as_floats_are_the_integers():
     a = assay.rec.ratings([1.0, 2.0, 2.0], [10.0, 10.0, 11.0], [4, 5, 3])
     b = assay.rec.ratings(["1", "2", "2"], ["10", "10", "11"], [4, 5, 3])

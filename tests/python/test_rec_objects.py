@@ -265,14 +265,16 @@ def test_keyboard_interrupt_during_a_campaign(spec, tmp_path):
 
         def fit(self, ratings, seed=0):
             self.fits += 1
-            if self.fits == self.at:  # as Ctrl-C would, during the third training
+            # As Ctrl-C would, during the fourth training: it is stopped (KeyboardInterrupt
+            # raised in it), the runs trained before it are kept.
+            if self.fits == self.at:
                 os.kill(os.getpid(), signal.SIGINT)
             super().fit(ratings, seed)
 
     args = dict(heuristics=["AMU"], sizes=[10], trials=3, noise_trials=1, seed=4)
     store = str(tmp_path / "stopped.sqlite")
     with pytest.raises(KeyboardInterrupt):
-        assay.rec.campaign(spec, [Interrupting(at=3)], store=store, **args)
+        assay.rec.campaign(spec, [Interrupting(at=4)], store=store, **args)
     # The runs finished before the interrupt are kept; the same call finishes the campaign with
     # the numbers of an uninterrupted one.
     resumed = assay.rec.campaign(spec, [Interrupting(at=0)], store=store, **args)
@@ -304,3 +306,23 @@ def test_a_campaign_in_shards_merges_to_the_whole(spec, tmp_path):
     assert merged["runs"] == whole["runs"] and merged["noise"] == whole["noise"]
     with pytest.raises(assay.UsageError, match="shard"):
         assay.rec.campaign(spec, [Popular()], store=str(tmp_path / "x.sqlite"), shard="2/2", **args)
+
+
+def test_a_campaign_never_writes_over_its_store_or_data(tmp_path):
+    out = tmp_path / "o"
+    out.mkdir()
+    store = out / "summary.json"
+    store.write_bytes(b"")
+    data = out / "cells.csv"
+    data.write_text("user,item,rating\n1,1,5\n")
+    synthetic = "synthetic:users=60,items=40,ratings=800,seed=1"
+    with pytest.raises(assay.UsageError, match="writes summary.json, which store keeps"):
+        assay.rec.campaign(synthetic, ["item-item"], store=str(store), out=str(out))
+    with pytest.raises(assay.UsageError, match="writes cells.csv, which data reads"):
+        assay.rec.campaign(f"csv:{data}", ["item-item"], store=str(tmp_path / "s.sqlite"),
+                           out=str(out))
+    with pytest.raises(assay.UsageError, match="same path"):
+        assay.rec.campaign(synthetic, ["item-item"], store=str(tmp_path / "x"),
+                           out=str(tmp_path / "x"))
+    assert store.read_bytes() == b"" and not (tmp_path / "s.sqlite").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["cells.csv", "summary.json"]

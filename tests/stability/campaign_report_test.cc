@@ -56,6 +56,16 @@ TEST(CampaignReport, WritesEveryOutput) {
   EXPECT_EQ(t4.find("| user-user | 1 |"), std::string::npos) << t4;
 }
 
+// An algorithm spec with key=value options holds commas: its cells.csv field is quoted.
+TEST(CampaignReport, CellsCsvQuotesSpecsWithCommas) {
+  CampaignSummary summary;
+  summary.cells.emplace_back();
+  summary.cells.back().algorithm = "funk-svd:epochs=5,damping=0";
+  const std::string csv = cells_csv(summary);
+  const std::string row = csv.substr(csv.find('\n') + 1);
+  EXPECT_EQ(row.rfind("\"funk-svd:epochs=5,damping=0\",", 0), 0u) << row;
+}
+
 RunResult top_out_run(const std::string& algorithm, Heuristic h, std::size_t trial,
                       double top_out) {
   RunResult r;

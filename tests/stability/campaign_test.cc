@@ -11,6 +11,7 @@
 
 #include "campaign_fixture.h"
 #include "core/error.h"
+#include "core/sqlite_store.h"
 #include "recsys/synthetic_ratings.h"
 #include "stability/campaign_analysis.h"
 #include "stability/replay.h"
@@ -194,6 +195,46 @@ TEST(Campaign, MergingAStoreOfAnotherCampaignOrNoStoreIsRefused) {
   config.merge_from = {dir.file("absent.sqlite")};
   EXPECT_THROW(run_campaign(data, config, store), core::IoError);
   EXPECT_FALSE(std::filesystem::exists(dir.file("absent.sqlite")));
+}
+
+// A shard whose rows were tampered with (a heuristic no campaign has, a value that is not a
+// number) is refused naming the shard and the row, and nothing of it is copied: the merged
+// store still runs the whole campaign.
+TEST(Campaign, MergingATamperedShardNamesItAndCopiesNothing) {
+  const auto data = testing::small_synthetic();
+  const auto config = testing::small_config();
+  ::assay::testing::TempDir dir;
+  const std::string shard_path = dir.file("shard.sqlite");
+  {
+    auto shard = config;
+    shard.shard = {0, 2};
+    CampaignStore store(shard_path);
+    run_campaign(data, shard, store);
+  }
+  const auto expect_refused = [&](const std::string& tamper, const std::string& expected) {
+    const std::string copy = dir.file("tampered.sqlite");
+    std::filesystem::copy_file(shard_path, copy, std::filesystem::copy_options::overwrite_existing);
+    {
+      core::SqliteStore db(copy);
+      db.exec(tamper);
+    }
+    auto merged_config = config;
+    merged_config.merge_from = {copy};
+    CampaignStore merged(dir.file("merged.sqlite"));
+    try {
+      run_campaign(data, merged_config, merged);
+      ADD_FAILURE() << "merged " << tamper;
+    } catch (const core::ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find(copy + ": run of '"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+    EXPECT_TRUE(merged.finished_keys().empty());
+  };
+  expect_refused("UPDATE runs SET heuristic = 'NOPE' WHERE rowid = 1", "NOPE");
+  expect_refused("UPDATE runs SET top_out = 'x' WHERE rowid = 1", "must be numbers");
+  expect_refused("UPDATE runs SET trial = -1 WHERE rowid = 1", "must be whole numbers");
+  CampaignStore merged(dir.file("merged.sqlite"));
+  EXPECT_TRUE(run_campaign(data, config, merged).complete);
 }
 
 // The shard's spelling is core::parse_shard's (tests/core/shard_test.cc); a shard outside the

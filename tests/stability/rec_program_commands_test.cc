@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "stability/campaign_store.h"
 #include "support/shared_data.h"
@@ -165,6 +166,31 @@ TEST(RecProgramCampaign, FailedRunsAreRecordedCountedAndRetried) {
   EXPECT_EQ(store.runs().size(), 8u);
 }
 
+// A failing program's stderr and output may hold terminal escapes: the summary line on
+// standard output and the report show them escaped, never raw.
+TEST(RecProgramCampaign, ControlBytesOfAFailingProgramAreEscaped) {
+  TempDir dir;
+  fs::create_directory(dir.file("flag"));
+  dir.write("esc.sh",
+            "flag=$1; shift\n"
+            "if [ -d \"$flag\" ] && [ \"$(wc -l < \"$1\")\" -ne 900 ]; then\n"
+            "  printf 'bad\\033[2J\\a\\n' >&2; printf '1 \\033]0;title\\a\\n'; exit 0\n"
+            "fi\n"
+            "exec sh " +
+                kExamples + "/popular.sh \"$@\"\n");
+  const std::string spec = "cmd:sh " + dir.file("esc.sh") + " " + dir.file("flag");
+  const auto r = run_assay(dir, campaign(dir, kSynthetic, spec, "c"));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("runs failed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\a'), std::string::npos) << r.out;
+  const std::string html = read_file(dir.file("c/report.html"));
+  ASSERT_NE(html.find("Failed runs"), std::string::npos);
+  EXPECT_EQ(html.find('\x1b'), std::string::npos);
+  EXPECT_EQ(html.find('\a'), std::string::npos);
+  EXPECT_NE(html.find("bad\\x1b[2J"), std::string::npos);
+}
+
 TEST(RecProgramCampaign, FailingBaselineIsAnErrorNamingTheProgram) {
   TempDir dir;
   dir.write("bad.sh", "echo 'cannot load' >&2; exit 9\n");
@@ -213,6 +239,41 @@ TEST(RecProgramCampaign, TrainingFilesOfAKilledCampaignAreRemovedAtTheNextStart)
   EXPECT_EQ(nlohmann::json::parse(read_file(dir.file("c/summary.json")))["complete"], true);
 }
 
+// Ctrl-C while rec fuzz trains a program: its private training directory under TMPDIR (the
+// data's copy) is removed with the rest, not left behind.
+TEST(RecProgramFuzz, InterruptRemovesTheTrainingCopyFromTmpdir) {
+  TempDir dir;
+  fs::create_directory(dir.file("tmp"));
+  dir.write("hang.sh", "echo $$ > " + dir.file("pid") + "; exec sleep 60\n");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string cmd = "TMPDIR=" + dir.file("tmp") + " exec " + ASSAY_BINARY +
+                            " rec fuzz --data " + kSynthetic + " --algorithm 'cmd:sh " +
+                            dir.file("hang.sh") +
+                            "' --heuristic ARAND --size 2 --trials 2 >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline && !fs::exists(dir.file("pid"))) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(fs::is_empty(dir.file("tmp")));  // the training copy, while it trains
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::istringstream pids(read_file(dir.file("pid")));
+  for (pid_t hung = 0; pids >> hung;) kill(hung, SIGKILL);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  std::vector<std::string> left;
+  for (const auto& e : fs::recursive_directory_iterator(dir.file("tmp")))
+    left.push_back(e.path().string());
+  EXPECT_TRUE(left.empty()) << left.front();
+}
+
 TEST(RecProgramCampaign, TimeoutIsAFailedRun) {
   TempDir dir;
   dir.write("slow.sh",
@@ -233,7 +294,7 @@ TEST(RecProgramCampaign, TimeoutIsAFailedRun) {
             std::string::npos);
 }
 
-TEST(RecProgramFuzz, FailedTrialsAreLinesAndNegativeDeltaIsRefused) {
+TEST(RecProgramFuzz, FailedTrialsAreLinesFailTheDeltaCheckAndNegativeDeltaIsRefused) {
   TempDir dir;
   fs::create_directory(dir.file("flag"));
   const std::string spec = flaky_program(dir, "900");
@@ -247,6 +308,11 @@ TEST(RecProgramFuzz, FailedTrialsAreLinesAndNegativeDeltaIsRefused) {
   ASSERT_EQ(j.size(), 3u);
   EXPECT_NE(j[0]["failed"].get<std::string>().find("exited with status 4"), std::string::npos);
   EXPECT_EQ(j[2]["failed_runs"], 2);
+  // With --delta every trial failed: nothing was measured, so it is not a pass.
+  const auto checked = run_assay(dir, "rec fuzz --data " + kSynthetic + " --algorithm '" + spec +
+                                          "' --heuristic AMR --size 2 --trials 2 --delta 0.5");
+  EXPECT_EQ(checked.exit_code, 1) << checked.err;
+  EXPECT_NE(checked.err.find("2 of 2 trials failed"), std::string::npos) << checked.err;
   const auto refused = run_assay(
       dir, "rec fuzz --data " + kSynthetic + " --algorithm user-user --heuristic AMR --delta -1");
   EXPECT_EQ(refused.exit_code, 2);

@@ -239,8 +239,30 @@ def tokenizer_seeds():
     put("tokenizer", "long_word", "unaffable " + "x" * 120 + " running")
 
 
+def serve_request_seeds():
+    # First byte even: POST /predict; odd: an Open Inference infer body.
+    put("serve_request", "text", '0{"text": "the king is here"}')
+    put("serve_request", "texts", '0{"texts": ["he is", "she is"], "parameters": {"a": 1}}')
+    put("serve_request", "inputs", '0{"inputs": "the man"}')
+    put("serve_request", "inputs_list", '0{"inputs": ["a", "b"]}')
+    put("serve_request", "infer",
+        '1{"id": "r1", "inputs": [{"name": "text", "datatype": "BYTES", "shape": [2, 1], '
+        '"data": [["he is"], ["she is"]]}], "parameters": {"epsilon": 0.5}}')
+
+
+def cmd_output_seeds():
+    # First byte odd: the labels are given as options too; the rest is the child's output.
+    answers = '{"id": 1, "scores": [0.6, 0.4]}\n{"id": 0, "scores": [0.1, 0.9]}\n'
+    put("cmd_output", "labels_line", '0{"labels": ["neg", "pos"]}\n' + answers)
+    put("cmd_output", "labels_given", "1" + answers)
+    put("cmd_output", "label_objects",
+        '0{"labels": ["neg", "pos"]}\n{"id": 0, "scores": [{"label": "pos", "score": 0.5}, '
+        '{"label": "neg", "score": 0.5}]}\n{"id": 1, "scores": [1e-300, 1]}\n')
+
+
 if __name__ == "__main__":
     for make in (csv_seeds, jsonl_seeds, vectors_text_seeds, vectors_binary_seeds, arpa_seeds,
                  conceptnet_dump_seeds, conceptnet_cache_seeds, modification_set_seeds,
-                 aeon_annotation_seeds, attribute_file_seeds, safetensors_seeds, tokenizer_seeds):
+                 aeon_annotation_seeds, attribute_file_seeds, safetensors_seeds, tokenizer_seeds,
+                 serve_request_seeds, cmd_output_seeds):
         make()

@@ -9,6 +9,7 @@ with the scores [0.25, 0.75] (labels neg, pos) except as the mode says:
     nan        answers its third request with NaN (Python's json.dumps writes the bare NaN)
     deep       answers its third request with scores nested 100,000 arrays deep
     no-labels  sends no labels line (assay must be given --labels)
+    twice      sends the labels line ["neg", "neg"]
     stderr     writes a line to stderr for every request
     endless    answers its first request with 64 MiB that end no line (then a newline)
 """
@@ -18,7 +19,7 @@ import sys
 
 mode = sys.argv[1]
 if mode != "no-labels":
-    print(json.dumps({"labels": ["neg", "pos"]}), flush=True)
+    print(json.dumps({"labels": ["neg", "neg" if mode == "twice" else "pos"]}), flush=True)
 n = 0
 for line in sys.stdin:
     request = json.loads(line)
