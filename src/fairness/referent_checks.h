@@ -5,8 +5,9 @@
 //
 //   insertion_checks()  a noun that would take an inserted group ("the doctor" → "the female
 //                       doctor") names specific people: not people in general (a bare plural,
-//                       a quantified or habitual statement, what "a user can" do), not an
-//                       epithet ("called me an idiot"), not a kind of thing ("the kids' menu");
+//                       a quantified or habitual statement, what "a user can" do, the
+//                       audience of the text, a person of a kind of story), not an epithet
+//                       ("called me an idiot"), not a kind of thing ("the kids' menu");
 //   gender_swap_checks() a word swapped for its other-gender counterpart ("wife" → "husband")
 //                       changes only that person: not one half of a couple whose other half
 //                       the text names ("his wife" → "his husband" makes another couple);
