@@ -25,14 +25,14 @@ std::string PerturbationBuilder::group_name(std::size_t t, std::size_t to) const
 // the other group, if the text has any, move the other way ("the black nurse and the white
 // doctor" → "the white nurse and the black doctor").
 void PerturbationBuilder::perturb_groups() {
-  const std::size_t n_groups = attribute_.groups.size();
-  for (std::size_t s = 0; s < n_groups && !full(); ++s) {
+  // From every group the text names (source groups too), to every target.
+  for (std::size_t s = 0; s < attribute_.groups.size() && !full(); ++s) {
     const GroupMention* first_of_s = nullptr;
     for (const auto& m : group_mentions) {
       if (m.group == s && !first_of_s) first_of_s = &m;
     }
     if (!first_of_s) continue;
-    for (std::size_t g = 0; g < n_groups; ++g) {
+    for (std::size_t g = 0; g < attribute_.targets; ++g) {
       if (g == s) continue;
       Realised r;
       for (const GroupMention& mention : group_mentions) {
@@ -170,7 +170,7 @@ void PerturbationBuilder::perturb_groups() {
 // each other group that has names of the same gender, in every mention.
 void PerturbationBuilder::perturb_group_names() {
   if (attribute_.uses_gender_finder || !group_mentions.empty() || names.empty()) return;
-  const std::size_t n_groups = attribute_.groups.size();
+  const std::size_t n_groups = attribute_.targets;
   std::map<std::string, std::vector<std::size_t>> mentions_of;  // lower-case name → tokens
   std::vector<std::string> order;
   for (const auto& [t, gender] : names) {

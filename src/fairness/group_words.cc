@@ -84,6 +84,7 @@ std::string plural_of(const std::string& form, const text::Inflector& inflector)
 GroupWords::GroupWords(const SensitiveAttribute& attribute, const text::Inflector& inflector,
                        const text::LinguaTables& tables) {
   const std::size_t n_groups = attribute.groups.size();
+  targets_ = attribute.targets;
   auto& adjectives = rows_[static_cast<std::size_t>(GroupForm::kAdjective)];
   auto& nouns = rows_[static_cast<std::size_t>(GroupForm::kNoun)];
   auto& plurals = rows_[static_cast<std::size_t>(GroupForm::kPlural)];
@@ -326,7 +327,13 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   // A noun: a plural ("Jews", "teenagers"; one spelt like the adjective only after a
   // determiner or number: "the French", "two Chinese"), or a singular after a determiner;
   // "she is Muslim" is the adjective.
-  if (can_be_plural && (!can_be_adjective || determined)) {
+  // A plural spelt like the adjective is no plural after a singular determiner ("a Polish
+  // immigrant" the tagger did not read as a noun phrase).
+  static constexpr std::array<std::string_view, 7> kSingularDeterminers = {
+      "a", "an", "this", "that", "every", "each", "another"};
+  const bool singular_determiner =
+      determined && among(kSingularDeterminers, words[d - 1]) && can_be_adjective;
+  if (can_be_plural && (!can_be_adjective || determined) && !singular_determiner) {
     *use = GroupForm::kPlural;
     return "";
   }
@@ -419,7 +426,20 @@ std::vector<GroupMention> GroupWords::find(std::string_view text, const text::Ta
       continue;
     }
     GroupForm use = GroupForm::kAdjective;
-    const std::string why = why_not(i, i + span, *refs, tagged, c, &use);
+    // A source group's word (of a list taken from data, not chosen sense by sense) that the
+    // file capitalises names its group only where the text capitalises it too, when its case
+    // says anything: "the polish on the table", "an afghan on the sofa".
+    const FormRef& first_ref = refs->front();
+    const std::string& spelt =
+        rows_[static_cast<std::size_t>(first_ref.kind)][first_ref.row][first_ref.group];
+    const std::string_view written = tagged.tokens[i].surface(text);
+    const bool lower_case_proper = first_ref.group >= targets_ && c.case_informative &&
+                                   !spelt.empty() && !written.empty() && spelt[0] >= 'A' &&
+                                   spelt[0] <= 'Z' && written[0] >= 'a' && written[0] <= 'z';
+    const std::string why = lower_case_proper
+                                ? "not a group here: '" + std::string(written) +
+                                      "' in lower case, where the group's word is capitalised"
+                                : why_not(i, i + span, *refs, tagged, c, &use);
     const FormRef* chosen = &refs->front();
     for (const auto& f : *refs) {
       if (f.kind == use) {

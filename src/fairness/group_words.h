@@ -130,6 +130,7 @@ class GroupWords {
     bool other = false;
   };
   std::vector<Except> excepts_;
+  std::size_t targets_ = 0;          // groups from here on are the file's source groups
   std::vector<TagClass> tag_class_;  // per tag
   std::vector<bool> plural_tag_;     // per tag: nns, nnps
 };

@@ -112,7 +112,8 @@ namespace {
 NeutralForms build_forms(const SensitiveAttribute& a,
                          const std::function<std::string(const std::string&)>& pluralize) {
   std::set<std::string> adjectives, singular, plural;
-  for (const auto& g : a.groups) adjectives.insert(phrase_key(g.active));
+  for (const auto& g : a.groups)
+    if (!g.active.empty()) adjectives.insert(phrase_key(g.active));
   for (const auto& row : a.adjectives)
     for (const auto& w : row)
       if (!w.empty()) adjectives.insert(phrase_key(w));

@@ -246,7 +246,7 @@ std::vector<GenderedPronoun> PerturbationBuilder::find_pronouns() const {
 }
 
 void PerturbationBuilder::perturb_persons() {
-  const std::size_t n_groups = attribute_.groups.size();
+  const std::size_t n_groups = attribute_.targets;
   TextPersons found = find_persons();
   const auto& persons = found.persons;
   const auto& person_of = found.person_of;
@@ -524,7 +524,7 @@ void PerturbationBuilder::perturb_persons() {
 // Without co-reference (the paper's method and the file attributes): each occurrence of a
 // person noun, or with all_occurrences every occurrence of one noun at once, is changed alone.
 void PerturbationBuilder::perturb_nouns() {
-  const std::size_t n_groups = attribute_.groups.size();
+  const std::size_t n_groups = attribute_.targets;
   if (!options_.all_occurrences) {
     for (std::size_t k = 0; k < occ_token.size() && !full(); ++k) {
       const NounInfo& info = *occ_info[k];

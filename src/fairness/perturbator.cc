@@ -124,7 +124,7 @@ Perturbator::Perturbator(const PerturbatorResources& resources, SensitiveAttribu
       }
     }
     const auto& graph = *r_.graph;
-    for (std::size_t g = 0; g < attribute_.groups.size(); ++g) {
+    for (std::size_t g = 0; g < attribute_.targets; ++g) {
       std::vector<std::string> words = {attribute_.groups[g].name,
                                         text::to_lower(attribute_.groups[g].active)};
       for (const auto& row : attribute_.members) words.push_back(row[g]);

@@ -108,10 +108,38 @@ SensitiveAttribute gender_attribute() {
   SensitiveAttribute a;
   a.name = "gender";
   a.groups = {{"male", "male", {"man"}, {}, {}}, {"female", "female", {"woman"}, {}, {}}};
+  a.targets = 2;
   a.uses_gender_finder = true;
   a.source = "built-in";
   return a;
 }
+
+namespace {
+
+// The source groups' fields of the aligned rows are empty. A source group's adjective is its
+// active adjective (never inserted, since only targets are, but the word that names it); its
+// noun and plural go to one more noun and plural row (where some source group has one).
+void add_source_groups(SensitiveAttribute& a,
+                       const std::vector<std::vector<std::string>>& source_forms) {
+  if (source_forms.empty()) return;
+  const std::size_t n = a.groups.size();
+  for (auto* table : {&a.adjectives, &a.nouns, &a.plurals, &a.members, &a.associated})
+    for (auto& row : *table) row.resize(n);
+  std::vector<std::string> nouns(n), plurals(n);
+  for (std::size_t k = 0; k < source_forms.size(); ++k) {
+    const std::size_t g = a.targets + k;
+    a.groups[g].active = source_forms[k][0];
+    nouns[g] = source_forms[k][1];
+    plurals[g] = source_forms[k][2];
+  }
+  const auto has_word = [](const std::vector<std::string>& row) {
+    return std::any_of(row.begin(), row.end(), [](const std::string& w) { return !w.empty(); });
+  };
+  if (has_word(nouns)) a.nouns.push_back(std::move(nouns));
+  if (has_word(plurals)) a.plurals.push_back(std::move(plurals));
+}
+
+}  // namespace
 
 SensitiveAttribute read_attribute_file(const std::string& path) {
   core::LineReader reader(path);
@@ -121,6 +149,8 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
   // Group words (active, adjective, noun, plural), member nouns and anchors → group; associated
   // words → row; first names → group and gender.
   Claims group_words, members, anchors, associated, names;
+  // Adjective, noun and plural of each `source` row ("" for "-").
+  std::vector<std::vector<std::string>> source_forms;
   std::string_view line;
   std::vector<core::Field> fields;
   while (reader.next(line)) {
@@ -163,6 +193,32 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
           fail_at(i, "group '" + name + "' listed twice");
         a.groups.push_back({name, "", {}, {}, {}});
       }
+      a.targets = a.groups.size();
+      continue;
+    }
+    if (key == "source") {
+      if (a.groups.empty()) fail("expected 'groups' before 'source'");
+      if (n_values != 4) fail("expected 'source GROUP ADJECTIVE NOUN PLURAL' ('-' for none)");
+      const std::string group(fields[1].text);
+      if (group == "-") fail_at(1, "expected a group name, got '-'");
+      for (const auto& g : a.groups) {
+        if (text::to_lower(g.name) == text::to_lower(group))
+          fail_at(1, "group '" + group + "' listed twice");
+      }
+      const std::size_t owner = a.groups.size();
+      a.groups.push_back({group, "", {}, {}, {}});
+      source_forms.emplace_back(3);
+      for (std::size_t i = 2; i < 5; ++i) {
+        if (fields[i].text == "-") continue;
+        check_word(i);
+        if (const auto earlier =
+                claim(group_words, group_word_key(fields[i].text), owner, reader.line_number()))
+          fail_at(i, quoted(fields[i].text) + " stands for group " + a.groups[earlier->owner].name +
+                         " " + where(*earlier) + " already: a word may stand for one group only");
+        source_forms.back()[i - 2] = field_word(fields[i].text);
+      }
+      if (fields[2].text == "-" && fields[3].text == "-" && fields[4].text == "-")
+        fail("this 'source' row gives no word (adjective, noun and plural are '-')");
       continue;
     }
     if (key == "names") {
@@ -207,9 +263,11 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
         key != "noun" && key != "plural" && key != "associated") {
       fail("unknown keyword '" + std::string(key) +
            "' (expected attribute, groups, active, adjective, noun, plural, member, associated, "
-           "anchor, names, except, other or exempt)");
+           "anchor, names, except, other, exempt or source)");
     }
     if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
+    if (!source_forms.empty())
+      fail("'" + std::string(key) + "' after a 'source' row (the source rows come last)");
     if (n_values != a.groups.size()) {
       fail("expected " + std::to_string(a.groups.size()) + " fields after '" + std::string(key) +
            "' (one per group), got " + std::to_string(n_values));
@@ -284,6 +342,7 @@ SensitiveAttribute read_attribute_file(const std::string& path) {
   if (a.name.empty()) throw core::ParseError(core::SourceLocation(path), "empty attribute file");
   if (a.groups.empty()) throw core::ParseError(core::SourceLocation(path), "no 'groups' row");
   if (!have_active) throw core::ParseError(core::SourceLocation(path), "no 'active' row");
+  add_source_groups(a, source_forms);
   return a;
 }
 

@@ -25,6 +25,9 @@
 //   exempt child kid                   person nouns that take no inserted adjective (any number)
 //   names white female Emily Anne      first names associated with a group, by gender (any
 //                                      number of rows; group words, docs/fairness.md)
+//   source polish Polish - -           a group that texts are perturbed from, never to: its
+//                                      name, adjective, singular noun and plural ("-" for
+//                                      none; after every aligned row, any number of rows)
 //
 // A row has exactly one field per group; "_" inside a field stands for a space
 // (African_American). Words are matched case-insensitively; the active adjective is inserted as
@@ -48,7 +51,12 @@ struct AttributeGroup {
 
 struct SensitiveAttribute {
   std::string name;
+  // The groups of the `groups` row, then those of the `source` rows.
   std::vector<AttributeGroup> groups;
+  // Groups [0, targets) are the ones a perturbation moves a text to (the `groups` row); the
+  // rest, of `source` rows, are recognised where a text names them and only moved from ("A
+  // Kenyan runner" -> "An American runner"). Their fields in the aligned rows are empty.
+  std::size_t targets = 0;
   // members[row][group]: aligned member nouns, lower case; empty string for "-".
   std::vector<std::vector<std::string>> members;
   // Group words, as written in the file ("" for "-"): rows[row][group]. The active adjectives

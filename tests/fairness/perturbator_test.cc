@@ -342,6 +342,46 @@ TEST(Perturbator, GroupWordsSwapWhereTheyNamePeople) {
   EXPECT_EQ(friend_.dropped[0].reason, "not a group here: 'old friend' (except)");
 }
 
+// A group of a `source` row (every nationality but the seven targets) is moved to each target,
+// in every form, and never to another source group; a phrase of the `other` list names a group
+// of another kind even where it holds no group word.
+TEST(Perturbator, SourceGroupsMoveToEveryTargetOnly) {
+  const auto& r = testing::default_resources();
+  const Perturbator nationality(r, load_attribute("nationality", default_attribute_dir()));
+  const auto runner = nationality.perturb("A Kenyan runner won the race.");
+  EXPECT_EQ(texts(runner), (std::vector<std::string>{
+                               "An American runner won the race.", "A British runner won the race.",
+                               "A Chinese runner won the race.", "An Indian runner won the race.",
+                               "A Mexican runner won the race.", "A German runner won the race.",
+                               "A French runner won the race."}));
+  for (const auto& p : runner.perturbations) {
+    EXPECT_EQ(p.kind, MutationKind::kGroup);
+    EXPECT_EQ(p.from_group, "kenyan");
+  }
+  // The noun and its derived plural; an adjective-only demonym, and its sense that is no group.
+  EXPECT_THAT(texts(nationality.perturb("Two Kenyans won the race.")),
+              Contains("Two Americans won the race."));
+  EXPECT_THAT(texts(nationality.perturb("She hired a Polish plumber.")),
+              Contains("She hired a German plumber."));
+  EXPECT_TRUE(nationality.perturb("The polish on the table was dry.").perturbations.empty());
+  // An adjective that is its own plural, after "the": the target's plural ("the Irish have" ->
+  // "the Americans have"), but not after "a" ("a Polish immigrant" is no plural).
+  EXPECT_THAT(texts(nationality.perturb("The Irish have a penchant for blarney.")),
+              Contains("The Americans have a penchant for blarney."));
+  EXPECT_THAT(texts(nationality.perturb("A Polish immigrant opened a bakery.")),
+              Not(Contains("An Americans immigrant opened a bakery.")));
+  // A source group and a target in one text swap places, as two targets do.
+  EXPECT_THAT(texts(nationality.perturb("A Kenyan and a German ran.")),
+              Contains("A German and a Kenyan ran."));
+
+  const Perturbator religion(r, load_attribute("religion", default_attribute_dir()));
+  const auto agnostic = religion.perturb("An agnostic teacher spoke.");
+  EXPECT_TRUE(agnostic.perturbations.empty());
+  ASSERT_FALSE(agnostic.dropped.empty());
+  EXPECT_THAT(agnostic.dropped.back().reason,
+              HasSubstr("the text names people by a group of another kind ('agnostic')"));
+}
+
 TEST(Perturbator, ConcurrentCallsEqualSerial) {
   const auto& r = testing::default_resources();
   std::vector<std::string> sentences;

@@ -42,8 +42,8 @@ TEST(SensitiveAttribute, ShippedFilesParse) {
   for (const char* name : {"religion", "sexual-orientation", "race", "nationality", "age"}) {
     const auto a = load_attribute(name, testing::kAttributes);
     EXPECT_EQ(a.name, name);
-    EXPECT_GE(a.groups.size(), 2u) << name;
-    for (const auto& g : a.groups) EXPECT_FALSE(g.active.empty()) << name;
+    EXPECT_GE(a.targets, 2u) << name;
+    for (std::size_t g = 0; g < a.targets; ++g) EXPECT_FALSE(a.groups[g].active.empty()) << name;
   }
   // Homosexual (gay, with "lesbian" among its words), bisexual and heterosexual subjects.
   const auto orientation = load_attribute("sexual-orientation", testing::kAttributes);
@@ -182,6 +182,50 @@ TEST(SensitiveAttribute, AmbiguousFilesNameFileAndLine) {
   EXPECT_EQ(a.find_member("imam")->row, 0u);
   ASSERT_EQ(a.associated.size(), 1u);
   EXPECT_EQ(a.associated[0][2], "temple");
+}
+
+// Source groups: recognised where a text names them, never a target. Their words join the
+// group words (one table with the targets'), their fields of the aligned rows are empty.
+TEST(SensitiveAttribute, SourceGroupsAreNamedButNeverTargets) {
+  assay::testing::TempDir dir;
+  const auto a = read_attribute_file(dir.write(
+      "s.attr", two_groups("noun Ay Be\nmember priest imam\nsource kenyan Kenyan Kenyan -\n"
+                           "source swiss Swiss - Swiss\nsource icelander - Icelander -\n")));
+  EXPECT_EQ(a.targets, 2u);
+  ASSERT_EQ(a.groups.size(), 5u);
+  EXPECT_EQ(a.groups[2].name, "kenyan");
+  EXPECT_EQ(a.groups[2].active, "Kenyan");
+  EXPECT_EQ(a.groups[4].active, "");  // a noun only
+  ASSERT_EQ(a.nouns.size(), 2u);      // the file's row, then the source groups' nouns
+  EXPECT_EQ(a.nouns[0], (std::vector<std::string>{"Ay", "Be", "", "", ""}));
+  EXPECT_EQ(a.nouns[1], (std::vector<std::string>{"", "", "Kenyan", "", "Icelander"}));
+  ASSERT_EQ(a.plurals.size(), 1u);
+  EXPECT_EQ(a.plurals[0][3], "Swiss");
+  EXPECT_EQ(a.members[0].size(), 5u);
+  EXPECT_TRUE(a.is_attribute_word("kenyan"));
+
+  // The shipped nationality file: seven targets, every other sovereign state's demonym.
+  const auto nationality = load_attribute("nationality", testing::kAttributes);
+  EXPECT_EQ(nationality.targets, 7u);
+  EXPECT_GE(nationality.groups.size(), 180u);
+
+  auto error = [&](const std::string& name, const std::string& content) {
+    return error_of(dir.write(name, content));
+  };
+  EXPECT_THAT(error("s1.attr", "attribute x\nsource k Kenyan - -\n"),
+              HasSubstr("s1.attr:2:1: expected 'groups' before 'source'"));
+  EXPECT_THAT(error("s2.attr", two_groups("source k Kenyan -\n")),
+              HasSubstr("s2.attr:4:1: expected 'source GROUP ADJECTIVE NOUN PLURAL'"));
+  EXPECT_THAT(error("s3.attr", two_groups("source k - - -\n")),
+              HasSubstr("s3.attr:4:1: this 'source' row gives no word"));
+  EXPECT_THAT(error("s4.attr", two_groups("source B Kenyan - -\n")),
+              HasSubstr("s4.attr:4:8: group 'B' listed twice"));
+  EXPECT_THAT(error("s5.attr", two_groups("source k - b -\n")),
+              HasSubstr("s5.attr:4:12: 'b' stands for group b on line 3 already"));
+  EXPECT_THAT(error("s6.attr", two_groups("source k Kenyan - -\nnoun Ay Be\n")),
+              HasSubstr("s6.attr:5:1: 'noun' after a 'source' row (the source rows come last)"));
+  EXPECT_THAT(error("s7.attr", two_groups("source k Kenyan_ - -\n")),
+              HasSubstr("s7.attr:4:10: expected a word, got 'Kenyan_'"));
 }
 
 // The command refuses a degenerate file before it perturbs anything: exit 2, file:line, no
