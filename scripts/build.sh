@@ -13,7 +13,7 @@ for t in "$@"; do targets+=(--target "$t"); done
 jobs="${ASSAY_JOBS:-$(nproc)}"
 case "$kind" in
   release) flags=(-DCMAKE_BUILD_TYPE=Release) ;;
-  asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g"
+  asan) flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1"
                -DASSAY_SANITIZE=ON) ;;
   *) echo "usage: scripts/build.sh release|asan" >&2; exit 2 ;;
 esac

@@ -35,12 +35,12 @@ struct Floor {
 // Today's figures, and the ones before the checks of referent_checks.h, are in docs/fairness.md
 // ("Text of other kinds").
 constexpr Floor kFloors[] = {
-    {"gender", "corpora/fortunes.txt", 34},
+    {"gender", "corpora/fortunes.txt", 38},
     {"gender", "corpora/wordnet.txt", 14},
     {"gender", "corpora/mail.txt", 36},
     {"gender", "domains/everyday.txt", 7},
     {"gender", "domains/everyday-2.txt", 17},
-    {"race", "corpora/fortunes.txt", 20},
+    {"race", "corpora/fortunes.txt", 45},
     {"race", "corpora/wordnet.txt", 3},
     {"race", "corpora/mail.txt", 15},
     {"race", "domains/everyday.txt", 0},
