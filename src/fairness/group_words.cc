@@ -79,6 +79,17 @@ std::string plural_of(const std::string& form, const text::Inflector& inflector)
   return form.substr(0, space + 1) + inflector.pluralize(form.substr(space + 1));
 }
 
+// A word without the dot the tokeniser leaves on a sentence's last word ("man.").
+std::string_view without_final_dot(std::string_view w) {
+  return w.size() > 1 && w.back() == '.' ? w.substr(0, w.size() - 1) : w;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
 }  // namespace
 
 GroupWords::GroupWords(const SensitiveAttribute& attribute, const text::Inflector& inflector,
@@ -180,11 +191,7 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
   }
   auto in_sentence = [&](std::size_t t) { return t < n && sentence_of[t] == sentence_of[first]; };
   auto cls = [&](std::size_t t) { return tag_class_[tagged.tags[t]]; };
-  // A word without the dot the tokeniser leaves on a sentence's last word ("man.").
-  auto bare = [&](std::size_t t) {
-    const std::string_view w = words[t];
-    return w.size() > 1 && w.back() == '.' ? w.substr(0, w.size() - 1) : w;
-  };
+  auto bare = [&](std::size_t t) { return without_final_dot(words[t]); };
   // A noun WordNet does not know that ends in "-ed" is the tagger's verb ("The Buddhist
   // meditated").
   const auto verb_like = [&](std::size_t t) {
@@ -214,10 +221,8 @@ std::string GroupWords::why_not(std::size_t first, std::size_t end,
       for (std::size_t k = 0; k < phrase.size() && same; ++k)
         same = in_sentence(at + k) && bare(at + k) == phrase[k];
       if (!same) continue;
-      std::string joined;
-      for (const auto& w : phrase) joined += (joined.empty() ? "" : " ") + w;
-      return other ? std::string(kOtherGroup) + ": '" + joined + "'"
-                   : "not a group here: '" + joined + "' (except)";
+      return other ? std::string(kOtherGroup) + ": '" + joined(phrase) + "'"
+                   : "not a group here: '" + joined(phrase) + "' (except)";
     }
   }
   // An age in years: "a 60 year old man", "a 4yr old daughter".
@@ -464,6 +469,19 @@ std::vector<GroupMention> GroupWords::find(std::string_view text, const text::Ta
     i += span;
   }
   return out;
+}
+
+std::string GroupWords::other_phrase(const std::vector<std::string>& words) const {
+  for (const auto& [phrase, other] : excepts_) {
+    if (!other) continue;
+    for (std::size_t at = 0; at + phrase.size() <= words.size(); ++at) {
+      bool same = true;
+      for (std::size_t k = 0; k < phrase.size() && same; ++k)
+        same = without_final_dot(words[at + k]) == phrase[k];
+      if (same) return joined(phrase);
+    }
+  }
+  return "";
 }
 
 std::string GroupWords::replacement(const GroupMention& m, std::size_t g) const {

@@ -84,6 +84,10 @@ class GroupWords {
                                  const GroupWordContext& context,
                                  std::vector<RefusedGroupWord>& refused) const;
 
+  // The first phrase of the file's `other` list that the lower-case tokens `words` hold
+  // anywhere, joined by spaces; empty when none.
+  std::string other_phrase(const std::vector<std::string>& words) const;
+
   // The word of group `g` that replaces mention `m`, as the file writes it: the same row and
   // kind, else the first of that kind the group has, else (nouns) its first adjective with
   // "person" / "people" ("an American" → "a Chinese person").

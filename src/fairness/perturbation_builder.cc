@@ -86,23 +86,7 @@ bool PerturbationBuilder::find_people() {
     }
     // An `other` phrase without a group word of this attribute ("an agnostic teacher" for
     // religion) names people by a group of another kind just the same.
-    for (std::size_t k = 0; other_group.empty() && k < attribute_.others.size(); ++k) {
-      const std::string& phrase = attribute_.others[k];
-      for (std::size_t t = 0; t < words.size() && other_group.empty(); ++t) {
-        std::size_t at = 0, u = t;
-        while (u < words.size() && at < phrase.size()) {
-          const std::string_view w = without_dot(words[u]);
-          if (phrase.compare(at, w.size(), w) != 0) break;
-          at += w.size();
-          ++u;
-          if (at < phrase.size() && phrase[at] == ' ')
-            ++at;
-          else if (at < phrase.size())
-            break;
-        }
-        if (at == phrase.size() && u > t) other_group = phrase;
-      }
-    }
+    if (other_group.empty()) other_group = impl_->group_words->other_phrase(words);
     Perturbator::PersonNouns kept_nouns;
     for (std::size_t k = 0; k < persons_found.token.size(); ++k) {
       const std::size_t t = persons_found.token[k];
