@@ -28,6 +28,7 @@
 #include "json_value.h"
 #include "models/answer_cache.h"
 #include "models/cached_model.h"
+#include "models/text_input.h"
 #include "perturbation_kwargs.h"
 #include "python_model.h"
 #include "thread_count.h"
@@ -37,25 +38,36 @@ namespace py = pybind11;
 namespace {
 
 // Input i is line i + 1, as the same texts one per line in a file (records match the
-// command's); errors name it texts[i].
-std::vector<fairness::InputRecord> input_records(const std::vector<std::string>& texts) {
+// command's); errors name it texts[i]. A text longer than `max_bytes` is refused, as the
+// command refuses a longer input line (--max-line-bytes, the same default).
+std::vector<fairness::InputRecord> input_records(const std::vector<std::string>& texts,
+                                                 std::size_t max_bytes) {
   std::vector<fairness::InputRecord> inputs(texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (texts[i].size() > max_bytes) {
+      throw core::UsageError("texts[" + std::to_string(i) + "]: a text of " +
+                             std::to_string(texts[i].size()) +
+                             " bytes, longer than max_line_bytes=" + std::to_string(max_bytes));
+    }
     inputs[i].line = i + 1;
     inputs[i].text = texts[i];
   }
   return inputs;
 }
 
+// The command's default --max-line-bytes.
+const std::size_t kMaxTextBytes = models::TextInputOptions{}.max_line_bytes;
+
 py::list perturb(const std::vector<std::string>& texts, const std::string& attribute, bool dropped,
-                 std::size_t threads, py::object progress, const py::kwargs& kw) {
+                 std::size_t threads, std::size_t max_line_bytes, py::object progress,
+                 const py::kwargs& kw) {
   check_threads(static_cast<long long>(threads), true);
   const auto config = perturbator_config(attribute, kw);
+  const auto inputs = input_records(texts, max_line_bytes);
   CallHooks hooks(std::move(progress));
   const auto lines = run_released(hooks, [&] {
     const auto loaded = fairness::load_perturbator(fairness::perturbator_settings(config));
     const fairness::Perturbator& perturbator = *loaded.perturbator;
-    const auto inputs = input_records(texts);
     std::vector<nlohmann::ordered_json> out(inputs.size());
     // As the command: person nouns' analogy searches a chunk at a time, then each input.
     constexpr std::size_t kChunk = 2048;
@@ -93,9 +105,11 @@ struct TestOutcome {
 py::dict test(py::object model, const std::vector<std::string>& texts, const std::string& attribute,
               py::object labels, py::object model_id, const std::optional<std::string>& cache_arg,
               std::optional<std::uint64_t> budget, std::size_t batch, std::size_t chunk,
-              std::size_t threads, const std::optional<std::string>& out_arg, py::object progress,
+              std::size_t threads, std::size_t max_line_bytes,
+              const std::optional<std::string>& out_arg, py::object progress,
               const py::kwargs& kw) {
   const auto config = perturbator_config(attribute, kw);
+  const auto inputs = input_records(texts, max_line_bytes);
   const std::string cache = cache_arg.value_or(""), out = out_arg.value_or("");
   if (!py::hasattr(model, "__call__"))
     throw core::UsageError("model: expected a callable from a list of texts to scores");
@@ -124,7 +138,6 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
   }
   auto outcome = run_released(hooks, [&] {
     const auto loaded = fairness::load_perturbator(fairness::perturbator_settings(config));
-    const auto inputs = input_records(texts);
     fairness::FairnessTestOptions to;
     to.chunk_inputs = chunk;
     to.threads = threads;
@@ -165,25 +178,33 @@ void add_fair(py::module_& parent) {
   auto m = parent.def_submodule(
       "fair", "Fairness of NLP models (MT-NLP): perturb texts, test a model (docs/python.md)");
   m.def("perturb", &perturb, py::arg("texts"), py::arg("attribute") = "gender", py::kw_only(),
-        py::arg("dropped") = true, py::arg("threads") = 0, py::arg("progress") = py::none(),
+        py::arg("dropped") = true, py::arg("threads") = 0,
+        py::arg("max_line_bytes") = kMaxTextBytes, py::arg("progress") = py::none(),
         (std::string("perturb(texts, attribute='gender', *, dropped=True, threads=0, "
-                     "progress=None, **options) -> list[dict]\n\n"
+                     "max_line_bytes=") +
+         std::to_string(kMaxTextBytes) +
+         ", progress=None, **options) -> list[dict]\n\n"
                      "One record per text, as `assay fair perturb` writes its JSON lines: the "
                      "perturbations (text and record of each) and, with dropped=True, the "
                      "dropped candidates with reasons. attribute: gender, religion, "
                      "sexual-orientation, race, nationality, age or an attribute file. "
-                     "threads: 0 = every core (the records do not depend on it). progress: "
-                     "None or progress(done, total). options: ") +
+                     "threads: 0 = every core (the records do not depend on it). "
+                     "max_line_bytes: a longer text is refused (ValueError), as the command's "
+                     "--max-line-bytes. progress: "
+                     "None or progress(done, total). options: " +
          kPerturbationKeywords)
             .c_str());
   m.def("test", &test, py::arg("model"), py::arg("texts"), py::kw_only(),
         py::arg("attribute") = "gender", py::arg("labels") = py::none(),
         py::arg("model_id") = py::none(), py::arg("cache") = py::none(),
         py::arg("budget") = py::none(), py::arg("batch") = 64, py::arg("chunk") = 64,
-        py::arg("threads") = 0, py::arg("out") = "", py::arg("progress") = py::none(),
+        py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes, py::arg("out") = "",
+        py::arg("progress") = py::none(),
         (std::string(
              "test(model, texts, *, attribute='gender', labels=None, model_id=None, cache=None, "
-             "budget=None, batch=64, chunk=64, threads=0, out=None, progress=None, **options) "
+             "budget=None, batch=64, chunk=64, threads=0, max_line_bytes=") +
+         std::to_string(kMaxTextBytes) +
+         ", out=None, progress=None, **options) "
              "-> dict\n\n"
              "MT-NLP's Algorithm 1 as `assay fair test`: every text perturbed, the model asked "
              "for each original and its perturbations, and every perturbation whose label "
@@ -193,7 +214,7 @@ void add_fair(py::module_& parent) {
              "the answer cache's SQLite file (needs model_id, the name answers are kept "
              "under); budget: texts the model may be asked. out: a directory for "
              "violations.jsonl and summary.json, as the command writes them. Returns "
-             "{'violations': [...], 'summary': {...}}. options: ") +
+             "{'violations': [...], 'summary': {...}}. options: " +
          kPerturbationKeywords)
             .c_str());
 }

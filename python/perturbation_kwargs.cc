@@ -14,10 +14,10 @@ namespace py = pybind11;
 const char* const kPerturbationKeywords =
     "kg='wordnet', vectors='', vectors_format='word2vec', vectors_limit=0, vectors_restrict=0, "
     "min_cosine=0.7, strict=True, choice='mutual', ngram_model='cmu', fluency_ratio=0.0, "
-    "max_per_input=0, all_occurrences=False, broad_persons=False, skip_checks=[], "
+    "max_per_input=0, max_perturbations=256, all_occurrences=False, broad_persons=False, skip_checks=[], "
     "noun_modifiers=False, "
     "analogy=True, active=True, coreference=True, gender_lexicon=<shipped>, "
-    "first_names=<shipped>, seed=0, wordnet_dir=<Debian's>, tagger_dir=<Debian's>";
+    "first_names=<shipped>, name_groups='race', seed=0, wordnet_dir=<Debian's>, tagger_dir=<Debian's>";
 
 namespace {
 
@@ -68,6 +68,8 @@ fairness::PerturbatorConfig perturbator_config(const std::string& attribute,
         c.fluency_ratio = finite(value, k, 0, HUGE_VAL);
       else if (k == "max_per_input")
         c.max_per_input = count(value, k);
+      else if (k == "max_perturbations")
+        c.max_perturbations = count(value, k);
       else if (k == "all_occurrences")
         c.all_occurrences = value.cast<bool>();
       else if (k == "broad_persons")
@@ -86,6 +88,8 @@ fairness::PerturbatorConfig perturbator_config(const std::string& attribute,
         r.gender_lexicon = value.is_none() ? "none" : value.cast<std::string>();
       else if (k == "first_names")
         r.first_names = value.is_none() ? "none" : value.cast<std::string>();
+      else if (k == "name_groups")
+        r.name_groups = value.is_none() ? "none" : value.cast<std::string>();
       else if (k == "seed")
         c.seed = value.cast<std::uint64_t>();
       else if (k == "wordnet_dir")

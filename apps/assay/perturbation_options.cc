@@ -46,6 +46,11 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
   add_count(cmd, "--max-per-input", o.max_per_input,
             "Keep at most K perturbations per input, the most fluent (0 = all)",
             {.min = 0, .max = 1'000'000'000});
+  add_count(cmd, "--max-perturbations", o.max_perturbations,
+            "Build at most N perturbations of one text, so its cost stays linear in its length; "
+            "a record that reached it says \"limit_reached\" (0 = no limit)",
+            {.min = 0, .max = 1'000'000'000})
+      ->capture_default_str();
   cmd->add_flag("--all-occurrences", o.all_occurrences,
                 "Replace every occurrence of the noun in one perturbation");
   cmd->add_flag("--broad-persons", o.broad_persons,
@@ -67,6 +72,10 @@ void add_perturbation_options(CLI::App* cmd, PerturbationOptions& o) {
       ->capture_default_str();
   cmd->add_option("--first-names", o.resources.first_names,
                   "Gender: the first names swapped (none: names are left alone)")
+      ->capture_default_str();
+  cmd->add_option("--name-groups", o.resources.name_groups,
+                  "Gender: an attribute (name or file) whose 'names' rows a swap keeps within "
+                  "their group, Jamal → Lakisha (none: every name from the common pool)")
       ->capture_default_str();
   add_count(cmd, "--seed", o.seed, "Gender: seed choosing each first name's replacement",
             {.min = 0, .max = 1'000'000'000'000'000})

@@ -69,6 +69,7 @@ std::string fair_run_key(std::string_view program, const PerturbatorConfig& conf
   s += "\nchoice " + std::string(to_string(po.choice));
   s += "\nfluency-ratio " + real(po.fluency_ratio);
   s += "\nmax-per-input " + std::to_string(po.max_per_input);
+  s += "\nmax-perturbations " + std::to_string(po.max_perturbations);
   s += "\nall-occurrences " + yes_no(po.all_occurrences);
   s += "\nmin-cosine " + real(po.min_cosine);
   s += "\nvectors-restrict " + std::to_string(po.vectors_restrict);
@@ -81,6 +82,7 @@ std::string fair_run_key(std::string_view program, const PerturbatorConfig& conf
   };
   s += "\ngender-lexicon " + content(r.gender_lexicon);
   s += "\nfirst-names " + content(r.first_names);
+  s += "\nname-groups " + content(r.name_groups);
   s += "\ncoreference " + yes_no(po.coreference);
   s += "\nseed " + std::to_string(po.seed);
   if (!filter_settings.empty()) s += "\n" + filter_settings;

@@ -106,8 +106,37 @@ knowledge::Gender FirstNames::gender_of(std::string_view name) const {
   return gender;
 }
 
+std::size_t FirstNames::link_groups(const SensitiveAttribute& attribute) {
+  std::size_t linked = 0;
+  for (const auto& group : attribute.groups) {
+    if (group.female_names.empty() && group.male_names.empty()) continue;
+    const std::size_t index = linked_groups_.size();
+    linked_groups_.push_back({group.name, group.female_names, group.male_names});
+    for (const auto g : {knowledge::Gender::kFemale, knowledge::Gender::kMale}) {
+      for (const auto& name : g == knowledge::Gender::kFemale ? group.female_names
+                                                               : group.male_names) {
+        const std::string lower = text::to_lower(name);
+        const auto it = gender_.emplace(lower, g).first;
+        if (it->second != g) continue;
+        if (linked_.emplace(lower, index).second) ++linked;
+      }
+    }
+  }
+  return linked;
+}
+
+std::string FirstNames::linked_group(std::string_view name) const {
+  const auto it = linked_.find(text::to_lower(name));
+  return it == linked_.end() ? std::string() : linked_groups_[it->second].name;
+}
+
 std::string FirstNames::replacement(std::string_view name, knowledge::Gender gender,
                                     std::uint64_t seed, const std::set<std::string>& avoid) const {
+  if (const auto it = linked_.find(text::to_lower(name)); it != linked_.end()) {
+    const auto& group = linked_groups_[it->second];
+    const auto& pool = gender == knowledge::Gender::kMale ? group.female : group.male;
+    if (!pool.empty()) return pick_name(pool, name, seed, avoid);
+  }
   return pick_name(gender == knowledge::Gender::kMale ? pool_female_ : pool_male_, name, seed,
                    avoid);
 }

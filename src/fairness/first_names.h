@@ -5,7 +5,12 @@
 // name gets the same replacement in every mention and every run with that seed.
 //
 // Format: '#' comments, rows `Name<TAB>female|male<TAB>0|1` (1: in the replacement pool).
-// Immutable after load: thread-safe.
+//
+// Names of another attribute's groups (the `names` rows of an attribute file, by default
+// race.attr's) can be linked: a linked name is swapped for a name of the same group and the
+// other gender, so that a gender swap changes gender alone ("Jamal" → "Lakisha", not a pool
+// name that also changes the name's association with race).
+// Immutable after load and link_groups: thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "fairness/sensitive_attribute.h"
 #include "knowledge/gender_counterpart_finder.h"
 
 namespace assay::fairness {
@@ -43,9 +49,23 @@ class FirstNames {
                           const std::set<std::string>& avoid) const;
   std::size_t size() const { return gender_.size(); }
 
+  // Links the first names of `attribute`'s `names` rows: each is replaced by a name of its
+  // group and the other gender (when the group lists that gender), and a name the lists lack
+  // is recognised with its row's gender. A name listed here with the other gender is not
+  // linked (the lists' gender stands). Returns the number of names linked.
+  std::size_t link_groups(const SensitiveAttribute& attribute);
+  // The group (its name in the linked attribute) whose names hold `name`, or "" when unlinked.
+  std::string linked_group(std::string_view name) const;
+
  private:
+  struct LinkedGroup {
+    std::string name;
+    std::vector<std::string> female, male;
+  };
   std::unordered_map<std::string, knowledge::Gender> gender_;  // lower-case name → gender
   std::vector<std::string> pool_male_, pool_female_;
+  std::vector<LinkedGroup> linked_groups_;
+  std::unordered_map<std::string, std::size_t> linked_;  // lower-case name → linked_groups_
 };
 
 }  // namespace assay::fairness

@@ -25,7 +25,9 @@ void for_each_index(std::size_t threads, std::size_t n, std::size_t grain,
 }  // namespace
 
 NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::string>& inputs,
-                         std::size_t max_k, const PerturbationFilter& filter, std::size_t threads) {
+                         std::size_t max_k, const PerturbationFilter& filter, std::size_t threads,
+                         const std::atomic<bool>* abandoned) {
+  const auto stop = [abandoned] { return abandoned && abandoned->load(); };
   NeutralPlan plan;
   std::unordered_map<std::string, std::size_t> index;
   auto add = [&](const std::string& text) {
@@ -36,8 +38,9 @@ NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::
   // Representatives, and each distinct one's neighbourhood (perturbed in parallel).
   plan.representative.resize(inputs.size());
   for_each_index(threads, inputs.size(), 16, [&](std::size_t i) {
-    plan.representative[i] = perturbator.neutral_form(inputs[i]);
+    if (!stop()) plan.representative[i] = perturbator.neutral_form(inputs[i]);
   });
+  if (stop()) throw RequestAbandoned();
   std::unordered_map<std::string, std::size_t> class_of;
   std::vector<std::string> classes;
   for (const auto& r : plan.representative) {
@@ -45,6 +48,7 @@ NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::
   }
   std::vector<std::vector<std::string>> members(classes.size());
   for_each_index(threads, classes.size(), 4, [&](std::size_t c) {
+    if (stop()) return;
     PerturbationSet set;
     try {
       set = perturbator.perturb(classes[c], max_k);
@@ -61,6 +65,7 @@ NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::
     const std::size_t k = std::min(max_k, set.perturbations.size());
     for (std::size_t p = 0; p < k; ++p) m.push_back(std::move(set.perturbations[p].text));
   });
+  if (stop()) throw RequestAbandoned();
   std::vector<std::vector<std::size_t>> class_texts(classes.size());
   plan.own.reserve(inputs.size());
   plan.neighbourhood.reserve(inputs.size());

@@ -13,7 +13,9 @@
 // [0, 1].
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,11 @@
 #include "fairness/perturbator.h"
 
 namespace assay::fairness {
+
+// Thrown when planning stops because the request it serves was already answered.
+struct RequestAbandoned : std::exception {
+  const char* what() const noexcept override { return "abandoned: the request was answered"; }
+};
 
 // What to ask the model for a list of texts: every distinct text once.
 struct NeutralPlan {
@@ -37,10 +44,11 @@ struct NeutralPlan {
 // representative and the first `max_k` perturbations of it, those `filter` keeps). The
 // representatives are perturbed on `threads` threads (0: every core). Throws the perturbator's
 // errors (core::ParseError for text that is not UTF-8, with "input I: " before it when there
-// are several inputs).
+// are several inputs). With `abandoned`, planning stops between texts once it is set and
+// throws RequestAbandoned (the proxy's request was already answered 504).
 NeutralPlan plan_neutral(const Perturbator& perturbator, const std::vector<std::string>& inputs,
                          std::size_t max_k, const PerturbationFilter& filter = {},
-                         std::size_t threads = 1);
+                         std::size_t threads = 1, const std::atomic<bool>* abandoned = nullptr);
 
 struct NeutralClassAnswer {
   ClassSmoothed smoothed;         // f(x), its label, λ

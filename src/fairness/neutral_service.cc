@@ -89,6 +89,9 @@ struct Job {
   std::mutex mutex;
   std::condition_variable cv;
   bool done = false;
+  // Set when the request was answered 504: the job stops at its next check, before asking the
+  // upstream, so a slot is not held for work nobody waits for.
+  std::atomic<bool> abandoned{false};
   int status = 500;
   std::string body;
   httplib::Headers headers;
@@ -114,10 +117,12 @@ double seconds_since(Clock::time_point t) {
 
 std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                             const std::vector<std::string>& texts, double epsilon,
-                                            std::size_t max_k, const PerturbationFilter& filter) {
+                                            std::size_t max_k, const PerturbationFilter& filter,
+                                            const std::atomic<bool>* abandoned) {
   // The filter judges the first max_k perturbations of each representative (a request's cost
   // stays bounded); those it drops are not replaced.
-  const NeutralPlan plan = plan_neutral(perturbator, texts, max_k, filter);
+  const NeutralPlan plan = plan_neutral(perturbator, texts, max_k, filter, 1, abandoned);
+  if (abandoned && abandoned->load()) throw RequestAbandoned();
   auto* cached = dynamic_cast<models::CachedModel*>(&model);
   const std::uint64_t hits_before = cached ? cached->n_hits() : 0;
   const auto outputs = model.predict(plan.texts);
@@ -203,7 +208,11 @@ struct NeutralService::Impl {
   }
 
   // The work of one request (on a runner thread): status, body and headers.
-  Outcome work(const ServeRequest& request) {
+  Outcome work(const ServeRequest& request, const std::atomic<bool>& abandoned) {
+    if (abandoned) {
+      metrics.count_abandoned();
+      return {504, error_body("abandoned"), {}};
+    }
     std::unique_ptr<models::Model> model;
     try {
       model = take_model();
@@ -223,7 +232,11 @@ struct NeutralService::Impl {
     std::vector<NeutralAnswer> answers;
     try {
       answers = answer_neutrally(perturbator, *asked, request.texts, options.epsilon, options.max_k,
-                                 options.filter);
+                                 options.filter, &abandoned);
+    } catch (const RequestAbandoned&) {
+      give_back(std::move(model));
+      metrics.count_abandoned();
+      return {504, error_body("abandoned"), {}};
     } catch (const core::ParseError& e) {
       give_back(std::move(model));
       return {400, error_body(std::string("text: ") + e.what()), {}};
@@ -286,7 +299,7 @@ struct NeutralService::Impl {
     runner->post([this, job, request = std::move(request)] {
       Outcome outcome;
       try {
-        outcome = work(request);
+        outcome = work(request, job->abandoned);
       } catch (const std::exception& e) {
         outcome = {500, error_body(std::string("internal error: ") + e.what()), {}};
       }
@@ -306,6 +319,7 @@ struct NeutralService::Impl {
                                       std::chrono::duration<double>(options.deadline_seconds));
     std::unique_lock lock(job->mutex);
     if (!job->cv.wait_until(lock, deadline, [&] { return job->done; })) {
+      job->abandoned = true;
       lock.unlock();
       return answer(504, error_body("no answer within the deadline of " +
                                     std::to_string(static_cast<long long>(

@@ -95,11 +95,13 @@ struct NeutralAnswer {
 // predict() call and answers each text (answer_planned); one answer per text, in order. The
 // cache hits of the call are counted in the first answer. Throws core::ParseError for text that
 // is not UTF-8 (naming its position), the model's errors (models::ModelError, core::Error) and
-// class_smooth's (scores outside [0, 1]).
+// class_smooth's (scores outside [0, 1]). With `abandoned`, stops once it is set, before the
+// model is asked (RequestAbandoned).
 std::vector<NeutralAnswer> answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                             const std::vector<std::string>& texts, double epsilon,
                                             std::size_t max_k,
-                                            const PerturbationFilter& filter = {});
+                                            const PerturbationFilter& filter = {},
+                                            const std::atomic<bool>* abandoned = nullptr);
 // One text.
 NeutralAnswer answer_neutrally(const Perturbator& perturbator, models::Model& model,
                                std::string_view text, double epsilon, std::size_t max_k,

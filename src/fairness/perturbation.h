@@ -62,6 +62,9 @@ struct PerturbationSet {
   std::size_t n_group_words = 0;   // group-word occurrences that name people (file attributes)
   // Of the original text, its sentences pooled (NaN when nothing was scored).
   double fluency = 0;
+  // The perturbator stopped at its limit of perturbations built per text
+  // (PerturbatorOptions::max_perturbations): the text may have more.
+  bool limit_reached = false;
   std::vector<Perturbation> perturbations;
   std::vector<DroppedCandidate> dropped;
   bool is_mutable() const { return !perturbations.empty(); }

@@ -218,6 +218,7 @@ bool PerturbationBuilder::find_people() {
 }
 
 PerturbationSet PerturbationBuilder::finish() {
+  out.limit_reached = options_.max_perturbations > 0 && kept.size() >= options_.max_perturbations;
   if (options_.max_per_input > 0 && kept.size() > options_.max_per_input) {
     std::stable_sort(kept.begin(), kept.end(), [](const Kept& a, const Kept& b) {
       return a.p.fluency_ratio > b.p.fluency_ratio;

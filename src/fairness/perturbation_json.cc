@@ -44,6 +44,7 @@ nlohmann::ordered_json perturbation_set_to_json(const InputRecord& input,
   if (set.n_names) j["names"] = set.n_names;
   if (set.n_group_words) j["group_words"] = set.n_group_words;
   j["fluency"] = number(set.fluency);
+  if (set.limit_reached) j["limit_reached"] = true;
   auto list = nlohmann::ordered_json::array();
   for (const auto& p : set.perturbations) list.push_back(perturbation_to_json(p));
   j["perturbations"] = std::move(list);

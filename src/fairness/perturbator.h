@@ -92,6 +92,12 @@ struct PerturbatorOptions {
   std::uint64_t seed = 0;
   double fluency_ratio = 0.0;     // τ; 0 keeps every perturbation
   std::size_t max_per_input = 0;  // 0 = no cap
+  // The most perturbations built for one text (0: no limit), so that a text's cost stays linear
+  // in its length whatever it repeats (a person noun 6,000 times makes 24,000 insertions of a
+  // file attribute otherwise, each a copy of the text): the candidates after the limit are not
+  // made and the set says so (PerturbationSet::limit_reached). max_per_input then picks among
+  // those built.
+  std::size_t max_perturbations = 256;
   // Checks of referent_checks.h left out, by name (to measure one on the judged sets alone).
   std::set<std::string, std::less<>> disabled_checks;
 };

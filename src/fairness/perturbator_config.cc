@@ -12,6 +12,7 @@ PerturbatorSettings perturbator_settings(const PerturbatorConfig& o) {
   po.choice = parse_counterpart_choice(o.choice);
   po.fluency_ratio = o.fluency_ratio;
   po.max_per_input = o.max_per_input;
+  po.max_perturbations = o.max_perturbations;
   po.min_cosine = o.min_cosine;
   po.vectors_restrict = o.vectors_restrict;
   po.all_occurrences = o.all_occurrences;
@@ -35,6 +36,10 @@ PerturbatorSettings perturbator_settings(const PerturbatorConfig& o) {
   auto resources = o.resources;
   if (resources.gender_lexicon == "none") resources.gender_lexicon.clear();
   if (resources.first_names == "none") resources.first_names.clear();
+  if (resources.name_groups == "none" || resources.first_names.empty())
+    resources.name_groups.clear();
+  else
+    resources.name_groups = attribute_file_path(resources.name_groups, default_attribute_dir());
   return {load_attribute(o.attribute, default_attribute_dir()), po, std::move(resources)};
 }
 

@@ -18,11 +18,13 @@ namespace assay::fairness {
 struct PerturbatorConfig {
   std::string attribute = "gender";
   // kg, vectors, vectors_format, vectors_limit, ngram_model, gender_lexicon, first_names,
+  // name_groups (an attribute name or file, "none"),
   // wordnet_dir, tagger_dir.
   ResourceOptions resources;
   std::string choice = "mutual";
   double fluency_ratio = 0.0;
   std::size_t max_per_input = 0;
+  std::size_t max_perturbations = PerturbatorOptions{}.max_perturbations;
   double min_cosine = 0.7;
   std::size_t vectors_restrict = 0;
   bool all_occurrences = false;

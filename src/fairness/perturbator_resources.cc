@@ -59,6 +59,8 @@ PerturbatorResources PerturbatorResources::load(const ResourceOptions& o) {
     r.gender_lexicon = std::make_unique<GenderLexicon>(GenderLexicon::load(o.gender_lexicon));
   if (!o.first_names.empty())
     r.first_names = std::make_unique<FirstNames>(FirstNames::load(o.first_names));
+  if (r.first_names && !o.name_groups.empty())
+    r.first_names->link_groups(read_attribute_file(o.name_groups));
   r.inflector = std::make_unique<text::Inflector>(*r.lemmatizer);
   r.persons = std::make_unique<knowledge::PersonClassifier>(
       *r.graph, knowledge::default_person_options(*r.graph));

@@ -43,6 +43,9 @@ struct ResourceOptions {
   // The gender-pair lexicon and the first-name lists (empty: none).
   std::string gender_lexicon = GenderLexicon::default_path();
   std::string first_names = FirstNames::default_path();
+  // An attribute file (path) whose `names` rows a gender swap keeps within their group
+  // (FirstNames::link_groups; empty: none). Used only with first_names.
+  std::string name_groups = default_attribute_dir() + "/race.attr";
 };
 
 struct PerturbatorResources {

@@ -350,17 +350,21 @@ std::string default_attribute_dir() {
   return ASSAY_ATTRIBUTE_DIR;
 }
 
-SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir) {
-  if (name_or_path == "gender") return gender_attribute();
+std::string attribute_file_path(const std::string& name_or_path, const std::string& data_dir) {
   std::error_code ec;
-  if (std::filesystem::is_regular_file(name_or_path, ec)) return read_attribute_file(name_or_path);
+  if (std::filesystem::is_regular_file(name_or_path, ec)) return name_or_path;
   for (const char* name : kShipped) {
-    if (name_or_path == name) return read_attribute_file(data_dir + "/" + name + ".attr");
+    if (name_or_path == name) return data_dir + "/" + name + ".attr";
   }
   std::string choices = "gender";
   for (const char* name : kShipped) choices += std::string(", ") + name;
   throw core::UsageError("the attribute '" + name_or_path + "' is neither a file nor one of " +
                          choices);
+}
+
+SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir) {
+  if (name_or_path == "gender") return gender_attribute();
+  return read_attribute_file(attribute_file_path(name_or_path, data_dir));
 }
 
 }  // namespace assay::fairness

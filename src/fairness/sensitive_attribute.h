@@ -109,6 +109,9 @@ SensitiveAttribute read_attribute_file(const std::string& path);
 // name (religion, sexual-orientation, race, nationality, age) looked up as
 // `<data_dir>/<name>.attr`. Throws core::UsageError naming the choices when nothing matches.
 SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir);
+// The file load_attribute reads for `name_or_path` (not "gender"): the path itself when it is a
+// file, else the shipped file of that name. Throws core::UsageError as load_attribute does.
+std::string attribute_file_path(const std::string& name_or_path, const std::string& data_dir);
 
 // The directory of the shipped attribute files (the repository's data/attributes).
 std::string default_attribute_dir();

@@ -85,6 +85,10 @@ std::string ServiceMetrics::render() const {
   out += "assay_serve_predict_seconds_count " + std::to_string(seconds_count_) + "\n";
   counter("assay_serve_upstream_errors_total", "Failures of the upstream model (answered 502).",
           upstream_errors_);
+  counter("assay_serve_abandoned_total",
+          "Requests whose work stopped, before the upstream was asked, because they had been "
+          "answered 504.",
+          abandoned_);
   counter("assay_serve_upstream_texts_total",
           "Texts given to the upstream model (each text and its class's neighbourhood), cache hits "
           "included.",

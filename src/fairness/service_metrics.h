@@ -8,6 +8,9 @@
 //                                              / and …/infer: every answer the handler gave:
 //                                              200, 400, 502, 503, 504, ...)
 //   assay_serve_upstream_errors_total         upstream failures (each one a 502)
+//   assay_serve_abandoned_total               requests whose work stopped because they were
+//                                              already answered 504 (before the upstream was
+//                                              asked)
 //   assay_serve_upstream_texts_total          texts given to the upstream (each text and its
 //                                              class's neighbourhood, each once; answers from
 //                                              the cache included)
@@ -49,6 +52,8 @@ class ServiceMetrics {
   void count_request(std::string_view path, int status);
   void observe_predict_seconds(double seconds);
   void count_upstream_error() { ++upstream_errors_; }
+  // A request's work stopped because the request was already answered 504.
+  void count_abandoned() { ++abandoned_; }
   void count_answer(std::uint64_t n_texts, std::uint64_t n_cache_hits, std::uint64_t k) {
     upstream_texts_ += n_texts;
     cache_hits_ += n_cache_hits;
@@ -65,6 +70,7 @@ class ServiceMetrics {
   // Prediction requests answered 200, of every protocol (POST /predict, / and …/infer).
   std::uint64_t predictions_answered() const;
   std::uint64_t upstream_errors() const { return upstream_errors_; }
+  std::uint64_t abandoned() const { return abandoned_; }
   std::uint64_t cache_hits() const { return cache_hits_; }
 
   // The exposition text, ending in a newline.
@@ -77,7 +83,7 @@ class ServiceMetrics {
   double seconds_sum_ = 0;
   std::uint64_t seconds_count_ = 0;
   std::atomic<std::uint64_t> upstream_errors_{0}, upstream_texts_{0}, cache_hits_{0},
-      perturbations_{0};
+      perturbations_{0}, abandoned_{0};
   std::atomic<std::int64_t> in_flight_{0};
   std::function<ConnectionCounts()> connections_;
 };

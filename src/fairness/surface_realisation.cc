@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 #include <limits>
 
 #include "core/utf8.h"
@@ -184,6 +185,7 @@ void PerturbationBuilder::emit(MutationKind kind, std::size_t group,
 // With a limit and no fluency cap, building stops once the first `max_perturbations` are kept
 // (the cap ranks every perturbation, so with it all are built and the limit cuts after).
 bool PerturbationBuilder::full() const {
+  if (options_.max_perturbations > 0 && kept.size() >= options_.max_perturbations) return true;
   return options_.max_per_input == 0 && kept.size() >= max_perturbations;
 }
 
@@ -288,18 +290,22 @@ void PerturbationBuilder::propose_analogy(const NounInfo& info, std::size_t g,
   }
   // The counterpart already names other people of the sentence, who keep their word
   // ("while puerile men dominate the story , the women shine": women and women).
+  // Linear in the text: the unchanged occurrences as (sentence, word) once, then one look-up
+  // per change.
+  std::vector<char> changed(tokens.size(), 0);
+  for (const auto& d : best.changes) {
+    for (std::size_t u = d.from; u < d.end && u < changed.size(); ++u) changed[u] = 1;
+  }
+  std::set<std::pair<std::size_t, std::string_view>> unchanged;
+  for (const std::size_t u : occ_token) {
+    if (!changed[u]) unchanged.emplace(sentence_of[u], words[u]);
+  }
   for (const auto& c : best.changes) {
-    if (c.words.empty()) continue;
-    const std::size_t si = sentence_of[c.end - 1];
-    for (const std::size_t u : occ_token) {
-      const bool changed = std::any_of(best.changes.begin(), best.changes.end(),
-                                       [&](const LmChange& d) { return u >= d.from && u < d.end; });
-      if (sentence_of[u] != si || changed || words[u] != c.words.back()) continue;
-      out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, occ_word(occs[0]),
-                             best.new_word,
-                             "'" + words[u] + "' already names others in its sentence"});
-      return;
-    }
+    if (c.words.empty() || !unchanged.count({sentence_of[c.end - 1], c.words.back()})) continue;
+    out.dropped.push_back({MutationKind::kAnalogy, attribute_.groups[g].name, occ_word(occs[0]),
+                           best.new_word,
+                           "'" + c.words.back() + "' already names others in its sentence"});
+    return;
   }
   // A lemma has counterparts in every group but its own: the one group without is its group.
   std::optional<std::size_t> from;

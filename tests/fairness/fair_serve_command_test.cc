@@ -301,6 +301,39 @@ TEST(FairServeCommand, DeadlineGives504AndKeepsServing) {
   EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
 }
 
+// A request answered 504 while its text is still being analysed (a 780 KB text, 0.3 s in a
+// release build, against a 20 ms deadline) stops there: the upstream is never asked, the
+// abandoned request is counted and its slot is free for the next.
+TEST(FairServeCommand, WorkOfARequestAnswered504Stops) {
+  TempDir dir;
+  assay::testing::ServerProcess slow(
+      {"/usr/bin/python3", kModelsData + "/http_fault_server.py", "slow"});
+  ServeProcess serve(words("fair serve --upstream " + slow.url() +
+                           " --labels neg,pos --scores-pointer /scores --epsilon 1 --max-k 16"
+                           " --max-concurrent 1 --deadline-ms 20 --max-body 1000000"
+                           " --listen 127.0.0.1:0 --quiet"),
+                     dir.file("serve.err"));
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "The actor met the waiter and the king. ";
+  auto c = client(serve.port());
+  const auto late = post_text(c, text);
+  ASSERT_TRUE(late);
+  EXPECT_EQ(late->status, 504);
+  std::string metrics;
+  for (int i = 0; i < 500; ++i) {  // the work stops at its next check
+    const auto m = c.Get("/metrics");
+    ASSERT_TRUE(m);
+    metrics = m->body;
+    if (metrics.find("assay_serve_in_flight 0\n") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_THAT(metrics, HasSubstr("assay_serve_in_flight 0\n"));
+  EXPECT_THAT(metrics, HasSubstr("assay_serve_abandoned_total 1\n"));
+  EXPECT_THAT(metrics, HasSubstr("assay_serve_upstream_texts_total 0\n"));
+  EXPECT_THAT(metrics, HasSubstr("assay_serve_upstream_errors_total 0\n"));
+  EXPECT_EQ(serve.terminate(SIGTERM), 0) << serve.stderr_text();
+}
+
 // The perturbation options of `fair perturb`: with --no-analogy --noun-modifiers every answer is
 // the neutral layer over the perturbations `fair perturb` gives with the same options (the
 // uncle gets no aunt, the doctor its two adjectives; a teen movie gets its two adjectives,

@@ -11,6 +11,7 @@
 #include "fairness/coreference.h"
 #include "fairness/first_names.h"
 #include "fairness/gender_lexicon.h"
+#include "fairness/sensitive_attribute.h"
 #include "support/temp_dir.h"
 
 namespace assay::fairness {
@@ -108,6 +109,38 @@ TEST(FirstNames, MalformedRowsNameFileAndLine) {
               HasSubstr("both genders"));
   EXPECT_THAT(parse_error([&] { FirstNames::load(dir.write("e.tsv", "Ann4\tfemale\t1\n")); }),
               HasSubstr("e.tsv:1"));
+}
+
+// Names of the race attribute's `names` rows keep their group when their gender is swapped
+// (Jamal → a Black woman's name of the list, Emily → a white man's), are recognised even where
+// the Moby lists lack them, and every other name still comes from the pool.
+TEST(FirstNames, LinkedGroupsKeepTheirGroupAcrossGenders) {
+  auto names = FirstNames::load(FirstNames::default_path());
+  const auto race = read_attribute_file(default_attribute_dir() + "/race.attr");
+  EXPECT_EQ(names.gender_of("Lakisha"), Gender::kNone);
+  EXPECT_EQ(names.link_groups(race), 36u);
+  EXPECT_EQ(names.gender_of("Lakisha"), Gender::kFemale);
+  EXPECT_EQ(names.linked_group("JAMAL"), "black");
+  EXPECT_EQ(names.linked_group("Mary"), "");
+  std::size_t checked = 0;
+  for (const auto& group : race.groups) {
+    for (const bool female : {true, false}) {
+      const auto& own = female ? group.female_names : group.male_names;
+      const auto& other = female ? group.male_names : group.female_names;
+      for (const auto& name : own) {
+        for (std::uint64_t seed = 0; seed < 3; ++seed) {
+          const auto to =
+              names.replacement(name, female ? Gender::kFemale : Gender::kMale, seed, {});
+          EXPECT_THAT(other, ::testing::Contains(to)) << name << " → " << to;
+          EXPECT_EQ(names.gender_of(to), female ? Gender::kMale : Gender::kFemale) << to;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(checked, 36u * 3);
+  const auto mary = names.replacement("Mary", Gender::kFemale, 0, {});
+  EXPECT_EQ(names.linked_group(mary), "");  // the pool, not a linked group
 }
 
 // The co-reference rule of coreference.h on mentions built by hand (tokens are positions).

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "fairness/first_names.h"
 #include "fairness/perturbation_json.h"
 #include "fairness_test_support.h"
 #include "support/shared_data.h"
@@ -293,6 +294,64 @@ TEST(Perturbator, ContrastedWordsAreNotMadeEqual) {
   bool listed = false;
   for (const auto& d : set.dropped) listed |= d.reason.find("in contrast") != std::string::npos;
   EXPECT_TRUE(listed);
+}
+
+// A gender swap of a name keeps its association with race (the race attribute's names, linked
+// by default), and a race swap of a name keeps its gender: one attribute moves at a time.
+TEST(Perturbator, NameSwapsMoveOneAttributeOnly) {
+  const auto& r = testing::default_resources();
+  const auto race = load_attribute("race", default_attribute_dir());
+  const auto in = [&](const std::vector<std::string>& names, const std::string& text) {
+    for (const auto& n : names) {
+      if (text.find(n) != std::string::npos) return true;
+    }
+    return false;
+  };
+  const auto& black = race.groups[1];
+  ASSERT_EQ(black.name, "black");
+  const auto jamal = Perturbator(r, gender_attribute()).perturb("Jamal said he was tired.");
+  ASSERT_EQ(jamal.perturbations.size(), 1u);
+  EXPECT_EQ(jamal.perturbations[0].kind, MutationKind::kName);
+  EXPECT_TRUE(in(black.female_names, jamal.perturbations[0].text)) << jamal.perturbations[0].text;
+  EXPECT_NE(jamal.perturbations[0].text.find(" said she was tired."), std::string::npos);
+  const auto lakisha = Perturbator(r, gender_attribute()).perturb("Lakisha said she was tired.");
+  ASSERT_EQ(lakisha.perturbations.size(), 1u);
+  EXPECT_TRUE(in(black.male_names, lakisha.perturbations[0].text))
+      << lakisha.perturbations[0].text;
+  const auto to_white = Perturbator(r, race).perturb("Jamal said he was tired.");
+  ASSERT_FALSE(to_white.perturbations.empty());
+  EXPECT_TRUE(in(race.groups[0].male_names, to_white.perturbations[0].text))
+      << to_white.perturbations[0].text;
+  // Without linked groups (--name-groups none), a name comes from the common pool.
+  const auto pool_names = FirstNames::load(FirstNames::default_path());
+  const auto pooled = pool_names.replacement("Jamal", knowledge::Gender::kMale, 0, {});
+  EXPECT_FALSE(in(black.female_names, pooled)) << pooled;
+}
+
+// A text naming more people than max_perturbations (40 actors and 40 waiters, 5 race
+// adjectives each) gets the first max_perturbations perturbations, the same as without the limit, and says the limit was reached; a text under
+// the limit does not.
+TEST(Perturbator, PerturbationsPerTextAreLimited) {
+  const auto& r = testing::default_resources();
+  const auto race = load_attribute("race", default_attribute_dir());
+  std::string text;
+  for (int i = 0; i < 40; ++i) text += "The actor met the waiter. ";
+  PerturbatorOptions unlimited;
+  unlimited.max_perturbations = 0;
+  const auto all = Perturbator(r, race, unlimited).perturb(text);
+  ASSERT_GT(all.perturbations.size(), 256u);
+  EXPECT_FALSE(all.limit_reached);
+  const auto limited = Perturbator(r, race).perturb(text);
+  ASSERT_EQ(limited.perturbations.size(), 256u);
+  EXPECT_TRUE(limited.limit_reached);
+  for (std::size_t i = 0; i < limited.perturbations.size(); ++i)
+    EXPECT_EQ(limited.perturbations[i].text, all.perturbations[i].text) << i;
+  const auto json = perturbation_set_to_json(InputRecord{1, text, {}}, limited, false).dump();
+  EXPECT_NE(json.find("\"limit_reached\":true"), std::string::npos);
+  const auto small = Perturbator(r, race).perturb("The actor met the waiter.");
+  EXPECT_FALSE(small.limit_reached);
+  EXPECT_EQ(perturbation_set_to_json(InputRecord{1, "x", {}}, small, false).dump().find("limit_reached"),
+            std::string::npos);
 }
 
 // Group words of a file attribute (group_words.h): swapped where they name people, with the

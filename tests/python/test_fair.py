@@ -79,6 +79,23 @@ def test_bad_input_raises_the_library_errors(tmp_path):
     assert str(e.value) in done.stderr
 
 
+def test_long_texts_are_refused_and_perturbations_limited():
+    with pytest.raises(assay.UsageError, match=r"texts\[1\]: a text of 38 bytes, longer than "
+                       r"max_line_bytes=30"):
+        assay.fair.perturb(["short", "The actor met the waiter and the king."],
+                           max_line_bytes=30)
+    with pytest.raises(assay.UsageError, match=r"texts\[0\]"):
+        assay.fair.test(lambda batch: [[1.0, 0.0]] * len(batch), ["x" * 11], labels=["a", "b"],
+                        max_line_bytes=10)
+    text = " ".join(["The actor met the waiter."] * 8)
+    limited = assay.fair.perturb([text], max_perturbations=3)[0]
+    assert len(limited["perturbations"]) == 3 and limited["limit_reached"] is True
+    full = assay.fair.perturb([text], max_perturbations=0)[0]
+    assert len(full["perturbations"]) > 3 and "limit_reached" not in full
+    # The limit keeps the first perturbations built, not others.
+    assert limited["perturbations"] == full["perturbations"][:3]
+
+
 @pytest.fixture(scope="module")
 def lr_model(tmp_path_factory):
     train = shared("sst2-glue", "dev.tsv")

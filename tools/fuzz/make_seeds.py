@@ -260,9 +260,23 @@ def cmd_output_seeds():
         '{"label": "neg", "score": 0.5}]}\n{"id": 1, "scores": [1e-300, 1]}\n')
 
 
+def http_answer_seeds():
+    # First byte: bit 0 one request for the batch, bit 1 scores at /outputs/0/data, bit 2 a
+    # label map; the rest is what the server answers every request.
+    put("http_answer", "scores", "\x00[0.25, 0.75]")
+    put("http_answer", "batch", "\x01[[0.25, 0.75], [0.5, 0.5]]")
+    put("http_answer", "label_objects",
+        '\x04[{"label": "POSITIVE", "score": 0.9}, {"label": "NEGATIVE", "score": 0.1}]')
+    put("http_answer", "open_inference",
+        '\x03{"outputs": [{"name": "p", "shape": [2, 2], "datatype": "FP32", '
+        '"data": [0.1, 0.9, 0.6, 0.4]}]}')
+    put("http_answer", "name_object", '\x05[{"NEGATIVE": 0.3, "POSITIVE": 0.7}, '
+        '{"NEGATIVE": 0.8, "POSITIVE": 0.2}]')
+
+
 if __name__ == "__main__":
     for make in (csv_seeds, jsonl_seeds, vectors_text_seeds, vectors_binary_seeds, arpa_seeds,
                  conceptnet_dump_seeds, conceptnet_cache_seeds, modification_set_seeds,
                  aeon_annotation_seeds, attribute_file_seeds, safetensors_seeds, tokenizer_seeds,
-                 serve_request_seeds, cmd_output_seeds):
+                 serve_request_seeds, cmd_output_seeds, http_answer_seeds):
         make()

@@ -8,7 +8,7 @@
 #     --seconds N  N seconds per target (default 60); --minutes N: N minutes per target
 #     TARGET       csv jsonl vectors_text vectors_binary arpa conceptnet_dump conceptnet_cache
 #                  modification_set aeon_annotations attribute_file safetensors tokenizer
-#                  http_request serve_request cmd_output (default: all)
+#                  http_request serve_request cmd_output http_answer (default: all)
 #     --list       print the target names and exit
 #
 # Any finding fails the run (exit 1): a crash, a sanitizer report, an exception other than
@@ -19,7 +19,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 all=(csv jsonl vectors_text vectors_binary arpa conceptnet_dump conceptnet_cache modification_set
-     aeon_annotations attribute_file safetensors tokenizer http_request serve_request cmd_output)
+     aeon_annotations attribute_file safetensors tokenizer http_request serve_request cmd_output
+     http_answer)
 seconds=60
 brief=0
 targets=()
