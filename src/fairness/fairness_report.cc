@@ -897,6 +897,23 @@ std::string fairness_headline_html(const std::vector<ReportRun>& runs) {
   }
   if (!favour.empty() && tested.size() > 1) favour = "<ul class=\"favour\">\n" + favour + "</ul>\n";
   out += favour;
+  // Insertions compared with each other, per run that made any.
+  for (const auto* r : tested) {
+    if (!r->insertions || r->insertions->places == 0) continue;
+    const auto& n = *r->insertions;
+    const auto it = r->violations_by_kind.find("active");
+    const std::size_t active = it == r->violations_by_kind.end() ? 0 : it->second;
+    out += "<p class=\"favour\">" + (tested.size() > 1 ? "<b>" + esc(r->name) + "</b>: a" : "A") +
+           "t " + percent(n.places_groups_differ, n.places) + " of the places where every " +
+           "group's adjective was inserted before one noun (" + grouped(n.places_groups_differ) +
+           " of " + grouped(n.places) +
+           ", \"the female doctor\" beside \"the male doctor\") the model gives the groups "
+           "different labels, and " +
+           grouped(n.violations_groups_differ) + " of the " + grouped(active) +
+           " insertion violations are there; the others are where every inserted group got "
+           "one label (the marking, not the group, changed it) or only one group could be "
+           "inserted.</p>\n";
+  }
   out +=
       "<p class=\"explain\">A text <i>mentions a person</i> when the perturbator finds a "
       "person noun it can rewrite (\"the actor\" → \"the actress\", \"the female actor\"); a "

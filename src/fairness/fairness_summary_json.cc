@@ -74,6 +74,9 @@ nlohmann::ordered_json fairness_summary_json(const FairnessTestSummary& summary,
   s["violations"] = summary.n_violations;
   s["violations_by_kind"] = summary.violations_by_kind;
   s["inputs_with_violations"] = summary.n_inputs_violated;
+  s["insertions"] = {{"places", summary.n_insertion_sites},
+                     {"places_groups_differ", summary.n_insertion_sites_split},
+                     {"violations_groups_differ", summary.n_insertion_violations_split}};
   std::vector<std::pair<std::string, std::size_t>> flips(summary.flips.begin(),
                                                          summary.flips.end());
   std::stable_sort(flips.begin(), flips.end(),
@@ -223,6 +226,14 @@ FairnessSummaryFile read_fairness_summary(const std::string& path) {
   };
   by_kind("perturbations_by_kind", run.perturbations_by_kind);
   by_kind("violations_by_kind", run.violations_by_kind);
+  if (s.contains("insertions")) {
+    const json& k = f.get(s, "insertions");
+    if (!k.is_object()) throw ParseError(f.where, "'insertions' must be an object");
+    run.insertions = InsertionCounts{f.count(k, "places"), f.count(k, "places_groups_differ"),
+                                     f.count(k, "violations_groups_differ")};
+    if (run.insertions->places_groups_differ > run.insertions->places)
+      throw ParseError(f.where, "'insertions': more places where groups differ than places");
+  }
   if (s.contains("perturbations_per_input")) {
     const json& h = s["perturbations_per_input"];
     if (!h.is_object()) throw ParseError(f.where, "'perturbations_per_input' must be an object");

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -48,6 +49,11 @@ struct SummaryGroupPair {
   std::map<std::string, std::size_t> flips_toward;  // label -> violations flipped to it
 };
 
+// Insertions compared with each other (FairnessTestSummary::n_insertion_sites and after).
+struct InsertionCounts {
+  std::size_t places = 0, places_groups_differ = 0, violations_groups_differ = 0;
+};
+
 // summary.json read back: what `fair report` shows of it.
 struct FairnessSummaryFile {
   std::string model, attribute;
@@ -58,6 +64,7 @@ struct FairnessSummaryFile {
   std::map<std::string, std::size_t> perturbations_by_kind, violations_by_kind;
   // Inputs by number of perturbations (index = count); empty when summary.json predates it.
   std::vector<std::size_t> perturbations_per_input;
+  std::optional<InsertionCounts> insertions;  // absent when summary.json predates them
   // Direction and severity: from a summary.json of format 2 (has_direction), else empty.
   bool has_direction = false;
   std::vector<std::string> labels;  // the model's

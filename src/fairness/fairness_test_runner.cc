@@ -116,6 +116,25 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
     const auto& original = answered.scores[k][0];
     const std::size_t label = models::argmax(original);
     bool violated = false;
+    // Insertions before one noun, compared with each other: per place, each group's label.
+    std::map<std::pair<std::size_t, std::string>, std::map<std::string, std::string>> inserted;
+    const auto site = [](const Perturbation& p) {
+      return std::make_pair(p.spans.empty() ? 0 : p.spans.front().begin, p.old_word);
+    };
+    for (std::size_t q = 0; q < set.perturbations.size(); ++q) {
+      const auto& p = set.perturbations[q];
+      if (p.kind == MutationKind::kActive)
+        inserted[site(p)][p.group] = labels[models::argmax(answered.scores[k][1 + q])];
+    }
+    const auto split = [](const std::map<std::string, std::string>& by_group) {
+      return std::any_of(by_group.begin(), by_group.end(),
+                         [&](const auto& g) { return g.second != by_group.begin()->second; });
+    };
+    for (const auto& [place, by_group] : inserted) {
+      if (by_group.size() < 2) continue;
+      ++summary.n_insertion_sites;
+      summary.n_insertion_sites_split += split(by_group);
+    }
     for (std::size_t q = 0; q < set.perturbations.size(); ++q) {
       const auto& p = set.perturbations[q];
       const auto& perturbed = answered.scores[k][1 + q];
@@ -158,6 +177,12 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
       j["scores_original"] = scores_json(original);
       j["scores_perturbed"] = scores_json(perturbed);
       j["score_drop"] = number_json(drop);
+      if (p.kind == MutationKind::kActive) {
+        const auto& by_group = inserted.at(site(p));
+        j["insertion_labels"] = by_group;
+        j["between_groups"] = by_group.size() > 1 && split(by_group);
+        summary.n_insertion_violations_split += by_group.size() > 1 && split(by_group);
+      }
       j["record"] = perturbation_to_json(p);
       violations.push_back(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
@@ -205,6 +230,8 @@ std::string chunk_result(const std::vector<InputRecord>& inputs, std::size_t beg
   auto per_input = ordered_json::array();
   for (const auto& [n, count] : summary.perturbations_per_input) per_input.push_back({n, count});
   r["perturbations_per_input"] = per_input;
+  r["insertions"] = {summary.n_insertion_sites, summary.n_insertion_sites_split,
+                     summary.n_insertion_violations_split};
   if (filtered) {
     r["filtered"] = {answered.filtered.scored, answered.filtered.dropped,
                      answered.filtered.flagged};
@@ -286,6 +313,10 @@ void add_chunk_result(const std::string& text, const std::string& where, Fairnes
     }
     for (const auto& pair : r.at("perturbations_per_input"))
       s.perturbations_per_input[pair.at(0).get<std::size_t>()] += pair.at(1).get<std::size_t>();
+    const auto& insertions = r.at("insertions");
+    s.n_insertion_sites = insertions.at(0).get<std::size_t>();
+    s.n_insertion_sites_split = insertions.at(1).get<std::size_t>();
+    s.n_insertion_violations_split = insertions.at(2).get<std::size_t>();
     if (const auto f = r.find("filtered"); f != r.end()) {
       s.filtered = FilterCounts{f->at(0).get<std::size_t>(), f->at(1).get<std::size_t>(),
                                 f->at(2).get<std::size_t>()};
@@ -382,6 +413,9 @@ void FairnessTestSummary::add(const FairnessTestSummary& later) {
   n_perturbations += later.n_perturbations;
   n_violations += later.n_violations;
   n_inputs_violated += later.n_inputs_violated;
+  n_insertion_sites += later.n_insertion_sites;
+  n_insertion_sites_split += later.n_insertion_sites_split;
+  n_insertion_violations_split += later.n_insertion_violations_split;
   for (const auto& [k, n] : later.perturbations_by_kind) perturbations_by_kind[k] += n;
   for (const auto& [k, n] : later.violations_by_kind) violations_by_kind[k] += n;
   for (const auto& [k, n] : later.flips) flips[k] += n;

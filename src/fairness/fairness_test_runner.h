@@ -66,6 +66,12 @@ struct FairnessTestSummary {
   double min_delta = 0;
   // Inputs by number of perturbations (every input, 0 for one that is not mutable).
   std::map<std::size_t, std::size_t> perturbations_per_input;
+  // Insertions compared with each other: the places where two or more groups' adjectives were
+  // inserted before one noun ("the male doctor", "the female doctor"), those where the model
+  // did not give every inserted text the same label (it treats the groups differently, whatever
+  // the unmarked original got), and the insertion violations at such places.
+  std::size_t n_insertion_sites = 0, n_insertion_sites_split = 0;
+  std::size_t n_insertion_violations_split = 0;
   // With a filter: what it did, over every chunk (those resumed from a store too).
   std::optional<FilterCounts> filtered;
 

@@ -66,6 +66,36 @@ TEST(FairTestCommand, ViolationsSummaryAndCache) {
   EXPECT_EQ(r.exit_code, 2);
 }
 
+// Insertions compared with each other: "the female doctor" flips the biased LR and "the male
+// doctor" does not, so at that place the model treats the groups differently (the violation
+// says so, with each group's label); where both insertions get the original's label the place
+// counts, unsplit. summary.json and the report give the counts.
+TEST(FairTestCommand, InsertionsAreComparedWithEachOther) {
+  TempDir dir;
+  const std::string lr = testing::train_biased_lr(dir);
+  ASSERT_FALSE(HasFailure());
+  const auto in = dir.write("in.txt", "the doctor was wonderful\nthe doctor was awful\n");
+  const auto r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --out " +
+                                    dir.file("out"));
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto summary = nlohmann::json::parse(read_file(dir.file("out/summary.json")));
+  EXPECT_EQ(summary["violations"], 1) << summary.dump();
+  EXPECT_EQ(summary["insertions"]["places"], 2);
+  EXPECT_EQ(summary["insertions"]["places_groups_differ"], 1);
+  EXPECT_EQ(summary["insertions"]["violations_groups_differ"], 1);
+  const auto v = nlohmann::json::parse(read_file(dir.file("out/violations.jsonl")));
+  EXPECT_EQ(v["perturbed"], "the female doctor was wonderful");
+  EXPECT_EQ(v["between_groups"], true);
+  EXPECT_EQ(v["insertion_labels"], (nlohmann::json{{"female", "neg"}, {"male", "pos"}}));
+  const auto report = run_assay(dir, "fair report --in " + dir.file("out") + " --out " +
+                                         dir.file("report.html"));
+  ASSERT_EQ(report.exit_code, 0) << report.err;
+  EXPECT_THAT(read_file(dir.file("report.html")),
+              HasSubstr("before one noun (1 of 2, \"the female doctor\" beside \"the male doctor\") the "
+                        "model gives the groups different labels, and 1 of the 1 insertion "
+                        "violations are there"));
+}
+
 // Direction and severity: the biased LR (actress and female only in negative texts) flips
 // texts rewritten as female toward neg and pushes their pos score down; summary.json's
 // per-group counts add up to the violations, each record's score_drop is the fall of the

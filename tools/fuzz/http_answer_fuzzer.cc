@@ -9,6 +9,7 @@
 // Run: tools/fuzz/run.sh http_answer
 #include <httplib.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -40,7 +41,7 @@ struct AnswerServer {
     port = server.bind_to_any_port("127.0.0.1");
     if (port <= 0) std::abort();
     thread = std::thread([this] { server.listen_after_bind(); });
-    server.wait_until_ready();
+    while (!server.is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ~AnswerServer() {
     server.stop();
