@@ -88,9 +88,9 @@ def test_long_texts_are_refused_and_perturbations_limited():
         assay.fair.test(lambda batch: [[1.0, 0.0]] * len(batch), ["x" * 11], labels=["a", "b"],
                         max_line_bytes=10)
     text = " ".join(["The actor met the waiter."] * 8)
-    limited = assay.fair.perturb([text], max_perturbations=3)[0]
+    limited = assay.fair.perturb([text], "race", max_perturbations=3)[0]
     assert len(limited["perturbations"]) == 3 and limited["limit_reached"] is True
-    full = assay.fair.perturb([text], max_perturbations=0)[0]
+    full = assay.fair.perturb([text], "race", max_perturbations=0)[0]
     assert len(full["perturbations"]) > 3 and "limit_reached" not in full
     # The limit keeps the first perturbations built, not others.
     assert limited["perturbations"] == full["perturbations"][:3]
