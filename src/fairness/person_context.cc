@@ -69,9 +69,9 @@ bool PersonContext::capitalised(std::string_view w) {
 
 std::size_t PersonContext::phrase_start(std::size_t i) const {
   // Over adjectives, adverbs and modifier nouns, and a conjunction or comma between adjectives
-  // ("the eponymous and fiercely atheistic hero").
+  // ("the eponymous and fiercely atheistic hero"), at most kMaxPhraseTokens back.
   std::size_t j = i;
-  while (j > 0 && !sentence_start_[j] && !determiner(j - 1)) {
+  while (j > 0 && i - j < kMaxPhraseTokens && !sentence_start_[j] && !determiner(j - 1)) {
     const auto t = tag(j - 1);
     // (Lingua tags unknown adjectives nn: "an ignorant, spiteful woman".)
     auto modifier = [&](std::size_t k) {
@@ -108,8 +108,8 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   auto same_sentence = [&](std::size_t j) { return j < n && !sentence_start_[j]; };
   std::size_t j = phrase_start(i);
   // A noun joined to another by "and" / "or" shares its determiner ("the writer and director").
-  while (j >= 2 && !sentence_start_[j] && !sentence_start_[j - 1] && conjunction(j - 1) &&
-         starts_with(tag(j - 2), "nn"))
+  while (j >= 2 && i - j < kMaxPhraseTokens && !sentence_start_[j] && !sentence_start_[j - 1] &&
+         conjunction(j - 1) && starts_with(tag(j - 2), "nn"))
     j = phrase_start(j - 2);
   const bool determined = j > 0 && !sentence_start_[j] && determiner(j - 1);
   // Films named as examples are titles: "movies like the wanderers", "films such as
@@ -147,7 +147,9 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
         "opening",    "frames", "half",    "sequel",     "dialogue", "cast"};
     if (plural && !determined && same_sentence(i + 2) && possessive(i + 1)) {
       std::size_t h = i + 2;
-      while (same_sentence(h + 1) && (starts_with(tag(h), "jj") || tag(h) == "cd")) ++h;
+      while (h - i < kMaxPhraseTokens && same_sentence(h + 1) &&
+             (starts_with(tag(h), "jj") || tag(h) == "cd"))
+        ++h;
       if (kWorkParts.count(lower(h)))
         return "a title: its possessive owns the '" + lower(h) + "' of a work";
     }
@@ -206,8 +208,9 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   if (!plural && same_sentence(i + 2) && surface(i + 1) == "," && starts_with(tag(i + 2), "jj")) {
     std::size_t k = i + 2;
     bool adjective = false, joined = false;
-    while (same_sentence(k) && (starts_with(tag(k), "jj") || starts_with(tag(k), "rb") ||
-                                surface(k) == "," || conjunction(k))) {
+    while (k - i < kMaxPhraseTokens && same_sentence(k) &&
+           (starts_with(tag(k), "jj") || starts_with(tag(k), "rb") || surface(k) == "," ||
+            conjunction(k))) {
       adjective |= starts_with(tag(k), "jj");
       joined |= conjunction(k);
       ++k;
@@ -250,7 +253,9 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   // A bare plural after "in" with a number before it or a verb after it is a title: "in nine
   // queens .", "poetry in girls can't swim" (people after "in" take no verb of their own).
   std::size_t numbered = j;  // over numbers, which the phrase does not take in
-  while (numbered > 0 && !sentence_start_[numbered] && tag(numbered - 1) == "cd") --numbered;
+  while (numbered > 0 && j - numbered < kMaxPhraseTokens && !sentence_start_[numbered] &&
+         tag(numbered - 1) == "cd")
+    --numbered;
   const bool bare = !determined || numbered < j;  // a number is its only determiner
   if (plural && bare && numbered > 0 && !sentence_start_[numbered] &&
       text::to_lower(surface(numbered - 1)) == "in") {
@@ -274,7 +279,9 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   if (determined && !plural && j >= 2) {
     const auto det = text::to_lower(surface(j - 1));
     std::size_t k = j - 2;
-    while (k > 0 && !sentence_start_[k + 1] && starts_with(tag(k), "rb")) --k;  // not, never
+    while (k > 0 && j - k < kMaxPhraseTokens && !sentence_start_[k + 1] &&
+           starts_with(tag(k), "rb"))
+      --k;  // not, never
     const auto verb = text::to_lower(surface(k));
     if ((det == "a" || det == "an") && (verb == "am" || verb == "'m"))
       return "the speaker's own role: 'I am a ...'";
@@ -295,13 +302,14 @@ std::string PersonContext::noun_blocked(std::size_t i, bool plural, bool may_sta
   if (plural || determined) return {};
   // A modifier of a plural head stands in a bare plural phrase ("strong female characters").
   std::size_t head = i;
-  while (same_sentence(head + 1) && starts_with(tag(head + 1), "nn") &&
-         lower_first(surface(head + 1)))
+  while (head - i < kMaxPhraseTokens && same_sentence(head + 1) &&
+         starts_with(tag(head + 1), "nn") && lower_first(surface(head + 1)))
     ++head;
   if (head != i && tag(head) == "nns") return {};
   // A title before a name ("director peter sheridan", "writer and director otar iosseliani").
   std::size_t last = i;
-  while (same_sentence(last + 2) && conjunction(last + 1) && starts_with(tag(last + 2), "nn"))
+  while (last - i < kMaxPhraseTokens && same_sentence(last + 2) && conjunction(last + 1) &&
+         starts_with(tag(last + 2), "nn"))
     last += 2;
   if (before_name(last)) return {};
   // A capitalised word after it is the name it stands before ("Uncle Bob", "Lady Grantham").

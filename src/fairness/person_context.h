@@ -99,7 +99,11 @@ class PersonContext {
   std::string version_of_work(std::size_t i) const;
   bool possessive(std::size_t k) const;  // 's or a lone apostrophe
   // The first token of the noun phrase that ends at token i, before its determiner if any.
+  // This walk and every other over a phrase stop after kMaxPhraseTokens tokens (a run of nouns
+  // that long is no noun phrase, and walking it from each of its nouns would make a text of
+  // such runs cost its length squared).
   std::size_t phrase_start(std::size_t i) const;
+  static constexpr std::size_t kMaxPhraseTokens = 32;
   bool conjunction(std::size_t k) const;
 
   std::string_view text_;

@@ -159,12 +159,21 @@ void PerturbationBuilder::emit(MutationKind kind, std::size_t group,
   auto edits = r.edits;
   std::sort(edits.begin(), edits.end(),
             [](const auto& a, const auto& b) { return a.begin < b.begin; });
+  // Code-point offsets counted on from the last one (the edits are in text order), so that a
+  // perturbation changing every mention in a long text costs the text's length once.
+  std::size_t at_byte = 0, at_char = 0;
+  const auto column = [&](std::size_t byte) {
+    if (byte < at_byte) at_byte = at_char = 0;
+    at_char += core::utf8_column(text.substr(at_byte), byte - at_byte);
+    at_byte = byte;
+    return at_char;
+  };
   for (const auto& e : edits) {
     ChangedSpan s;
     s.begin = e.begin;
     s.end = e.end;
-    s.char_begin = core::utf8_column(text, e.begin);
-    s.char_end = core::utf8_column(text, e.end);
+    s.char_begin = column(e.begin);
+    s.char_end = column(e.end);
     s.old_text = std::string(text.substr(e.begin, e.end - e.begin));
     s.new_text = e.replacement;
     p.spans.push_back(std::move(s));
