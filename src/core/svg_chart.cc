@@ -219,6 +219,8 @@ std::string render_svg(const BarChart& chart) {
            (faint ? "\" fill-opacity=\"0.3" : "") + "\"><title>" +
            xml_escape(series.name + " / " + what) + ": " + tick_label(values[c]) + note +
            "</title></rect>\n";
+      // The bar's far end from the origin line, its whisker included (for a flag).
+      double top = std::min(y, zero_px), bottom = std::max(y, zero_px);
       if (c < series.low.size() && c < series.high.size() && !std::isnan(series.low[c]) &&
           !std::isnan(series.high[c])) {
         const auto end_px = [&](double v) {
@@ -226,10 +228,19 @@ std::string render_svg(const BarChart& chart) {
           return std::isfinite(e) ? to_px(std::clamp(e, lo, hi)) : to_px(lo);
         };
         const double y0 = end_px(series.low[c]), y1 = end_px(series.high[c]);
+        top = std::min({top, y0, y1});
+        bottom = std::max({bottom, y0, y1});
         const double cx = x + bar_w / 2, cap = std::min(bar_w * 0.3, 4.0);
         s += "<path d=\"M" + num(cx) + " " + num(y0) + "V" + num(y1) + "M" + num(cx - cap) + " " +
              num(y0) + "H" + num(cx + cap) + "M" + num(cx - cap) + " " + num(y1) + "H" +
              num(cx + cap) + "\" stroke=\"#222\" fill=\"none\"/>\n";
+      }
+      if (c < series.flagged.size() && series.flagged[c]) {
+        // Above a bar that rises from the origin line, below one that falls from it.
+        const double fy = y <= zero_px ? top - 3 : bottom + 11;
+        s += "<text x=\"" + num(x + bar_w / 2) + "\" y=\"" + num(fy) +
+             "\" text-anchor=\"middle\" font-size=\"12\" fill=\"" + color(k) + "\">★<title>" +
+             xml_escape(series.name + " / " + what) + note + "</title></text>\n";
       }
     }
     const double base = kMarginTop + f.plot_h();
@@ -295,6 +306,9 @@ std::string render_svg(const BarChart& chart) {
   key_line(chart.marker_meaning, "<path d=\"M" + num(kx) + " " + num(key_y + 12) + "H" +
                                      num(kx + 12) + "L" + num(kx + 6) + " " + num(key_y) +
                                      "Z\" fill=\"white\" stroke=\"#555\" stroke-width=\"1.5\"/>\n");
+  key_line(chart.flag_meaning, "<text x=\"" + num(kx + 6) + "\" y=\"" + num(key_y + 11) +
+                                   "\" text-anchor=\"middle\" font-size=\"12\" "
+                                   "fill=\"#555\">★</text>\n");
   key_line(chart.whisker_meaning, "<path d=\"M" + num(kx + 6) + " " + num(key_y) + "V" +
                                       num(key_y + 12) + "M" + num(kx + 3) + " " + num(key_y) + "H" +
                                       num(kx + 9) + "M" + num(kx + 3) + " " + num(key_y + 12) +

@@ -31,6 +31,9 @@ struct BarSeries {
   std::vector<double> low = {}, high = {};
   std::vector<bool> faint = {};
   std::vector<bool> marker = {};
+  // Optional, one per category: a star beyond the end of the bar (and of its whisker), so that
+  // a bar too short to see still shows (e.g. a finding).
+  std::vector<bool> flagged = {};
   // Optional, one per category: more text for the bar's tooltip.
   std::vector<std::string> notes = {};
 };
@@ -55,7 +58,7 @@ struct BarChart {
   bool counts = false;
   // Legend lines explaining the opt-in bar styles, each shown when non-empty (short: the legend
   // column is 160 px wide).
-  std::string faint_meaning, marker_meaning, whisker_meaning;
+  std::string faint_meaning, marker_meaning, whisker_meaning, flag_meaning;
 };
 
 struct LineSeries {

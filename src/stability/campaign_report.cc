@@ -283,6 +283,7 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
   chart.labels.x_label = "heuristic, grouped by algorithm";
   chart.labels.y_label = "difference in share of users";
   chart.faint_meaning = "not a finding";
+  chart.flag_meaning = "a finding";
   chart.whisker_meaning = "95 % bootstrap CI";
   for (const auto n : config.sizes) {
     core::BarSeries series;
@@ -312,6 +313,7 @@ std::string figure2_svg(const CampaignConfig& config, const CampaignSummary& sum
         series.low.push_back(c ? c->difference_low : nan);
         series.high.push_back(c ? c->difference_high : nan);
         series.faint.push_back(!(c && survives_correction(*c)));
+        series.flagged.push_back(c && survives_correction(*c));
         series.notes.push_back(std::move(note));
       }
     }

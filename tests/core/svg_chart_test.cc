@@ -48,8 +48,10 @@ TEST(SvgChart, BarStylesWhiskersFaintAndMarkers) {
   s.high = {1000, 3, NAN};
   s.faint = {false, true, false};
   s.marker = {false, false, true};
+  s.flagged = {true, false, false};
   s.notes = {"", "p 0.4", "baseline 0"};
   c.series = {s};
+  c.flag_meaning = "a finding";
   c.faint_meaning = "not significant";
   c.marker_meaning = "baseline 0";
   c.whisker_meaning = "quartiles";
@@ -60,6 +62,9 @@ TEST(SvgChart, BarStylesWhiskersFaintAndMarkers) {
   EXPECT_NE(svg.find("n = 10 / c (baseline 0)</title>"), std::string::npos);
   EXPECT_NE(svg.find(": 2 (p 0.4)</title>"), std::string::npos);
   EXPECT_NE(svg.find(">not significant</text>"), std::string::npos);
+  // a's star stands above its whisker's top, not on its bar; the key explains it.
+  EXPECT_EQ(count(svg, ">★<title>"), 1);
+  EXPECT_NE(svg.find(">a finding</text>"), std::string::npos);
   // The axis holds the whisker's top (1000), not only the bars (4).
   EXPECT_NE(svg.find(">1000</text>"), std::string::npos);
   // Without the opt-in fields, nothing of them is drawn.
@@ -70,6 +75,7 @@ TEST(SvgChart, BarStylesWhiskersFaintAndMarkers) {
   const std::string p = render_svg(plain);
   EXPECT_EQ(count(p, "fill-opacity"), 0);
   EXPECT_EQ(count(p, "<path"), 0);
+  EXPECT_EQ(count(p, "★"), 0);
 }
 
 TEST(SvgChart, LineChartAndHistogram) {

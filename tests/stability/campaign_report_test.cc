@@ -221,7 +221,7 @@ TEST(CampaignReport, FewTrialsHeadlineSaysNothingHoldsAndWarns) {
 
 // Figure 2: every cell is a difference of means with its bootstrap interval on a linear axis,
 // so a cell whose baseline moved no one is a bar like any other (no ratio needed); bars that
-// are not findings are faint.
+// are not findings are faint, and findings carry a star.
 TEST(CampaignReport, FigureTwoShowsDifferencesWithIntervalsAndFaintNonFindings) {
   const auto m = made_campaign(10);
   const std::string svg = figure2_svg(m.config, m.summary);
@@ -239,6 +239,10 @@ TEST(CampaignReport, FigureTwoShowsDifferencesWithIntervalsAndFaintNonFindings) 
   EXPECT_EQ(count("fill=\"white\" stroke="), 0u) << svg;  // no triangles
   EXPECT_EQ(count("stroke=\"#222\""), 4u + 1u) << svg;    // four intervals and the key's
   EXPECT_NE(svg.find(">not a finding</text>"), std::string::npos) << svg;
+  // The finding (a's AMR) has a star over it, however short its bar; the key explains it.
+  EXPECT_EQ(count(">★<title>"), 1u) << svg;
+  EXPECT_NE(svg.find(">★<title>n = 10 / a AMR ("), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">a finding</text>"), std::string::npos) << svg;
   EXPECT_NE(svg.find(">95 % bootstrap CI</text>"), std::string::npos) << svg;
 }
 
