@@ -9,29 +9,33 @@
 #include <vector>
 
 #include "bindings.h"
+#include "interrupt.h"
 #include "models/model.h"
 #include "models/model_spec.h"
 #include "thread_count.h"
 
 namespace assay::python {
 namespace py = pybind11;
+namespace {
+
+// model.predict(texts) without the GIL, cancelled (Model::cancel) when a signal arrives.
+std::vector<std::vector<double>> interruptible_predict(models::Model& model,
+                                                       const std::vector<std::string>& texts) {
+  CallHooks hooks{py::none()};
+  hooks.on_stop([&model] { model.cancel(); });
+  return run_released(hooks, [&] { return model.predict(texts); });
+}
+
+}  // namespace
 
 void add_models(py::module_& parent) {
   auto m = parent.def_submodule("models", "The library's model adapters (docs/models.md)");
   py::class_<models::Model>(m, "Model",
                             "A model under test: predict(texts) -> one score row per text.")
-      .def(
-          "predict",
-          [](models::Model& model, const std::vector<std::string>& texts) {
-            py::gil_scoped_release release;
-            return model.predict(texts);
-          },
-          py::arg("texts"), "Scores of each text, one per label (a list of lists).")
-      .def("__call__",
-           [](models::Model& model, const std::vector<std::string>& texts) {
-             py::gil_scoped_release release;
-             return model.predict(texts);
-           })
+      .def("predict", &interruptible_predict, py::arg("texts"),
+           "Scores of each text, one per label (a list of lists). Ctrl-C stops it: a cmd: "
+           "child or an http: request it waits on is cancelled and KeyboardInterrupt raised.")
+      .def("__call__", &interruptible_predict)
       .def_property_readonly("labels", &models::Model::labels, "The labels, in score order.")
       .def_property_readonly("identity", &models::Model::identity,
                              "The adapter, its configuration and its files' content hashes.");

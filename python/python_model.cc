@@ -30,6 +30,15 @@ std::vector<std::vector<double>> PythonModel::predict(const std::vector<std::str
   for (std::size_t at = 0; at < texts.size(); at += batch_) {
     hooks_.check();
     const std::size_t end = std::min(texts.size(), at + batch_);
+    // On the calling thread, where Ctrl-C reaches a callable that waits (CallHooks::on_caller).
+    hooks_.on_caller([&] { ask(texts, at, end, scores); });
+  }
+  return scores;
+}
+
+void PythonModel::ask(const std::vector<std::string>& texts, std::size_t at, std::size_t end,
+                      std::vector<std::vector<double>>& scores) {
+  {
     py::gil_scoped_acquire acquire;
     py::list batch;
     for (std::size_t i = at; i < end; ++i) batch.append(py::str(texts[i]));
@@ -80,7 +89,6 @@ std::vector<std::vector<double>> PythonModel::predict(const std::vector<std::str
       scores.push_back(std::move(v));
     }
   }
-  return scores;
 }
 
 std::vector<std::string> model_labels(const py::object& fn, const py::object& labels) {

@@ -1,7 +1,8 @@
 // A Python callable as the model under test: model(texts: list[str]) -> scores, one row per
 // text with one finite score per label (a list of lists or a 2-D NumPy array, e.g. a
-// scikit-learn pipeline's predict_proba). Asked `batch` texts at a time, with the GIL taken
-// for each call; the call hooks (interrupt.h) are checked before each batch.
+// scikit-learn pipeline's predict_proba). Asked `batch` texts at a time, on the thread that
+// called into assay (CallHooks::on_caller) with the GIL taken for each call; the call hooks
+// (interrupt.h) are checked before each batch.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -26,6 +27,10 @@ class PythonModel : public models::Model {
   std::string identity() const override { return identity_; }
 
  private:
+  // Asks for texts[at, end) and appends their score rows (GIL taken here).
+  void ask(const std::vector<std::string>& texts, std::size_t at, std::size_t end,
+           std::vector<std::vector<double>>& scores);
+
   pybind11::object fn_;
   std::vector<std::string> labels_;
   std::string identity_;

@@ -139,6 +139,13 @@ recsys::TopKLists PythonRecommender::recommend_all(const recsys::Ratings& train,
   hooks_.check();
   const std::lock_guard lock(mutex_);  // taken before the GIL, never while holding it
   hooks_.check();
+  // On the calling thread, where Ctrl-C reaches fit() or recommend() while they wait
+  // (CallHooks::on_caller).
+  return hooks_.on_caller([&] { return fit_and_recommend(train, k, seed); });
+}
+
+recsys::TopKLists PythonRecommender::fit_and_recommend(const recsys::Ratings& train,
+                                                       std::size_t k, std::uint64_t seed) {
   py::gil_scoped_acquire acquire;
   const py::object ratings = ratings_array(train);
   try {

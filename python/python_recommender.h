@@ -52,6 +52,10 @@ class PythonRecommender : public recsys::HostedRecommender {
                                   std::uint64_t seed) override;
 
  private:
+  // fit() then recommend(), with the GIL taken here.
+  recsys::TopKLists fit_and_recommend(const recsys::Ratings& train, std::size_t k,
+                                      std::uint64_t seed);
+
   pybind11::object obj_;
   std::string spec_;
   bool fit_takes_seed_ = false;

@@ -24,6 +24,7 @@ class BatchedModel : public Model {
   std::vector<std::string> files_outside_identity() const override {
     return inner_->files_outside_identity();
   }
+  void cancel() override { inner_->cancel(); }
   Model& inner() { return *inner_; }
 
  private:

@@ -48,6 +48,7 @@ class CachedModel : public Model {
   // The stored labels, or the wrapped model's (then stored).
   const std::vector<std::string>& labels() const override;
   std::string identity() const override { return identity_; }
+  void cancel() override { inner_->cancel(); }
 
   std::uint64_t n_hits() const { return n_hits_; }
   std::uint64_t n_queries() const { return n_queries_; }

@@ -400,6 +400,7 @@ std::string CommandModel::too_long_line() const {
 std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::string>& texts) {
   std::vector<std::vector<double>> out(texts.size());
   if (texts.empty()) return out;
+  cancelled_ = false;
   start_first_child();
   if (pid_ < 0) start();  // after an error killed the previous child
   std::vector<bool> answered(texts.size(), false);
@@ -565,6 +566,7 @@ std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::st
   bool stopping = false;
   auto stop_deadline = Clock::now();
   while (n_answered < texts.size()) {
+    if (cancelled_) fail("cancelled (the caller was interrupted)", first_unanswered());
     if (!stopping && core::interrupt_pending()) {
       stopping = true;
       stop_deadline = Clock::now() + kCollectAfterInterrupt;

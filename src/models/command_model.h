@@ -63,6 +63,7 @@ class CommandModel : public Model {
   const std::vector<std::string>& labels() const override;
   std::string identity() const override { return identity_; }
   std::vector<std::string> files_outside_identity() const override;
+  void cancel() override { cancelled_ = true; }
 
   // Restarts so far (for tests and reports).
   int n_restarts() const { return n_restarts_; }
@@ -98,6 +99,7 @@ class CommandModel : public Model {
   std::atomic<bool> stop_stderr_{false};
   std::int64_t next_id_ = 0;
   int n_restarts_ = 0;
+  std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace assay::models

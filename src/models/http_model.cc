@@ -206,6 +206,11 @@ std::string HttpModel::with_request_fields(const std::string& body) const {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+void HttpModel::cancel() {
+  cancelled_ = true;
+  for (auto& c : connections_) c->client->stop();  // a request in flight fails at once
+}
+
 std::string HttpModel::post(Connection& connection, const std::string& body, std::size_t index) {
   httplib::Headers headers;
   for (const auto& [name, value] : headers_) headers.emplace(name, value);
@@ -230,7 +235,9 @@ std::string HttpModel::post(Connection& connection, const std::string& body, std
       answer.append(data, n);
       return true;
     };
+    if (cancelled_) throw ModelError("http: " + url_ + ": cancelled (the caller was interrupted)", index);
     auto res = connection.client->send(request);
+    if (cancelled_) throw ModelError("http: " + url_ + ": cancelled (the caller was interrupted)", index);
     if (too_long) {
       connection.client->stop();
       throw ModelError("http: " + url_ + ": an answer longer than the limit of " +
@@ -335,6 +342,7 @@ std::vector<double> HttpModel::scores_from(const nlohmann::json& answer, std::si
 std::vector<std::vector<double>> HttpModel::predict(const std::vector<std::string>& texts) {
   std::vector<std::vector<double>> out(texts.size());
   if (texts.empty()) return out;
+  cancelled_ = false;
   const nlohmann::json::json_pointer pointer(options_.http.scores_pointer);
   auto parse = [&](const std::string& body, std::size_t index) {
     if (core::json_nests_deeper(body)) {

@@ -71,6 +71,7 @@ class HttpModel : public Model {
   std::vector<std::vector<double>> predict(const std::vector<std::string>& texts) override;
   const std::vector<std::string>& labels() const override { return labels_; }
   std::string identity() const override { return identity_; }
+  void cancel() override;
 
   // Top-level fields (a JSON object; null: none) added to every request from now on, e.g. a
   // client's "parameters". Throws core::UsageError for a value that is not an object.
@@ -106,6 +107,7 @@ class HttpModel : public Model {
   std::string identity_;
   std::vector<std::unique_ptr<Connection>> connections_;
   std::atomic<std::uint64_t> n_retries_{0};
+  std::atomic<bool> cancelled_{false};
 };
 
 }  // namespace assay::models

@@ -29,6 +29,12 @@ class Model {
   // a cmd: script that it may import. The answer cache warns when one changed after the
   // answers it reuses were stored. Default: none.
   virtual std::vector<std::string> files_outside_identity() const { return {}; }
+  // Asks a predict() running on another thread to stop: it throws ModelError ("cancelled")
+  // soon (a cmd: child within a second, its child killed; an http: request at once, its
+  // connection closed). A cancel that comes before predict() starts may be missed, so a caller
+  // repeats it until predict() returns. Thread-safe. Default: nothing (predict runs to its
+  // end, as an in-process model does in moments).
+  virtual void cancel() {}
 };
 
 // Index of the largest score (the first on ties). Precondition: scores is not empty.

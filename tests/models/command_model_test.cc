@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "adapter_test_support.h"
 #include "models/model_error.h"
@@ -110,6 +111,26 @@ TEST(CommandModel, HangingChildIsKilledAfterTheTimeOut) {
   EXPECT_THAT(e.what(), HasSubstr("fault_child.py hang"));
   EXPECT_EQ(*e.batch_index(), 0u);
   EXPECT_LT(seconds, 10.0);
+  EXPECT_NE(::kill(pid, 0), 0);  // gone (and reaped)
+}
+
+// cancel() from another thread stops a predict() waiting on a child that never answers (given
+// a minute), kills the child, and the next predict() starts a new one.
+TEST(CommandModel, CancelFromAnotherThreadStopsTheWait) {
+  CommandModel model(kFault + "hang", quick(60.0));
+  (void)model.labels();
+  const pid_t pid = model.child_pid();
+  const auto start = std::chrono::steady_clock::now();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    model.cancel();
+  });
+  const auto e = predict_error(model, numbered(3));
+  canceller.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_THAT(e.what(), HasSubstr("cancelled"));
+  EXPECT_LT(seconds, 5.0);
   EXPECT_NE(::kill(pid, 0), 0);  // gone (and reaped)
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <thread>
 
 #include "adapter_test_support.h"
 #include "models/model_error.h"
@@ -169,6 +170,26 @@ TEST(HttpModel, SlowServerTimesOut) {
   const auto e = predict_error(model, {"a"});
   EXPECT_THAT(e.what(), HasSubstr("no complete answer"));
   EXPECT_THAT(e.what(), HasSubstr("after 1 retry"));
+}
+
+// cancel() from another thread ends a request waiting on a slow server at once (the request
+// is given a minute); the model answers later calls.
+TEST(HttpModel, CancelFromAnotherThreadEndsTheRequest) {
+  auto server = fault_server("slow");
+  auto o = options(60);
+  HttpModel model(server.url(), o);
+  const auto start = std::chrono::steady_clock::now();
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    model.cancel();
+  });
+  const auto e = predict_error(model, {"a"});
+  canceller.join();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_THAT(e.what(), HasSubstr("cancelled"));
+  EXPECT_LT(seconds, 2.5);  // the server answers after 3 s
+  EXPECT_EQ(model.predict({"b"}).size(), 1u);
 }
 
 TEST(HttpModel, TruncatedBodyIsAnError) {

@@ -5,10 +5,11 @@ import signal
 import threading
 import time
 
+import subprocess
 import pytest
 
 import assay
-from conftest import head_lines, read_jsonl, run_cli, shared
+from conftest import SOURCE_DIR, head_lines, read_jsonl, run_cli, shared
 
 
 @pytest.fixture(scope="module")
@@ -213,6 +214,44 @@ def test_undecodable_child_output_is_a_model_error(tmp_path):
     assert "\\xff\\xfe not json" in str(raised.value)
 
 
+def interrupt_after(seconds, call):
+    """call() interrupted by SIGINT after `seconds`: asserts KeyboardInterrupt; returns the
+    seconds it took."""
+    timer = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            call()
+    finally:
+        timer.cancel()
+    return time.monotonic() - start
+
+
+def test_keyboard_interrupt_cancels_a_waiting_library_model(tmp_path):
+    # A cmd: child that never answers and a server that answers after 3 s, each given 60 s:
+    # Ctrl-C cancels the wait (the child is killed, the connection closed) within a second or
+    # two, and the model answers again afterwards.
+    child = tmp_path / "child.sh"
+    child.write_text("printf '{\"labels\": [\"a\", \"b\"]}\\n'\nsleep 3600\n")
+    model = assay.models.open(f"cmd:sh {child}", timeout=60)
+    assert interrupt_after(1.0, lambda: model.predict(["he is here"])) < 5
+    server = subprocess.Popen(
+        ["/usr/bin/python3", str(SOURCE_DIR / "tests/data/models/http_fault_server.py"), "slow"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        port = server.stdout.readline().split()[1]
+        slow = assay.models.open(f"http://127.0.0.1:{port}/", labels=["neg", "pos"], timeout=60)
+        assert interrupt_after(0.5, lambda: slow.predict(["he is here"])) < 2.5
+        # Still usable: asked again, the server's answer arrives (its {"scores": [...]} needs a
+        # scores pointer, which open() does not take, so it is refused as an answer).
+        with pytest.raises(assay.ModelError, match='got .{"scores":.0.25,0.75.}'):
+            slow.predict(["she is here"])
+    finally:
+        server.kill()
+        server.wait()
+
+
 def test_thresholds_and_timeouts_must_be_finite():
     nan = float("nan")
     with pytest.raises(assay.UsageError, match="timeout: expected a finite number > 0, got nan"):
@@ -259,6 +298,23 @@ def test_keyboard_interrupt_stops_a_model_that_never_returns(rt_inputs):
     try:
         with pytest.raises(KeyboardInterrupt):
             assay.fair.test(stuck, rt_inputs[0][:4], labels=["a", "b"], threads=1)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 30
+
+
+def test_keyboard_interrupt_stops_a_model_blocked_in_c(rt_inputs):
+    # One sleep of an hour: no bytecode runs until it returns, so only a callable run where
+    # Python delivers signals (the calling thread) is stopped by Ctrl-C.
+    def blocked(batch):
+        time.sleep(3600)
+
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            assay.fair.test(blocked, rt_inputs[0][:4], labels=["a", "b"], threads=2)
     finally:
         timer.cancel()
     assert time.monotonic() - start < 30
