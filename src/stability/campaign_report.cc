@@ -1111,7 +1111,8 @@ std::vector<std::string> write_campaign_report(const std::string& dir, const rec
       "top item the heuristic moved beyond what as many random modifications moved; below 0: "
       "fewer), its whisker the 95 % bootstrap interval of that difference, so a cell carried by "
       "a few trials shows a wide interval; faint bars are not findings (the rank-sum test's "
-      "Holm p &ge; 0.05). Each bar's tooltip gives both means, the p-values and the seed noise "
+      "Holm p &ge; 0.05) and a star marks each finding, however short its bar. Each bar's "
+      "tooltip gives both means, the p-values and the seed noise "
       "floor.</p>"
       "\n" +
       oracle_html + "<h2>Noise floor</h2>\n" + noise_table(summary).html() +
