@@ -21,6 +21,8 @@
 #include "fairness/fairness_run.h"
 #include "fairness/fairness_summary_json.h"
 #include "fairness/fairness_test_runner.h"
+#include "fairness/perturb_run.h"
+#include "fairness/perturbation_gate.h"
 #include "fairness/perturbation_json.h"
 #include "fairness/perturbator.h"
 #include "fairness/perturbator_config.h"
@@ -58,40 +60,91 @@ std::vector<fairness::InputRecord> input_records(const std::vector<std::string>&
 // The command's default --max-line-bytes.
 const std::size_t kMaxTextBytes = models::TextInputOptions{}.max_line_bytes;
 
+// gate=None, 'aeon' or a dict of the gate's settings ({'action': 'drop', 'sim': 0.8, ...}: the
+// command's --gate-… options without the prefix).
+fairness::GateSettings gate_settings(const py::object& gate) {
+  fairness::GateSettings s;
+  if (gate.is_none()) return s;
+  if (py::isinstance<py::str>(gate)) {
+    s.gate = gate.cast<std::string>();
+  } else if (py::isinstance<py::dict>(gate)) {
+    s.gate = "aeon";
+    const auto text = [](const std::string& key, py::handle v) {
+      if (!py::isinstance<py::str>(v))
+        throw core::UsageError("gate['" + key + "']: expected a string");
+      return v.cast<std::string>();
+    };
+    for (const auto& [k, v] : gate.cast<py::dict>()) {
+      const std::string key = py::str(k);
+      if (key == "gate") {
+        s.gate = text(key, v);
+      } else if (key == "action") {
+        s.action = text(key, v);
+      } else if (key == "task") {
+        s.task = text(key, v);
+      } else if (key == "sim" || key == "nat") {
+        const double x = py::float_(py::reinterpret_borrow<py::object>(v));
+        const std::string name = "gate['" + key + "']";
+        check_finite(x, name.c_str());
+        (key == "sim" ? s.sim : s.nat) = x;
+      } else if (key == "model_dir") {
+        s.model_dir = text(key, v);
+      } else if (key == "vectors") {
+        s.vectors = text(key, v);
+      } else if (key == "vectors_format") {
+        s.vectors_format = text(key, v);
+      } else if (key == "exact") {
+        s.exact = py::bool_(py::reinterpret_borrow<py::object>(v));
+      } else {
+        throw core::UsageError("gate: unknown setting '" + key +
+                               "' (gate, action, task, sim, nat, model_dir, vectors, "
+                               "vectors_format, exact)");
+      }
+    }
+  } else {
+    throw core::UsageError("gate: expected None, 'aeon' or a dict of the gate's settings");
+  }
+  fairness::check_gate_settings(s);
+  return s;
+}
+
+// Python's warning when the gate dropped more than 90 % (GIL held).
+void warn_if_gate_drops_most(const std::string& warning) {
+  if (!warning.empty() && PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0)
+    throw py::error_already_set();
+}
+
+constexpr const char* kGateFix = "pass gate={'sim': ..., 'nat': ...} or gate={'action': 'flag'}";
+
 py::list perturb(const std::vector<std::string>& texts, const std::string& attribute, bool dropped,
-                 std::size_t threads, std::size_t max_line_bytes, py::object progress,
-                 const py::kwargs& kw) {
+                 std::size_t threads, std::size_t max_line_bytes, py::object gate,
+                 py::object progress, const py::kwargs& kw) {
   check_threads(static_cast<long long>(threads), true);
   const auto config = perturbator_config(attribute, kw);
+  const auto gs = gate_settings(gate);
   const auto inputs = input_records(texts, max_line_bytes);
   CallHooks hooks(std::move(progress));
+  std::string warning;
   const auto lines = run_released(hooks, [&] {
-    const auto loaded = fairness::load_perturbator(fairness::perturbator_settings(config));
-    const fairness::Perturbator& perturbator = *loaded.perturbator;
-    std::vector<nlohmann::ordered_json> out(inputs.size());
-    // As the command: person nouns' analogy searches a chunk at a time, then each input.
-    constexpr std::size_t kChunk = 2048;
-    for (std::size_t at = 0; at < inputs.size(); at += kChunk) {
-      const std::size_t end = std::min(inputs.size(), at + kChunk);
-      std::vector<std::string_view> chunk;
-      for (std::size_t k = at; k < end; ++k) chunk.push_back(inputs[k].text);
-      hooks.check();
-      perturbator.prepare(chunk);
-      core::parallel_for(threads, at, end, 1, [&](std::size_t k) {
-        hooks.check();
-        fairness::PerturbationSet set;
-        try {
-          set = perturbator.perturb(inputs[k].text);
-        } catch (core::Error& e) {
-          e.set_location_if_missing(core::SourceLocation("texts[" + std::to_string(k) + "]"));
-          throw;
-        }
-        out[k] = fairness::perturbation_set_to_json(inputs[k], set, dropped);
-      });
-      hooks.report(end, inputs.size());
-    }
+    const auto loaded =
+        fairness::load_gated_perturbator(fairness::perturbator_settings(config), gs);
+    std::vector<nlohmann::ordered_json> out;
+    out.reserve(inputs.size());
+    fairness::PerturbRunOptions ro;
+    ro.threads = threads;
+    ro.dropped = dropped;
+    ro.gate = loaded.gate.get();
+    ro.where = [](std::size_t k, const fairness::InputRecord&) {
+      return core::SourceLocation("texts[" + std::to_string(k) + "]");
+    };
+    ro.check = [&hooks] { hooks.check(); };
+    ro.progress = [&hooks](std::size_t done, std::size_t total) { hooks.report(done, total); };
+    fairness::perturb_inputs(*loaded.perturbator, inputs, ro,
+                             [&out](nlohmann::ordered_json&& j) { out.push_back(std::move(j)); });
+    if (loaded.gate) warning = loaded.gate->drop_warning(loaded.gate->counts(), kGateFix);
     return out;
   });
+  warn_if_gate_drops_most(warning);
   py::list records;
   for (const auto& j : lines) records.append(to_python(j));
   return records;
@@ -106,9 +159,10 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
               py::object labels, py::object model_id, const std::optional<std::string>& cache_arg,
               std::optional<std::uint64_t> budget, std::size_t batch, std::size_t chunk,
               std::size_t threads, std::size_t max_line_bytes,
-              const std::optional<std::string>& out_arg, py::object progress,
+              const std::optional<std::string>& out_arg, py::object gate, py::object progress,
               const py::kwargs& kw) {
   const auto config = perturbator_config(attribute, kw);
+  const auto gs = gate_settings(gate);
   const auto inputs = input_records(texts, max_line_bytes);
   const std::string cache = cache_arg.value_or(""), out = out_arg.value_or("");
   if (!py::hasattr(model, "__call__"))
@@ -136,9 +190,12 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
     cached = c.get();
     m = std::move(c);
   }
+  std::string warning;
   auto outcome = run_released(hooks, [&] {
-    const auto loaded = fairness::load_perturbator(fairness::perturbator_settings(config));
+    const auto loaded =
+        fairness::load_gated_perturbator(fairness::perturbator_settings(config), gs);
     fairness::FairnessTestOptions to;
+    if (loaded.gate) to.filter = loaded.gate->filter();
     to.chunk_inputs = chunk;
     to.threads = threads;
     to.progress.quiet = true;
@@ -146,6 +203,7 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
       hooks.report(done, total);
     };
     auto run = fairness::run_fairness_test(*loaded.perturbator, *m, inputs, to, "python", nullptr);
+    if (loaded.gate) warning = loaded.gate->drop_warning(loaded.gate->counts(), kGateFix);
     TestOutcome o;
     o.summary = fairness::fairness_summary_json(run.summary, m->identity(),
                                                 loaded.perturbator->attribute().name);
@@ -163,6 +221,7 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
     }
     return o;
   });
+  warn_if_gate_drops_most(warning);
   py::list violations;
   for (const auto& line : outcome.violations)
     violations.append(to_python(nlohmann::ordered_json::parse(line)));
@@ -179,19 +238,22 @@ void add_fair(py::module_& parent) {
       "fair", "Fairness of NLP models (MT-NLP): perturb texts, test a model (docs/python.md)");
   m.def("perturb", &perturb, py::arg("texts"), py::arg("attribute") = "gender", py::kw_only(),
         py::arg("dropped") = true, py::arg("threads") = 0,
-        py::arg("max_line_bytes") = kMaxTextBytes, py::arg("progress") = py::none(),
+        py::arg("max_line_bytes") = kMaxTextBytes, py::arg("gate") = py::none(),
+        py::arg("progress") = py::none(),
         (std::string("perturb(texts, attribute='gender', *, dropped=True, threads=0, "
                      "max_line_bytes=") +
          std::to_string(kMaxTextBytes) +
-         ", progress=None, **options) -> list[dict]\n\n"
+         ", gate=None, progress=None, **options) -> list[dict]\n\n"
                      "One record per text, as `assay fair perturb` writes its JSON lines: the "
                      "perturbations (text and record of each) and, with dropped=True, the "
                      "dropped candidates with reasons. attribute: gender, religion, "
                      "sexual-orientation, race, nationality, age or an attribute file. "
                      "threads: 0 = every core (the records do not depend on it). "
                      "max_line_bytes: a longer text is refused (ValueError), as the command's "
-                     "--max-line-bytes. progress: "
-                     "None or progress(done, total). options: " +
+                     "--max-line-bytes. gate: None, 'aeon' (AEON's scores on every perturbation, "
+                     "as --gate aeon) or a dict of its settings (action, task, sim, nat, "
+                     "model_dir, vectors, vectors_format, exact: the --gate-… options). "
+                     "progress: None or progress(done, total). options: " +
          kPerturbationKeywords)
             .c_str());
   m.def("test", &test, py::arg("model"), py::arg("texts"), py::kw_only(),
@@ -199,12 +261,12 @@ void add_fair(py::module_& parent) {
         py::arg("model_id") = py::none(), py::arg("cache") = py::none(),
         py::arg("budget") = py::none(), py::arg("batch") = 64, py::arg("chunk") = 64,
         py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes, py::arg("out") = "",
-        py::arg("progress") = py::none(),
+        py::arg("gate") = py::none(), py::arg("progress") = py::none(),
         (std::string(
              "test(model, texts, *, attribute='gender', labels=None, model_id=None, cache=None, "
              "budget=None, batch=64, chunk=64, threads=0, max_line_bytes=") +
          std::to_string(kMaxTextBytes) +
-         ", out=None, progress=None, **options) "
+         ", out=None, gate=None, progress=None, **options) "
              "-> dict\n\n"
              "MT-NLP's Algorithm 1 as `assay fair test`: every text perturbed, the model asked "
              "for each original and its perturbations, and every perturbation whose label "
@@ -213,7 +275,8 @@ void add_fair(py::module_& parent) {
              "labels: its labels in score order (default: the estimator's classes_). cache: "
              "the answer cache's SQLite file (needs model_id, the name answers are kept "
              "under); budget: texts the model may be asked. out: a directory for "
-             "violations.jsonl and summary.json, as the command writes them. Returns "
+             "violations.jsonl and summary.json, as the command writes them. gate: as "
+             "perturb's; only the perturbations it keeps are asked. Returns "
              "{'violations': [...], 'summary': {...}}. options: " +
          kPerturbationKeywords)
             .c_str());

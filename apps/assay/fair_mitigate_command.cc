@@ -132,7 +132,7 @@ int run(const FairMitigateOptions& o) {
                  o.out.c_str());
   }
   report_answers(o, fr);
-  if (fr.gate) fr.gate->report(filtered ? *filtered : fr.gate->counts(), o.quiet);
+  if (fr.gate) report_gate(*fr.gate, filtered ? *filtered : fr.gate->counts(), o.quiet);
   return kOk;
 }
 

@@ -28,7 +28,7 @@ FairRun open_fair_run(const FairRunOptions& o) {
   (void)text_input_options(o.inputs);
   check_model_open_options(o.model);
   auto settings = perturbator_settings(o.perturbation);
-  check_gate_options(o.gate);
+  fairness::check_gate_settings(o.gate);
   FairRun run;
   run.inputs = read_input(o.inputs, &fairness::read_inputs);
   run.model = open_model_under_test(o.model, &run.cached);
@@ -36,19 +36,14 @@ FairRun open_fair_run(const FairRunOptions& o) {
                           [&](const fairness::InputRecord& input) {
                             return core::SourceLocation(o.inputs.input, input.line);
                           });
-  open_perturbator(std::move(settings), o.gate, o.perturbation.resources.wordnet_dir, run);
+  open_perturbator(std::move(settings), o.gate, run);
   return run;
 }
 
-void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
-                      const std::string& wordnet_dir, FairRun& run) {
-  const bool share_ngram = gate_shares_trigram(gate, settings.resources.ngram_model);
-  settings.resources.ngram_trie = share_ngram;
-  static_cast<fairness::LoadedPerturbator&>(run) = fairness::load_perturbator(std::move(settings));
-  if (!gate.gate.empty()) {
-    run.gate = std::make_unique<FairGate>(gate, wordnet_dir,
-                                          share_ngram ? run.resources->lm.get() : nullptr);
-  }
+void open_perturbator(PerturbatorSettings settings, const GateOptions& gate, FairRun& run) {
+  auto loaded = fairness::load_gated_perturbator(std::move(settings), gate);
+  run.gate = std::move(loaded.gate);
+  static_cast<fairness::LoadedPerturbator&>(run) = std::move(loaded);
 }
 
 fairness::FairnessTestOptions runner_options(const FairRunOptions& o, const FairRun& run,
@@ -77,7 +72,7 @@ void report_answers(const FairRunOptions& o, const FairRun& run) {
 
 std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
   return fairness::fair_run_key(std::string("assay ") + kAssayVersion, o.perturbation,
-                                *run.perturbator, gate_settings(o.gate));
+                                *run.perturbator, fairness::gate_settings_key(o.gate));
 }
 
 }  // namespace assay::cli

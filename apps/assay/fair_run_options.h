@@ -48,7 +48,7 @@ struct FairRun : fairness::LoadedPerturbator {
   std::vector<std::optional<std::size_t>> gold;
   std::unique_ptr<models::Model> model;
   models::CachedModel* cached = nullptr;
-  std::unique_ptr<FairGate> gate;  // with --gate (sharing the perturbator's trigram offline)
+  std::unique_ptr<fairness::PerturbationGate> gate;  // with --gate
 };
 
 // Throws the errors of the input options and the perturbator's (checked first, by
@@ -79,10 +79,8 @@ void report_answers(const FairRunOptions& o, const FairRun& run);
 // options and resources and the gate's settings.
 std::string fair_run_settings(const FairRunOptions& o, const FairRun& run);
 
-// The perturbator and, with --gate, the gate (sharing the perturbator's CMU trigram offline)
-// into `run`, nothing else. Throws the errors of the resources, of fairness::Perturbator and
-// of the gate.
-void open_perturbator(PerturbatorSettings settings, const GateOptions& gate,
-                      const std::string& wordnet_dir, FairRun& run);
+// The perturbator and, with --gate, the gate (fairness::load_gated_perturbator) into `run`,
+// nothing else. Throws the errors of the resources, of fairness::Perturbator and of the gate.
+void open_perturbator(PerturbatorSettings settings, const GateOptions& gate, FairRun& run);
 
 }  // namespace assay::cli

@@ -138,10 +138,9 @@ int run(FairServeOptions& o) {
                                                          .cache = o.model.cache,
                                                          .batch = (o.max_k + 2) * o.max_batch,
                                                          .probe_batches = !o.template_given});
-  check_gate_options(o.gate);
+  fairness::check_gate_settings(o.gate);
   FairRun run;
-  open_perturbator(perturbator_settings(o.perturbation), o.gate,
-                   o.perturbation.resources.wordnet_dir, run);
+  open_perturbator(perturbator_settings(o.perturbation), o.gate, run);
 
   fairness::NeutralServiceOptions so;
   so.epsilon = o.epsilon;
@@ -216,7 +215,7 @@ int run(FairServeOptions& o) {
         static_cast<unsigned long long>(m.upstream_errors()),
         static_cast<unsigned long long>(m.cache_hits()));
   }
-  if (run.gate) run.gate->report(run.gate->counts(), o.quiet);
+  if (run.gate) report_gate(*run.gate, run.gate->counts(), o.quiet);
   if (signalled == 0) throw std::runtime_error("the server stopped without being asked to");
   return kOk;
 }

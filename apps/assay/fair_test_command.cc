@@ -46,8 +46,9 @@ int run(const FairTestOptions& o) {
                      store.store.get(), "--cache", o.out, o.quiet);
   // What the gate did, over every chunk (resumed ones were gated when they ran).
   if (fr.gate) {
-    fr.gate->report(
-        run.complete && run.summary.filtered ? *run.summary.filtered : fr.gate->counts(), o.quiet);
+    report_gate(*fr.gate,
+                run.complete && run.summary.filtered ? *run.summary.filtered : fr.gate->counts(),
+                o.quiet);
   }
   // A shard's chunks are in its cache; the outputs come from the run that merges them all.
   if (!run.complete) return kOk;

@@ -51,6 +51,45 @@ def test_perturb_skip_checks():
         assay.fair.perturb(text, skip_checks=["bare-plurals"])
 
 
+def test_perturb_and_test_gate_as_the_command(tmp_path):
+    texts = ["The actor thanked the teacher.", "My neighbor helped the laborer.", "The film."]
+    path = tmp_path / "in.txt"
+    path.write_text("\n".join(texts) + "\n", encoding="utf-8")
+
+    def cli(*gate):
+        out = run_cli("fair", "perturb", "--input", path, "--quiet", "--gate", "aeon", *gate)
+        return [json.loads(line) for line in out.splitlines()]
+
+    flagged = assay.fair.perturb(texts, gate="aeon")
+    assert flagged == cli()
+    assert all("aeon" in p for r in flagged for p in r["perturbations"])
+    strict = {"action": "drop", "sim": 0.95, "nat": 0.3}
+    dropped = assay.fair.perturb(texts, gate=strict)
+    assert dropped == cli("--gate-action", "drop", "--gate-sim", "0.95", "--gate-nat", "0.3")
+    n_flagged = sum(len(r["perturbations"]) for r in flagged)
+    assert sum(len(r["perturbations"]) for r in dropped) < n_flagged
+    # fair.test asks the model only the perturbations the gate keeps.
+    asked = []
+
+    def model(batch):
+        asked.extend(batch)
+        return [[0.5, 0.5]] * len(batch)
+
+    summary = assay.fair.test(model, texts, labels=["a", "b"], gate=strict)["summary"]
+    assert summary["gate"]["scored"] == n_flagged
+    assert summary["perturbations"] == summary["gate"]["kept"] < n_flagged
+    assert len(asked) == summary["perturbations"] + summary["mutable"]
+    with pytest.raises(assay.UsageError, match="gate: unknown setting 'threshold'"):
+        assay.fair.perturb(texts, gate={"threshold": 1})
+    with pytest.raises(assay.UsageError, match="gate: expected aeon, got 'bert'"):
+        assay.fair.perturb(texts, gate="bert")
+    with pytest.raises(assay.UsageError, match="gate action: expected drop or flag"):
+        assay.fair.perturb(texts, gate={"action": "keep"})
+    # A gate that drops nearly everything says so, as the command does on stderr.
+    with pytest.warns(UserWarning, match="the aeon gate"):
+        assay.fair.perturb(texts, gate={"action": "drop", "sim": 0.9999, "nat": 0.99})
+
+
 def test_perturb_religion():
     records = assay.fair.perturb(["The Muslim teacher met a Jewish doctor."], "religion")
     assert records[0]["perturbations"], records
