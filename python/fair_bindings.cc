@@ -244,16 +244,16 @@ void add_fair(py::module_& parent) {
                      "max_line_bytes=") +
          std::to_string(kMaxTextBytes) +
          ", gate=None, progress=None, **options) -> list[dict]\n\n"
-                     "One record per text, as `assay fair perturb` writes its JSON lines: the "
-                     "perturbations (text and record of each) and, with dropped=True, the "
-                     "dropped candidates with reasons. attribute: gender, religion, "
-                     "sexual-orientation, race, nationality, age or an attribute file. "
-                     "threads: 0 = every core (the records do not depend on it). "
-                     "max_line_bytes: a longer text is refused (ValueError), as the command's "
-                     "--max-line-bytes. gate: None, 'aeon' (AEON's scores on every perturbation, "
-                     "as --gate aeon) or a dict of its settings (action, task, sim, nat, "
-                     "model_dir, vectors, vectors_format, exact: the --gate-… options). "
-                     "progress: None or progress(done, total). options: " +
+         "One record per text, as `assay fair perturb` writes its JSON lines: the "
+         "perturbations (text and record of each) and, with dropped=True, the "
+         "dropped candidates with reasons. attribute: gender, religion, "
+         "sexual-orientation, race, nationality, age or an attribute file. "
+         "threads: 0 = every core (the records do not depend on it). "
+         "max_line_bytes: a longer text is refused (ValueError), as the command's "
+         "--max-line-bytes. gate: None, 'aeon' (AEON's scores on every perturbation, "
+         "as --gate aeon) or a dict of its settings (action, task, sim, nat, "
+         "model_dir, vectors, vectors_format, exact: the --gate-… options). "
+         "progress: None or progress(done, total). options: " +
          kPerturbationKeywords)
             .c_str());
   m.def("test", &test, py::arg("model"), py::arg("texts"), py::kw_only(),
@@ -267,17 +267,17 @@ void add_fair(py::module_& parent) {
              "budget=None, batch=64, chunk=64, threads=0, max_line_bytes=") +
          std::to_string(kMaxTextBytes) +
          ", out=None, gate=None, progress=None, **options) "
-             "-> dict\n\n"
-             "MT-NLP's Algorithm 1 as `assay fair test`: every text perturbed, the model asked "
-             "for each original and its perturbations, and every perturbation whose label "
-             "(argmax) differs reported. model: any callable from a list of texts to a 2-D "
-             "array of scores (e.g. pipeline.predict_proba), asked `batch` texts at a time. "
-             "labels: its labels in score order (default: the estimator's classes_). cache: "
-             "the answer cache's SQLite file (needs model_id, the name answers are kept "
-             "under); budget: texts the model may be asked. out: a directory for "
-             "violations.jsonl and summary.json, as the command writes them. gate: as "
-             "perturb's; only the perturbations it keeps are asked. Returns "
-             "{'violations': [...], 'summary': {...}}. options: " +
+         "-> dict\n\n"
+         "MT-NLP's Algorithm 1 as `assay fair test`: every text perturbed, the model asked "
+         "for each original and its perturbations, and every perturbation whose label "
+         "(argmax) differs reported. model: any callable from a list of texts to a 2-D "
+         "array of scores (e.g. pipeline.predict_proba), asked `batch` texts at a time. "
+         "labels: its labels in score order (default: the estimator's classes_). cache: "
+         "the answer cache's SQLite file (needs model_id, the name answers are kept "
+         "under); budget: texts the model may be asked. out: a directory for "
+         "violations.jsonl and summary.json, as the command writes them. gate: as "
+         "perturb's; only the perturbations it keeps are asked. Returns "
+         "{'violations': [...], 'summary': {...}}. options: " +
          kPerturbationKeywords)
             .c_str());
 }

@@ -14,7 +14,9 @@ void CallHooks::start_serving() {
   serving_ = true;
 }
 
-void CallHooks::stop_serving() { serving_ = false; }
+void CallHooks::stop_serving() {
+  serving_ = false;
+}
 
 void CallHooks::run_on_caller(const std::function<void()>& f) const {
   if (!serving_ || std::this_thread::get_id() == caller_) {

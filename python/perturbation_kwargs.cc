@@ -14,10 +14,12 @@ namespace py = pybind11;
 const char* const kPerturbationKeywords =
     "kg='wordnet', vectors='', vectors_format='word2vec', vectors_limit=0, vectors_restrict=0, "
     "min_cosine=0.7, strict=True, choice='mutual', ngram_model='cmu', fluency_ratio=0.0, "
-    "max_per_input=0, max_perturbations=256, all_occurrences=False, broad_persons=False, skip_checks=[], "
+    "max_per_input=0, max_perturbations=256, all_occurrences=False, broad_persons=False, "
+    "skip_checks=[], "
     "noun_modifiers=False, "
     "analogy=True, active=True, coreference=True, gender_lexicon=<shipped>, "
-    "first_names=<shipped>, name_groups='race', seed=0, wordnet_dir=<Debian's>, tagger_dir=<Debian's>";
+    "first_names=<shipped>, name_groups='race', seed=0, wordnet_dir=<Debian's>, "
+    "tagger_dir=<Debian's>";
 
 namespace {
 

@@ -144,8 +144,8 @@ recsys::TopKLists PythonRecommender::recommend_all(const recsys::Ratings& train,
   return hooks_.on_caller([&] { return fit_and_recommend(train, k, seed); });
 }
 
-recsys::TopKLists PythonRecommender::fit_and_recommend(const recsys::Ratings& train,
-                                                       std::size_t k, std::uint64_t seed) {
+recsys::TopKLists PythonRecommender::fit_and_recommend(const recsys::Ratings& train, std::size_t k,
+                                                       std::uint64_t seed) {
   py::gil_scoped_acquire acquire;
   const py::object ratings = ratings_array(train);
   try {

@@ -67,10 +67,10 @@ int run(const FairPerturbOptions& o) {
   const double run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   if (file) file->commit();
   if (!o.quiet) {
-    std::fprintf(stderr, "%s\n",
-                 fairness::perturb_summary(counts, loaded.perturbator->attribute().name, load_s,
-                                           run_s)
-                     .c_str());
+    std::fprintf(
+        stderr, "%s\n",
+        fairness::perturb_summary(counts, loaded.perturbator->attribute().name, load_s, run_s)
+            .c_str());
   }
   if (loaded.gate) report_gate(*loaded.gate, loaded.gate->counts(), o.quiet);
   return kOk;

@@ -36,8 +36,8 @@ void add_gate_options(CLI::App* cmd, GateOptions& o) {
 void report_gate(const fairness::PerturbationGate& gate, const fairness::FilterCounts& counts,
                  bool quiet) {
   if (!quiet) std::fprintf(stderr, "%s\n", fairness::PerturbationGate::summary(counts).c_str());
-  const auto warning =
-      gate.drop_warning(counts, "set --gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)");
+  const auto warning = gate.drop_warning(
+      counts, "set --gate-sim / --gate-nat, or --gate-action flag (docs/fairness.md)");
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 

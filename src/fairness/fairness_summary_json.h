@@ -10,8 +10,8 @@
 
 #include <cstddef>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 

@@ -113,8 +113,8 @@ std::size_t FirstNames::link_groups(const SensitiveAttribute& attribute) {
     const std::size_t index = linked_groups_.size();
     linked_groups_.push_back({group.name, group.female_names, group.male_names});
     for (const auto g : {knowledge::Gender::kFemale, knowledge::Gender::kMale}) {
-      for (const auto& name : g == knowledge::Gender::kFemale ? group.female_names
-                                                               : group.male_names) {
+      for (const auto& name :
+           g == knowledge::Gender::kFemale ? group.female_names : group.male_names) {
         const std::string lower = text::to_lower(name);
         const auto it = gender_.emplace(lower, g).first;
         if (it->second != g) continue;

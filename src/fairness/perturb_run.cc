@@ -84,8 +84,8 @@ std::string perturb_summary(const PerturbRunCounts& c, const std::string& attrib
         n, c.empty, c.mutable_inputs,
         n ? 100.0 * static_cast<double>(c.mutable_inputs) / static_cast<double>(n) : 0.0, total,
         c.analogy, c.active, c.name, c.group,
-        n ? static_cast<double>(total) / static_cast<double>(n) : 0.0, c.max_per_input,
-        c.dropped, attribute.c_str(), load_seconds, run_seconds,
+        n ? static_cast<double>(total) / static_cast<double>(n) : 0.0, c.max_per_input, c.dropped,
+        attribute.c_str(), load_seconds, run_seconds,
         run_seconds > 0 ? static_cast<double>(n) / run_seconds : 0.0);
   };
   std::string out(static_cast<std::size_t>(std::max(0, line(nullptr, 0))), '\0');

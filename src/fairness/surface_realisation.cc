@@ -1,6 +1,6 @@
 #include <algorithm>
-#include <set>
 #include <limits>
+#include <set>
 
 #include "core/utf8.h"
 #include "fairness/perturbation_builder.h"

@@ -235,9 +235,11 @@ std::string HttpModel::post(Connection& connection, const std::string& body, std
       answer.append(data, n);
       return true;
     };
-    if (cancelled_) throw ModelError("http: " + url_ + ": cancelled (the caller was interrupted)", index);
+    if (cancelled_)
+      throw ModelError("http: " + url_ + ": cancelled (the caller was interrupted)", index);
     auto res = connection.client->send(request);
-    if (cancelled_) throw ModelError("http: " + url_ + ": cancelled (the caller was interrupted)", index);
+    if (cancelled_)
+      throw ModelError("http: " + url_ + ": cancelled (the caller was interrupted)", index);
     if (too_long) {
       connection.client->stop();
       throw ModelError("http: " + url_ + ": an answer longer than the limit of " +

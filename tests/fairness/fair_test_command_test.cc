@@ -75,8 +75,8 @@ TEST(FairTestCommand, InsertionsAreComparedWithEachOther) {
   const std::string lr = testing::train_biased_lr(dir);
   ASSERT_FALSE(HasFailure());
   const auto in = dir.write("in.txt", "the doctor was wonderful\nthe doctor was awful\n");
-  const auto r = run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --out " +
-                                    dir.file("out"));
+  const auto r =
+      run_assay(dir, "fair test --model lr:" + lr + " --input " + in + " --out " + dir.file("out"));
   ASSERT_EQ(r.exit_code, 1) << r.err;
   const auto summary = nlohmann::json::parse(read_file(dir.file("out/summary.json")));
   EXPECT_EQ(summary["violations"], 1) << summary.dump();
@@ -87,13 +87,14 @@ TEST(FairTestCommand, InsertionsAreComparedWithEachOther) {
   EXPECT_EQ(v["perturbed"], "the female doctor was wonderful");
   EXPECT_EQ(v["between_groups"], true);
   EXPECT_EQ(v["insertion_labels"], (nlohmann::json{{"female", "neg"}, {"male", "pos"}}));
-  const auto report = run_assay(dir, "fair report --in " + dir.file("out") + " --out " +
-                                         dir.file("report.html"));
+  const auto report =
+      run_assay(dir, "fair report --in " + dir.file("out") + " --out " + dir.file("report.html"));
   ASSERT_EQ(report.exit_code, 0) << report.err;
-  EXPECT_THAT(read_file(dir.file("report.html")),
-              HasSubstr("before one noun (1 of 2, \"the female doctor\" beside \"the male doctor\") the "
-                        "model gives the groups different labels, and 1 of the 1 insertion "
-                        "violations are there"));
+  EXPECT_THAT(
+      read_file(dir.file("report.html")),
+      HasSubstr("before one noun (1 of 2, \"the female doctor\" beside \"the male doctor\") the "
+                "model gives the groups different labels, and 1 of the 1 insertion "
+                "violations are there"));
 }
 
 // Direction and severity: the biased LR (actress and female only in negative texts) flips

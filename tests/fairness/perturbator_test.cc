@@ -316,8 +316,7 @@ TEST(Perturbator, NameSwapsMoveOneAttributeOnly) {
   EXPECT_NE(jamal.perturbations[0].text.find(" said she was tired."), std::string::npos);
   const auto lakisha = Perturbator(r, gender_attribute()).perturb("Lakisha said she was tired.");
   ASSERT_EQ(lakisha.perturbations.size(), 1u);
-  EXPECT_TRUE(in(black.male_names, lakisha.perturbations[0].text))
-      << lakisha.perturbations[0].text;
+  EXPECT_TRUE(in(black.male_names, lakisha.perturbations[0].text)) << lakisha.perturbations[0].text;
   const auto to_white = Perturbator(r, race).perturb("Jamal said he was tired.");
   ASSERT_FALSE(to_white.perturbations.empty());
   EXPECT_TRUE(in(race.groups[0].male_names, to_white.perturbations[0].text))
@@ -329,8 +328,8 @@ TEST(Perturbator, NameSwapsMoveOneAttributeOnly) {
 }
 
 // A text naming more people than max_perturbations (40 actors and 40 waiters, 5 race
-// adjectives each) gets the first max_perturbations perturbations, the same as without the limit, and says the limit was reached; a text under
-// the limit does not.
+// adjectives each) gets the first max_perturbations perturbations, the same as without the limit,
+// and says the limit was reached; a text under the limit does not.
 TEST(Perturbator, PerturbationsPerTextAreLimited) {
   const auto& r = testing::default_resources();
   const auto race = load_attribute("race", default_attribute_dir());
@@ -350,8 +349,9 @@ TEST(Perturbator, PerturbationsPerTextAreLimited) {
   EXPECT_NE(json.find("\"limit_reached\":true"), std::string::npos);
   const auto small = Perturbator(r, race).perturb("The actor met the waiter.");
   EXPECT_FALSE(small.limit_reached);
-  EXPECT_EQ(perturbation_set_to_json(InputRecord{1, "x", {}}, small, false).dump().find("limit_reached"),
-            std::string::npos);
+  EXPECT_EQ(
+      perturbation_set_to_json(InputRecord{1, "x", {}}, small, false).dump().find("limit_reached"),
+      std::string::npos);
 }
 
 // Group words of a file attribute (group_words.h): swapped where they name people, with the
