@@ -451,7 +451,9 @@ void PerturbationBuilder::perturb_persons() {
                                  info.candidates[g][info.chosen[g]].word, why});
           continue;
         }
+        swap_checked_ = true;  // the gender-swap checks passed (the perturbation says so)
         propose_analogy(info, g, who.occs, extra);
+        swap_checked_ = false;
       }
     }
     // "the lovers who inhabit it": the two of a couple, whom one gender for both would make

@@ -46,6 +46,11 @@ struct Perturbation {
   // several sentences changed) and its ratio to the same sentence of the original.
   double fluency = 0;
   double fluency_ratio = 0;
+  // The named checks (referent_checks.h) it passed, in their order: an inserted adjective the
+  // insertion checks, a first name the name checks, a swapped gendered noun the gender-swap
+  // checks; those switched off are not among them. Empty when none applied (a group word, a
+  // file attribute's member noun, --broad-persons).
+  std::vector<std::string> checks;
 };
 
 struct DroppedCandidate {

@@ -141,6 +141,7 @@ class PerturbationBuilder {
   std::string_view text;
   std::size_t max_perturbations;
   bool coref_ = false;
+  bool swap_checked_ = false;  // the analogy being proposed passed the gender-swap checks
 
   PerturbationSet out;
   text::TaggedText tagged;

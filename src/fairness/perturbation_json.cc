@@ -30,6 +30,7 @@ nlohmann::ordered_json perturbation_to_json(const Perturbation& p) {
   j["spans"] = std::move(spans);
   j["fluency"] = number(p.fluency);
   j["fluency_ratio"] = number(p.fluency_ratio);
+  if (!p.checks.empty()) j["checks"] = p.checks;
   return j;
 }
 

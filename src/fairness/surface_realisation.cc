@@ -156,6 +156,14 @@ void PerturbationBuilder::emit(MutationKind kind, std::size_t group,
   p.evidence = evidence;
   p.fluency = fluency.value;
   p.fluency_ratio = fluency.ratio;
+  // The checks this kind of candidate passed on its way here.
+  std::span<const Check> passed;
+  if (kind == MutationKind::kActive && options_.narrow_persons) passed = insertion_checks();
+  if (kind == MutationKind::kName) passed = name_checks();
+  if (kind == MutationKind::kAnalogy && swap_checked_) passed = gender_swap_checks();
+  for (const auto& c : passed) {
+    if (!options_.disabled_checks.count(c.name)) p.checks.emplace_back(c.name);
+  }
   auto edits = r.edits;
   std::sort(edits.begin(), edits.end(),
             [](const auto& a, const auto& b) { return a.begin < b.begin; });

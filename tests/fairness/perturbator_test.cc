@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "fairness/first_names.h"
 #include "fairness/perturbation_json.h"
+#include "fairness/referent_checks.h"
 #include "fairness_test_support.h"
 #include "support/shared_data.h"
 #include "vectors/vector_reader.h"
@@ -325,6 +326,51 @@ TEST(Perturbator, NameSwapsMoveOneAttributeOnly) {
   const auto pool_names = FirstNames::load(FirstNames::default_path());
   const auto pooled = pool_names.replacement("Jamal", knowledge::Gender::kMale, 0, {});
   EXPECT_FALSE(in(black.female_names, pooled)) << pooled;
+}
+
+// Each perturbation lists the named checks it passed: an insertion the insertion checks, a
+// first name the name checks, a co-referent gender swap the gender-swap checks; a check switched
+// off is not among them, and a group word (no named checks) lists none.
+TEST(Perturbator, PerturbationsListTheChecksTheyPassed) {
+  const auto& r = testing::default_resources();
+  const auto names_of = [](std::span<const Check> checks, std::string_view skip = {}) {
+    std::vector<std::string> out;
+    for (const auto& c : checks) {
+      if (c.name != skip) out.emplace_back(c.name);
+    }
+    return out;
+  };
+  const auto set = Perturbator(r, gender_attribute()).perturb("My wife said the doctor met Jamal.");
+  std::set<MutationKind> kinds;
+  for (const auto& p : set.perturbations) {
+    kinds.insert(p.kind);
+    if (p.kind == MutationKind::kActive) {
+      EXPECT_EQ(p.checks, names_of(insertion_checks())) << p.text;
+    }
+    if (p.kind == MutationKind::kName) {
+      EXPECT_EQ(p.checks, names_of(name_checks())) << p.text;
+    }
+    if (p.kind == MutationKind::kAnalogy) {
+      EXPECT_EQ(p.checks, names_of(gender_swap_checks())) << p.text;
+    }
+  }
+  EXPECT_EQ(kinds.size(), 3u);
+  EXPECT_NE(perturbation_to_json(set.perturbations[0]).dump().find("\"checks\":["),
+            std::string::npos);
+  PerturbatorOptions skip;
+  skip.disabled_checks = {"habitual"};
+  for (const auto& p :
+       Perturbator(r, gender_attribute(), skip).perturb("The doctor smiled.").perturbations)
+    EXPECT_EQ(p.checks, names_of(insertion_checks(), "habitual")) << p.text;
+  const auto race = load_attribute("race", default_attribute_dir());
+  const auto group = Perturbator(r, race).perturb("The black nurse smiled.");
+  ASSERT_FALSE(group.perturbations.empty());
+  for (const auto& p : group.perturbations) {
+    if (p.kind == MutationKind::kGroup) {
+      EXPECT_TRUE(p.checks.empty()) << p.text;
+      EXPECT_EQ(perturbation_to_json(p).dump().find("checks"), std::string::npos);
+    }
+  }
 }
 
 // A text naming more people than max_perturbations (40 actors and 40 waiters, 5 race

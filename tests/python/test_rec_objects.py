@@ -284,6 +284,26 @@ def test_keyboard_interrupt_during_a_campaign(spec, tmp_path):
     assert resumed["runs"] == whole["runs"] and resumed["noise"] == whole["noise"]
 
 
+def test_keyboard_interrupt_stops_an_object_blocked_in_c():
+    # fit() waits an hour in one C call (no bytecode runs): Ctrl-C still stops the call at
+    # once, since the object is run on the calling thread, where Python delivers signals.
+    class Blocked(Popular):
+        def fit(self, ratings):
+            __import__("time").sleep(3600)
+
+    import threading
+    import time
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    start = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            assay.rec.fuzz(assay.rec.load(SMALL), Blocked(), "ARAND", trials=2, threads=2)
+    finally:
+        timer.cancel()
+    assert time.monotonic() - start < 30
+
+
 def test_keyboard_interrupt_raised_by_the_object_ends_the_call():
     class Stopping(Popular):
         def recommend(self, users, k):
