@@ -41,6 +41,8 @@ bool CallHooks::serve_one(std::chrono::milliseconds wait) {
     calls_.pop_front();
   }
   try {
+    // After a signal no callable starts: the call is stopping (its caller sees Interrupted).
+    check();
     (*call->f)();
   } catch (pybind11::error_already_set& e) {
     // KeyboardInterrupt (or SystemExit) raised in the callable: the whole call stops.

@@ -80,7 +80,8 @@ class CallHooks {
 
   // run_released's side (the calling thread, without the GIL): serving starts and ends; one
   // queued call is run if one comes within `wait` (a KeyboardInterrupt or SystemExit it raises
-  // stops the whole call, as request_stop). Returns whether one ran.
+  // stops the whole call, as request_stop; after a stop, a queued call gets Interrupted instead
+  // of running). Returns whether one was taken.
   void start_serving();
   void stop_serving();
   bool serve_one(std::chrono::milliseconds wait);
