@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -350,21 +351,43 @@ std::string default_attribute_dir() {
   return ASSAY_ATTRIBUTE_DIR;
 }
 
-std::string attribute_file_path(const std::string& name_or_path, const std::string& data_dir) {
+namespace {
+
+// "a, b, c": the shipped attribute files' names, after `first` when given.
+std::string shipped_names(const std::string& first) {
+  std::string out = first;
+  for (const char* name : kShipped) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
+}
+
+// The file `name_or_path` names: itself when it is a file, else the shipped file of that name.
+std::optional<std::string> find_attribute_file(const std::string& name_or_path,
+                                               const std::string& data_dir) {
   std::error_code ec;
   if (std::filesystem::is_regular_file(name_or_path, ec)) return name_or_path;
   for (const char* name : kShipped) {
     if (name_or_path == name) return data_dir + "/" + name + ".attr";
   }
-  std::string choices = "gender";
-  for (const char* name : kShipped) choices += std::string(", ") + name;
-  throw core::UsageError("the attribute '" + name_or_path + "' is neither a file nor one of " +
-                         choices);
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string attribute_file_path(const std::string& name_or_path, const std::string& data_dir) {
+  if (auto path = find_attribute_file(name_or_path, data_dir)) return *path;
+  throw core::UsageError("the attribute file '" + name_or_path + "' is neither a file nor one of " +
+                         shipped_names("") +
+                         (name_or_path == "gender" ? " (gender is built in, not a file)" : ""));
 }
 
 SensitiveAttribute load_attribute(const std::string& name_or_path, const std::string& data_dir) {
   if (name_or_path == "gender") return gender_attribute();
-  return read_attribute_file(attribute_file_path(name_or_path, data_dir));
+  const auto path = find_attribute_file(name_or_path, data_dir);
+  if (!path) {
+    throw core::UsageError("the attribute '" + name_or_path + "' is neither a file nor one of " +
+                           shipped_names("gender"));
+  }
+  return read_attribute_file(*path);
 }
 
 }  // namespace assay::fairness

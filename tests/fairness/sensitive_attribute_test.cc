@@ -110,6 +110,18 @@ TEST(SensitiveAttribute, MalformedFilesNameFileAndLine) {
   const auto p12 = dir.write("l.attr", "attribute x\ngroups a b\nactive A B\nnames a male\n");
   EXPECT_THAT(error_of(p12), HasSubstr("expected 'names GROUP female|male NAME...'"));
   EXPECT_THROW(load_attribute("caste", testing::kAttributes), core::UsageError);
+  // An attribute file (--name-groups) is a file or a shipped file's name; gender is neither.
+  EXPECT_EQ(attribute_file_path("race", "D"), "D/race.attr");
+  const auto file_error = [](const std::string& name) {
+    try {
+      attribute_file_path(name, testing::kAttributes);
+    } catch (const core::UsageError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_THAT(file_error("gender"), HasSubstr("(gender is built in, not a file)"));
+  EXPECT_THAT(file_error("caste"), HasSubstr("'caste' is neither a file nor one of religion,"));
 }
 
 // Every row the perturbator could read two ways is refused where it stands: a word given for
