@@ -83,7 +83,10 @@ fairness::GateSettings gate_settings(const py::object& gate) {
       } else if (key == "task") {
         s.task = text(key, v);
       } else if (key == "sim" || key == "nat") {
-        const double x = py::float_(py::reinterpret_borrow<py::object>(v));
+        if (py::isinstance<py::bool_>(v) ||
+            !(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)))
+          throw core::UsageError("gate['" + key + "']: expected a number");
+        const double x = v.cast<double>();
         const std::string name = "gate['" + key + "']";
         check_finite(x, name.c_str());
         (key == "sim" ? s.sim : s.nat) = x;
@@ -94,7 +97,8 @@ fairness::GateSettings gate_settings(const py::object& gate) {
       } else if (key == "vectors_format") {
         s.vectors_format = text(key, v);
       } else if (key == "exact") {
-        s.exact = py::bool_(py::reinterpret_borrow<py::object>(v));
+        if (!py::isinstance<py::bool_>(v)) throw core::UsageError("gate['exact']: expected a bool");
+        s.exact = v.cast<bool>();
       } else {
         throw core::UsageError("gate: unknown setting '" + key +
                                "' (gate, action, task, sim, nat, model_dir, vectors, "

@@ -83,6 +83,10 @@ def test_perturb_and_test_gate_as_the_command(tmp_path):
         assay.fair.perturb(texts, gate={"threshold": 1})
     with pytest.raises(assay.UsageError, match="gate: expected aeon, got 'bert'"):
         assay.fair.perturb(texts, gate="bert")
+    with pytest.raises(assay.UsageError, match=r"gate\['sim'\]: expected a number"):
+        assay.fair.perturb(texts, gate={"sim": "0.9"})
+    with pytest.raises(assay.UsageError, match=r"gate\['nat'\]: expected a finite number"):
+        assay.fair.perturb(texts, gate={"nat": float("nan")})
     with pytest.raises(assay.UsageError, match="gate action: expected drop or flag"):
         assay.fair.perturb(texts, gate={"action": "keep"})
     # A gate that drops nearly everything says so, as the command does on stderr.
