@@ -48,6 +48,17 @@ httplib::Client client(int port, int timeout_seconds = 30) {
   return c;
 }
 
+// GET /metrics until it holds `line` (at most about 10 s); the last exposition read.
+std::string metrics_once(httplib::Client& c, const std::string& line) {
+  std::string body;
+  for (int i = 0; i < 500; ++i) {
+    if (const auto m = c.Get("/metrics")) body = m->body;
+    if (body.find(line) != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return body;
+}
+
 httplib::Result post_text(httplib::Client& c, const std::string& text) {
   return c.Post("/predict", nlohmann::json{{"text", text}}.dump(), "application/json");
 }
@@ -247,11 +258,7 @@ TEST(FairServeCommand, SaturatedThenSigtermDrainsTheRequestInFlight) {
   });
   auto c = client(serve.port());
   // Wait until the first request is being worked on.
-  for (int i = 0; i < 200; ++i) {
-    const auto m = c.Get("/metrics");
-    if (m && m->body.find("assay_serve_in_flight 1\n") != std::string::npos) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  (void)metrics_once(c, "assay_serve_in_flight 1\n");
   const auto busy = post_text(c, "the film");
   ASSERT_TRUE(busy);
   EXPECT_EQ(busy->status, 503);
@@ -319,14 +326,8 @@ TEST(FairServeCommand, WorkOfARequestAnswered504Stops) {
   const auto late = post_text(c, text);
   ASSERT_TRUE(late);
   EXPECT_EQ(late->status, 504);
-  std::string metrics;
-  for (int i = 0; i < 500; ++i) {  // the work stops at its next check
-    const auto m = c.Get("/metrics");
-    ASSERT_TRUE(m);
-    metrics = m->body;
-    if (metrics.find("assay_serve_in_flight 0\n") != std::string::npos) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  // The work stops at its next check.
+  const std::string metrics = metrics_once(c, "assay_serve_in_flight 0\n");
   EXPECT_THAT(metrics, HasSubstr("assay_serve_in_flight 0\n"));
   EXPECT_THAT(metrics, HasSubstr("assay_serve_abandoned_total 1\n"));
   EXPECT_THAT(metrics, HasSubstr("assay_serve_upstream_texts_total 0\n"));
