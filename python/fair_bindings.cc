@@ -4,7 +4,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
-#include <filesystem>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,14 +13,11 @@
 #include <vector>
 
 #include "bindings.h"
-#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/output_path.h"
-#include "core/thread_pool.h"
+#include "core/shard.h"
+#include "fairness/fair_run_request.h"
 #include "fairness/fairness_input.h"
-#include "fairness/fairness_run.h"
-#include "fairness/fairness_summary_json.h"
-#include "fairness/fairness_test_runner.h"
 #include "fairness/perturb_run.h"
 #include "fairness/perturbation_gate.h"
 #include "fairness/perturbation_json.h"
@@ -28,7 +25,6 @@
 #include "fairness/perturbator_config.h"
 #include "interrupt.h"
 #include "json_value.h"
-#include "models/answer_cache.h"
 #include "models/cached_model.h"
 #include "models/text_input.h"
 #include "perturbation_kwargs.h"
@@ -154,84 +150,163 @@ py::list perturb(const std::vector<std::string>& texts, const std::string& attri
   return records;
 }
 
-struct TestOutcome {
-  std::vector<std::string> violations;
-  nlohmann::ordered_json summary;
-};
+// The request of fair.test's and fair.mitigate's keywords (a FairRunRequest, as the commands
+// fill it from their flags).
+fairness::FairRunRequest run_request(const std::string& attribute, const py::kwargs& kw,
+                                     const py::object& gate, std::size_t chunk, std::size_t threads,
+                                     const std::optional<std::string>& shard,
+                                     const std::vector<std::string>& merge, const std::string& out,
+                                     const std::string& cache, const char* const* files) {
+  fairness::FairRunRequest r;
+  r.perturbator = perturbator_config(attribute, kw);
+  r.gate = gate_settings(gate);
+  r.chunk = chunk;
+  r.threads = threads;
+  if (shard) r.shard = core::parse_shard(*shard);
+  r.merge = merge;
+  r.out = out;
+  r.quiet = true;
+  check_threads(static_cast<long long>(threads), true);
+  fairness::check_fair_run_request(r);
+  if (!out.empty()) core::check_output_directory(out);
+  if (!cache.empty()) core::check_database_file(cache);
+  core::check_paths_apart({}, {}, {{"cache", cache}}, {{"out", out, {files[0], files[1]}}});
+  return r;
+}
 
-py::dict test(py::object model, const std::vector<std::string>& texts, const std::string& attribute,
-              py::object labels, py::object model_id, const std::optional<std::string>& cache_arg,
-              std::optional<std::uint64_t> budget, std::size_t batch, std::size_t chunk,
-              std::size_t threads, std::size_t max_line_bytes,
-              const std::optional<std::string>& out_arg, py::object gate, py::object progress,
-              const py::kwargs& kw) {
-  const auto config = perturbator_config(attribute, kw);
-  const auto gs = gate_settings(gate);
-  const auto inputs = input_records(texts, max_line_bytes);
-  const std::string cache = cache_arg.value_or(""), out = out_arg.value_or("");
+// The model callable behind the answer cache of cache=, budget=, batch= (models::
+// behind_answer_cache, as the commands put theirs).
+models::ModelUnderTest python_model_under_test(py::object model, py::object labels,
+                                               py::object model_id, const std::string& cache,
+                                               std::optional<std::uint64_t> budget,
+                                               std::size_t batch, CallHooks& hooks) {
   if (!py::hasattr(model, "__call__"))
     throw core::UsageError("model: expected a callable from a list of texts to scores");
   if (batch == 0) throw core::UsageError("batch: expected at least 1");
-  if (chunk == 0) throw core::UsageError("chunk: expected at least 1");
-  check_threads(static_cast<long long>(threads), true);
   if (budget && cache.empty()) throw core::UsageError("budget needs cache=FILE");
   if (!cache.empty() && model_id.is_none())
     throw core::UsageError(
         "cache needs model_id=NAME: the name the answers are cached under (change it when the "
         "model changes)");
-  if (!out.empty()) core::check_output_directory(out);
-  if (!cache.empty()) core::check_database_file(cache);
-  core::check_paths_apart({}, {}, {{"cache", cache}},
-                          {{"out", out, {"violations.jsonl", "summary.json"}}});
+  return models::behind_answer_cache(
+      std::make_unique<PythonModel>(model, model_labels(model, labels),
+                                    model_identity(model, model_id), batch, hooks),
+      {cache, budget, batch});
+}
+
+// What a run did besides its results: 'complete' (every chunk finished: the results are
+// there), 'executed' and 'resumed' chunks, the chunks' store.
+void add_progress(py::dict& result, const fairness::FairRunProgress& p) {
+  result["complete"] = p.complete;
+  result["executed"] = p.n_executed;
+  result["resumed"] = p.n_resumed;
+  result["merged"] = p.merged;
+}
+
+constexpr const char* kTestFiles[] = {"violations.jsonl", "summary.json"};
+constexpr const char* kMitigateFiles[] = {"mitigation.json", "mitigation.csv"};
+
+py::dict test(py::object model, const std::vector<std::string>& texts, const std::string& attribute,
+              py::object labels, py::object model_id, const std::optional<std::string>& cache_arg,
+              std::optional<std::uint64_t> budget, std::size_t batch, std::size_t chunk,
+              std::size_t threads, std::size_t max_line_bytes, double min_delta,
+              const std::optional<std::string>& shard, const std::vector<std::string>& merge,
+              const std::optional<std::string>& out_arg, py::object gate, py::object progress,
+              const py::kwargs& kw) {
+  const std::string cache = cache_arg.value_or(""), out = out_arg.value_or("");
+  auto request =
+      run_request(attribute, kw, gate, chunk, threads, shard, merge, out, cache, kTestFiles);
+  auto inputs = input_records(texts, max_line_bytes);
   CallHooks hooks(std::move(progress));
-  std::unique_ptr<models::Model> m = std::make_unique<PythonModel>(
-      model, model_labels(model, labels), model_identity(model, model_id), batch, hooks);
-  models::CachedModel* cached = nullptr;
-  if (!cache.empty()) {
-    auto c = std::make_unique<models::CachedModel>(std::move(m),
-                                                   std::make_shared<models::AnswerCache>(cache),
-                                                   models::CachedModelOptions{budget, batch});
-    cached = c.get();
-    m = std::move(c);
-  }
+  auto m = python_model_under_test(model, labels, model_id, cache, budget, batch, hooks);
+  request.on_progress = [&hooks](std::uint64_t done, std::uint64_t total) {
+    hooks.report(done, total);
+  };
   std::string warning;
   auto outcome = run_released(hooks, [&] {
-    const auto loaded =
-        fairness::load_gated_perturbator(fairness::perturbator_settings(config), gs);
-    fairness::FairnessTestOptions to;
-    if (loaded.gate) to.filter = loaded.gate->filter();
-    to.chunk_inputs = chunk;
-    to.threads = threads;
-    to.progress.quiet = true;
-    to.progress.on_add = [&hooks](std::uint64_t done, std::uint64_t total) {
-      hooks.report(done, total);
-    };
-    auto run = fairness::run_fairness_test(*loaded.perturbator, *m, inputs, to, "python", nullptr);
-    if (loaded.gate) warning = loaded.gate->drop_warning(loaded.gate->counts(), kGateFix);
-    TestOutcome o;
-    o.summary = fairness::fairness_summary_json(run.summary, m->identity(),
-                                                loaded.perturbator->attribute().name);
-    if (cached) {
-      o.summary["answers_from_cache"] = cached->n_hits();
-      o.summary["answers_asked"] = cached->n_queries();
-    }
-    o.violations = std::move(run.violations);
-    if (!out.empty()) {  // the command's two files, each written atomically
-      std::filesystem::create_directories(out);
-      core::AtomicFileWriter file(out + "/violations.jsonl");
-      for (const auto& line : o.violations) file.stream() << line << '\n';
-      file.commit();
-      core::write_file_atomically(out + "/summary.json", o.summary.dump(2) + "\n");
-    }
+    fairness::FairRun run(std::move(request), std::move(inputs), std::move(m));
+    auto o = fairness::run_fair_test(run, min_delta);
+    if (run.gate() && o.progress.gate_counts)
+      warning = run.gate()->drop_warning(*o.progress.gate_counts, kGateFix);
     return o;
   });
   warn_if_gate_drops_most(warning);
+  py::dict result;
+  add_progress(result, outcome.progress);
+  if (!outcome.progress.complete) return result;
   py::list violations;
   for (const auto& line : outcome.violations)
     violations.append(to_python(nlohmann::ordered_json::parse(line)));
-  py::dict result;
   result["violations"] = violations;
-  result["summary"] = to_python(outcome.summary);
+  result["summary"] = to_python(outcome.summary_json);
+  return result;
+}
+
+// Each text's gold label (None: it has none) as its position among the model's labels.
+std::vector<std::optional<std::size_t>> gold_positions(const py::object& gold, std::size_t n_texts,
+                                                       const models::Model& model) {
+  std::vector<std::optional<std::size_t>> out(n_texts);
+  if (gold.is_none()) return out;
+  if (py::isinstance<py::str>(gold) || !py::isinstance<py::sequence>(gold))
+    throw core::UsageError("gold: expected a list of label names (or None), one per text");
+  const auto list = gold.cast<py::sequence>();
+  if (list.size() != n_texts) {
+    throw core::UsageError("gold: " + std::to_string(list.size()) + " labels for " +
+                           std::to_string(n_texts) + " texts");
+  }
+  for (std::size_t i = 0; i < n_texts; ++i) {
+    if (list[i].is_none()) continue;
+    if (!py::isinstance<py::str>(list[i]))
+      throw core::UsageError("gold[" + std::to_string(i) + "]: expected a label name or None");
+    const auto label = list[i].cast<std::string>();
+    const auto& labels = model.labels();
+    const auto at = std::find(labels.begin(), labels.end(), label);
+    if (at == labels.end())
+      throw core::UsageError("gold[" + std::to_string(i) + "]: '" + label +
+                             "' is not one of the model's labels");
+    out[i] = static_cast<std::size_t>(at - labels.begin());
+  }
+  return out;
+}
+
+py::dict mitigate(py::object model, const std::vector<std::string>& texts,
+                  const std::string& attribute, py::object labels, py::object gold,
+                  py::object model_id, const std::optional<std::string>& cache_arg,
+                  std::optional<std::uint64_t> budget, std::size_t batch, std::size_t chunk,
+                  std::size_t threads, std::size_t max_line_bytes,
+                  const std::vector<double>& epsilons, std::size_t max_k,
+                  const std::optional<std::string>& shard, const std::vector<std::string>& merge,
+                  const std::optional<std::string>& out_arg, py::object gate, py::object progress,
+                  const py::kwargs& kw) {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string cache = cache_arg.value_or(""), out = out_arg.value_or("");
+  auto request =
+      run_request(attribute, kw, gate, chunk, threads, shard, merge, out, cache, kMitigateFiles);
+  fairness::MitigationStudyOptions so;
+  so.started = started;
+  so.epsilons = epsilons;
+  so.max_k = max_k;
+  so.batch = batch;
+  fairness::check_mitigation_options(so);
+  auto inputs = input_records(texts, max_line_bytes);
+  CallHooks hooks(std::move(progress));
+  auto m = python_model_under_test(model, labels, model_id, cache, budget, batch, hooks);
+  const auto gold_at = gold_positions(gold, texts.size(), *m.model);
+  request.on_progress = [&hooks](std::uint64_t done, std::uint64_t total) {
+    hooks.report(done, total);
+  };
+  std::string warning;
+  auto outcome = run_released(hooks, [&] {
+    fairness::FairRun run(std::move(request), std::move(inputs), std::move(m));
+    auto o = fairness::run_fair_mitigate(run, std::move(so), gold_at, {});
+    if (run.gate() && o.progress.gate_counts)
+      warning = run.gate()->drop_warning(*o.progress.gate_counts, kGateFix);
+    return o;
+  });
+  warn_if_gate_drops_most(warning);
+  py::dict result;
+  add_progress(result, outcome.progress);
+  if (outcome.study) result["study"] = to_python(outcome.study->json);
   return result;
 }
 
@@ -264,13 +339,15 @@ void add_fair(py::module_& parent) {
         py::arg("attribute") = "gender", py::arg("labels") = py::none(),
         py::arg("model_id") = py::none(), py::arg("cache") = py::none(),
         py::arg("budget") = py::none(), py::arg("batch") = 64, py::arg("chunk") = 64,
-        py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes, py::arg("out") = "",
+        py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes,
+        py::arg("min_delta") = 0.0, py::arg("shard") = py::none(),
+        py::arg("merge") = std::vector<std::string>{}, py::arg("out") = "",
         py::arg("gate") = py::none(), py::arg("progress") = py::none(),
         (std::string(
              "test(model, texts, *, attribute='gender', labels=None, model_id=None, cache=None, "
              "budget=None, batch=64, chunk=64, threads=0, max_line_bytes=") +
          std::to_string(kMaxTextBytes) +
-         ", out=None, gate=None, progress=None, **options) "
+         ", min_delta=0, shard=None, merge=[], out=None, gate=None, progress=None, **options) "
          "-> dict\n\n"
          "MT-NLP's Algorithm 1 as `assay fair test`: every text perturbed, the model asked "
          "for each original and its perturbations, and every perturbation whose label "
@@ -278,12 +355,38 @@ void add_fair(py::module_& parent) {
          "array of scores (e.g. pipeline.predict_proba), asked `batch` texts at a time. "
          "labels: its labels in score order (default: the estimator's classes_). cache: "
          "the answer cache's SQLite file (needs model_id, the name answers are kept "
-         "under); budget: texts the model may be asked. out: a directory for "
+         "under); it keeps each finished chunk of `chunk` inputs too, so a call after an "
+         "interrupted one resumes. budget: texts the model may be asked. min_delta: a changed "
+         "label counts only when the original label's score fell by at least this much. "
+         "shard: 'I/N' (or 'auto': an MPI or Slurm launcher's rank) runs that share of the "
+         "chunks into cache; merge: other shards' caches copied in first. out: a directory for "
          "violations.jsonl and summary.json, as the command writes them. gate: as "
-         "perturb's; only the perturbations it keeps are asked. Returns "
-         "{'violations': [...], 'summary': {...}}. options: " +
+         "perturb's; only the perturbations it keeps are asked. Returns {'complete', "
+         "'executed', 'resumed', 'merged' (chunks), and once every chunk is finished "
+         "'violations': [...], 'summary': {...}}. options: " +
          kPerturbationKeywords)
             .c_str());
+  m.def("mitigate", &mitigate, py::arg("model"), py::arg("texts"), py::kw_only(),
+        py::arg("attribute") = "gender", py::arg("labels") = py::none(),
+        py::arg("gold") = py::none(), py::arg("model_id") = py::none(),
+        py::arg("cache") = py::none(), py::arg("budget") = py::none(), py::arg("batch") = 64,
+        py::arg("chunk") = 64, py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes,
+        py::arg("epsilons") = fairness::MitigationStudyOptions{}.epsilons,
+        py::arg("max_k") = fairness::MitigationStudyOptions{}.max_k, py::arg("shard") = py::none(),
+        py::arg("merge") = std::vector<std::string>{}, py::arg("out") = "",
+        py::arg("gate") = py::none(), py::arg("progress") = py::none(),
+        "mitigate(model, texts, *, attribute='gender', labels=None, gold=None, model_id=None, "
+        "cache=None, budget=None, batch=64, chunk=64, threads=0, max_line_bytes=..., "
+        "epsilons=[0.1, 0.5, 1, 1.8, 5, 10], max_k=16, shard=None, merge=[], out=None, "
+        "gate=None, progress=None, **options) -> dict\n\n"
+        "The neutral layer measured as `assay fair mitigate` measures it (MT-NLP Fig. 5): the "
+        "texts fair.test asks, then every one answered as `fair serve` answers it, and per "
+        "epsilon the violations that remain. model, labels, model_id, cache, budget, batch, "
+        "chunk, threads, shard, merge, gate and options: as fair.test's. gold: each text's "
+        "label (or None), for the accuracies. max_k: perturbations of a class's "
+        "representative asked. out: a directory for mitigation.json and mitigation.csv. "
+        "Returns {'complete', 'executed', 'resumed', 'merged', and once every chunk is "
+        "finished 'study': mitigation.json's content}.");
 }
 
 }  // namespace assay::python

@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include "bindings.h"
+#include "core/version.h"
 #include "errors.h"
 
 PYBIND11_MODULE(assay, m) {
@@ -11,7 +12,7 @@ PYBIND11_MODULE(assay, m) {
       "assay: tests of ML software. assay.fair (fairness of NLP models), assay.aeon (quality "
       "of generated test cases), assay.rec (recommender stability), assay.models (the "
       "library's model adapters). See docs/python.md.";
-  m.attr("__version__") = ASSAY_VERSION;
+  m.attr("__version__") = assay::core::kVersion;
   assay::python::register_errors(m);
   assay::python::add_fair(m);
   assay::python::add_aeon(m);

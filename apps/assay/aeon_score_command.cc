@@ -18,12 +18,12 @@
 #include "core/error.h"
 #include "core/file_lock.h"
 #include "core/jsonl.h"
+#include "core/version.h"
 #include "lm/bert_model.h"
 #include "lm/model_spec.h"
 #include "lm/sphinx_model.h"
 #include "option_checks.h"
 #include "shard_options.h"
-#include "version.h"
 
 namespace assay::cli {
 namespace {
@@ -49,7 +49,7 @@ struct AeonScoreOptions {
 
 // Everything besides the pairs and the scorer's backends that decides a chunk's lines.
 std::string score_settings(const AeonScoreOptions& o) {
-  std::string s = std::string("assay ") + kAssayVersion;
+  std::string s = std::string("assay ") + core::kVersion;
   s += "\nmodel-dir " + o.model_dir + "\nembedding-dir " + o.embedding_dir;
   s += "\nngram-model " + o.ngram_model + "\nngram-normaliser " + o.ngram_normaliser;
   s += "\nvectors " + o.vectors + " " + o.vectors_format + "\nwordnet " + o.wordnet_dir;
@@ -158,7 +158,7 @@ int run(const AeonScoreOptions& o) {
       aeon::score_test_cases(scorer, cases, format, ro, score_settings(o), store.get());
   if (store) {
     report_chunked_run({run.n_owned, run.n_executed, run.n_resumed, run.complete}, shard, o.chunk,
-                       store.get(), "--store", o.out.empty() ? "the scores" : o.out, o.quiet);
+                       store->path(), "--store", o.out.empty() ? "the scores" : o.out, o.quiet);
   }
   if (!run.complete) return kOk;  // a shard: its chunks are in its store
   write_output(o.out, [&](std::ostream& os) {

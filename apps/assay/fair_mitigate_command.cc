@@ -30,15 +30,13 @@ namespace assay::cli {
 namespace {
 
 struct FairMitigateOptions : FairRunOptions {
-  std::string out;
-  std::vector<double> epsilons = {0.1, 0.5, 1, 1.8, 5, 10};
-  std::size_t max_k = 16;  // as fair serve's --max-k
+  std::vector<double> epsilons = fairness::MitigationStudyOptions{}.epsilons;
+  std::size_t max_k = fairness::MitigationStudyOptions{}.max_k;  // as fair serve's --max-k
   // The adversarial-training comparison (the paper's "LR Base"), for an lr: model.
   std::string adversarial_train;
   std::string adversarial_text_column = "text", adversarial_label_column = "label";
   double adversarial_c = 1.0;
   std::string adversarial_model_out;
-  ShardOptions sharding;
 };
 
 // The labelled training file of --adversarial-train, its labels as the model under test names
@@ -59,12 +57,25 @@ fairness::AdversarialTraining read_training_data(const FairMitigateOptions& o,
   return data;
 }
 
+void report_epsilon(const fairness::EpsilonOutcome& e) {
+  std::fprintf(stderr,
+               "epsilon %g: %zu of %zu violations remain (each input's own set: %zu, reference "
+               "weighting: %zu)%s\n",
+               e.epsilon, e.violations, e.violations_before, e.input_set_violations,
+               e.reference_violations,
+               e.pairs_outside_class == 0 ? ""
+                                          : (", " + std::to_string(e.pairs_outside_class) +
+                                             " pairs outside one class (not certified)")
+                                                .c_str());
+}
+
 int run(const FairMitigateOptions& o) {
-  if (o.epsilons.empty()) throw core::UsageError("--epsilon needs at least one value");
-  for (double e : o.epsilons) {
-    if (!std::isfinite(e) || e < 0)
-      throw core::UsageError("--epsilon: " + std::to_string(e) + " is not a finite value >= 0");
-  }
+  fairness::MitigationStudyOptions so;
+  so.started = std::chrono::steady_clock::now();
+  so.epsilons = o.epsilons;
+  so.max_k = o.max_k;
+  so.batch = o.model.batch;
+  fairness::check_mitigation_options(so);
   const bool adversarial = !o.adversarial_train.empty();
   if (adversarial && o.model.spec.rfind("lr:", 0) != 0)
     throw core::UsageError(
@@ -75,45 +86,16 @@ int run(const FairMitigateOptions& o) {
     throw core::UsageError(
         "--adversarial-train reads a TSV or CSV file by its header: --adversarial-text-column "
         "and --adversarial-label-column must name its columns");
-  const core::Shard shard = shard_of(o.sharding);
-  require_store(o.sharding, o.model.cache, "--cache");
-  fairness::MitigationStudyOptions so;
-  so.started = std::chrono::steady_clock::now();
-  so.epsilons = o.epsilons;
-  so.threads = o.threads;
-  so.max_k = o.max_k;
-  so.batch = o.model.batch;
-  auto fr = open_fair_run(o);
+  auto opened = open_fair_run(o);
+  auto& fr = *opened.run;
   // The training file is checked before the model is asked anything.
-  if (adversarial) so.adversarial = read_training_data(o, *fr.model);
-
-  const auto to = runner_options(o, fr, shard, "fair mitigate");
-  so.filter = to.filter;
-  // Finished chunks live in the answer cache's file, beside the answers (and `fair test`'s).
-  const auto store = open_fair_run_store(o, o.sharding, &fairness::open_fair_mitigate_store);
-  so.asking = std::chrono::steady_clock::now();
-  auto answers = fairness::answer_inputs(*fr.perturbator, *fr.model, fr.inputs, to,
-                                         fair_run_settings(o, fr), store.store.get());
-  report_chunked_run({answers.n_owned, answers.n_executed, answers.n_resumed, answers.complete},
-                     shard, o.chunk, store.store.get(), "--cache", o.out, o.quiet);
-  // A shard's chunks are in its cache; the outputs come from the run that merges them all.
-  if (!answers.complete) return kOk;
-  std::filesystem::create_directories(o.out);
-  const auto filtered = answers.filtered;
-  const auto study = fairness::study_mitigation(
-      *fr.perturbator, *fr.model, fr.cached, fr.inputs.size(), fr.gold, std::move(answers), so,
-      [&o](const fairness::EpsilonOutcome& e) {
-        if (o.quiet) return;
-        std::fprintf(stderr,
-                     "epsilon %g: %zu of %zu violations remain (each input's own set: %zu, "
-                     "reference weighting: %zu)%s\n",
-                     e.epsilon, e.violations, e.violations_before, e.input_set_violations,
-                     e.reference_violations,
-                     e.pairs_outside_class == 0 ? ""
-                                                : (", " + std::to_string(e.pairs_outside_class) +
-                                                   " pairs outside one class (not certified)")
-                                                      .c_str());
-      });
+  if (adversarial) so.adversarial = read_training_data(o, fr.model());
+  const auto outcome = fairness::run_fair_mitigate(fr, std::move(so), opened.gold,
+                                                   [&o](const fairness::EpsilonOutcome& e) {
+                                                     if (!o.quiet) report_epsilon(e);
+                                                   });
+  if (!outcome.progress.complete) return kOk;
+  const auto& study = *outcome.study;
   if (adversarial && !o.quiet) {
     const auto& a = study.json["adversarial_training"];
     std::fprintf(stderr,
@@ -122,8 +104,6 @@ int run(const FairMitigateOptions& o) {
                  a["train_texts"].get<std::size_t>(), a["perturbations_added"].get<std::size_t>(),
                  a["violations"].get<std::size_t>(), study.violations_before);
   }
-  core::write_file_atomically(o.out + "/mitigation.csv", study.csv);
-  core::write_file_atomically(o.out + "/mitigation.json", study.json.dump(2) + "\n");
   if (!o.quiet) {
     std::fprintf(stderr,
                  "%zu inputs, %zu mutable, %zu perturbations, %zu violations before smoothing "
@@ -132,7 +112,7 @@ int run(const FairMitigateOptions& o) {
                  o.out.c_str());
   }
   report_answers(o, fr);
-  if (fr.gate) report_gate(*fr.gate, filtered ? *filtered : fr.gate->counts(), o.quiet);
+  report_fair_run_gate(o, fr, outcome.progress);
   return kOk;
 }
 
@@ -168,7 +148,6 @@ void add_fair_mitigate_command(CLI::App& fair, CommandResult& result) {
   add_output_file(cmd, "--adversarial-model-out", o->adversarial_model_out,
                   "Save the retrained LR (an lr: model file, written atomically)")
       ->needs(train);
-  add_shard_options(cmd, o->sharding, "--cache");
   cmd->callback([o, &result] { result.exit_code = run(*o); });
 }
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "fairness/fairness_input.h"
 #include "option_checks.h"
-#include "version.h"
 
 namespace assay::cli {
 
@@ -20,59 +20,62 @@ void add_fair_run_options(CLI::App* cmd, FairRunOptions& o) {
       ->capture_default_str();
   add_perturbation_options(cmd, o.perturbation);
   add_gate_options(cmd, o.gate);
+  add_shard_options(cmd, o.sharding, "--cache");
   cmd->add_flag("--quiet", o.quiet, "No progress or summary on stderr");
 }
 
-FairRun open_fair_run(const FairRunOptions& o) {
+namespace {
+
+void report_fair_run(const FairRunOptions& o, const fairness::FairRunProgress& progress,
+                     const std::string& outputs) {
+  report_merged(o.sharding, progress.merged, progress.store, o.quiet);
+  report_chunked_run({progress.n_owned, progress.n_executed, progress.n_resumed, progress.complete},
+                     shard_of(o.sharding), o.chunk, progress.store, "--cache", outputs, o.quiet);
+}
+
+}  // namespace
+
+OpenedFairRun open_fair_run(const FairRunOptions& o) {
+  fairness::FairRunRequest request;
+  request.perturbator = o.perturbation;
+  request.gate = o.gate;
+  request.chunk = o.chunk;
+  request.threads = o.threads;
+  request.shard = shard_of(o.sharding);
+  request.merge = o.sharding.merge;
+  request.out = o.out;
+  request.data = o.inputs.input;
+  request.quiet = o.quiet;
+  request.on_chunks_done = [&o](const fairness::FairRunProgress& progress) {
+    report_fair_run(o, progress, o.out);
+  };
   // Bad input, model, perturbator and gate options fail before anything is read or opened.
   (void)text_input_options(o.inputs);
   check_model_open_options(o.model);
-  auto settings = perturbator_settings(o.perturbation);
-  fairness::check_gate_settings(o.gate);
-  FairRun run;
-  run.inputs = read_input(o.inputs, &fairness::read_inputs);
-  run.model = open_model_under_test(o.model, &run.cached);
-  run.gold = gold_indices(*run.model, o.model.adapter, run.inputs,
-                          [&](const fairness::InputRecord& input) {
-                            return core::SourceLocation(o.inputs.input, input.line);
-                          });
-  open_perturbator(std::move(settings), o.gate, run);
-  return run;
-}
-
-void open_perturbator(PerturbatorSettings settings, const GateOptions& gate, FairRun& run) {
-  auto loaded = fairness::load_gated_perturbator(std::move(settings), gate);
-  run.gate = std::move(loaded.gate);
-  static_cast<fairness::LoadedPerturbator&>(run) = std::move(loaded);
-}
-
-fairness::FairnessTestOptions runner_options(const FairRunOptions& o, const FairRun& run,
-                                             const core::Shard& shard, std::string label) {
-  return fairness::fairness_test_options(
-      {.chunk = o.chunk, .threads = o.threads, .shard = shard, .quiet = o.quiet}, std::move(label),
-      run.gate ? run.gate->filter() : fairness::PerturbationFilter{});
-}
-
-FairRunStore open_fair_run_store(const FairRunOptions& o, const ShardOptions& sharding,
-                                 std::unique_ptr<core::ChunkStore> (*open)(const std::string&)) {
-  FairRunStore out;
-  if (o.model.cache.empty()) return out;
-  out.store = open(o.model.cache);
-  out.lock = out.store->lock();
-  merge_shards(sharding, *out.store, o.quiet);
+  require_store(o.sharding, o.model.cache, "--cache");
+  fairness::check_fair_run_request(request);
+  auto inputs = read_input(o.inputs, &fairness::read_inputs);
+  auto model = open_model_under_test(o.model);
+  OpenedFairRun out;
+  out.gold =
+      gold_indices(*model.model, o.model.adapter, inputs, [&](const fairness::InputRecord& input) {
+        return core::SourceLocation(o.inputs.input, input.line);
+      });
+  out.run =
+      std::make_unique<fairness::FairRun>(std::move(request), std::move(inputs), std::move(model));
   return out;
 }
 
-void report_answers(const FairRunOptions& o, const FairRun& run) {
-  if (o.quiet || !run.cached) return;
+void report_answers(const FairRunOptions& o, const fairness::FairRun& run) {
+  if (o.quiet || !run.cached()) return;
   std::fprintf(stderr, "answers: %llu from %s, %llu asked of the model\n",
-               static_cast<unsigned long long>(run.cached->n_hits()), o.model.cache.c_str(),
-               static_cast<unsigned long long>(run.cached->n_queries()));
+               static_cast<unsigned long long>(run.cached()->n_hits()), o.model.cache.c_str(),
+               static_cast<unsigned long long>(run.cached()->n_queries()));
 }
 
-std::string fair_run_settings(const FairRunOptions& o, const FairRun& run) {
-  return fairness::fair_run_key(std::string("assay ") + kAssayVersion, o.perturbation,
-                                *run.perturbator, fairness::gate_settings_key(o.gate));
+void report_fair_run_gate(const FairRunOptions& o, const fairness::FairRun& run,
+                          const fairness::FairRunProgress& progress) {
+  if (run.gate() && progress.gate_counts) report_gate(*run.gate(), *progress.gate_counts, o.quiet);
 }
 
 }  // namespace assay::cli

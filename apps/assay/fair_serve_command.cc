@@ -34,17 +34,24 @@
 
 #include "command.h"
 #include "core/error.h"
-#include "fair_run_options.h"
 #include "fairness/neutral_service.h"
 #include "fairness/neutral_upstream.h"
+#include "fairness/perturbation_gate.h"
 #include "fairness/serving_protocols.h"
+#include "gate_options.h"
+#include "model_options.h"
 #include "models/label_map.h"
 #include "option_checks.h"
+#include "perturbation_options.h"
 
 namespace assay::cli {
 namespace {
 
-struct FairServeOptions : FairRunOptions {
+struct FairServeOptions {
+  ModelOpenOptions model;  // --upstream, --cache and the adapter's options
+  PerturbationOptions perturbation;
+  GateOptions gate;
+  bool quiet = false;
   std::string listen = "127.0.0.1:8080";
   double epsilon = 1;
   std::size_t max_k = 16;
@@ -139,8 +146,7 @@ int run(FairServeOptions& o) {
                                                          .batch = (o.max_k + 2) * o.max_batch,
                                                          .probe_batches = !o.template_given});
   fairness::check_gate_settings(o.gate);
-  FairRun run;
-  open_perturbator(perturbator_settings(o.perturbation), o.gate, run);
+  const auto run = fairness::load_gated_perturbator(perturbator_settings(o.perturbation), o.gate);
 
   fairness::NeutralServiceOptions so;
   so.epsilon = o.epsilon;

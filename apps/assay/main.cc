@@ -27,8 +27,8 @@
 #include "core/error.h"
 #include "core/excerpt.h"
 #include "core/interrupt.h"
+#include "core/version.h"
 #include "option_checks.h"
-#include "version.h"
 
 namespace assay::cli {
 std::vector<CommandEntry>& command_registry() {
@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "assay: test machine-learning software — fairness of NLP models, quality of "
       "generated test cases, stability of recommenders"};
-  app.set_version_flag("--version", std::string("assay ") + kAssayVersion);
+  app.set_version_flag("--version", std::string("assay ") + assay::core::kVersion);
   app.require_subcommand(1);
 
   auto entries = command_registry();

@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "core/interrupt.h"
-#include "models/batched_model.h"
 #include "models/label_map.h"
 #include "option_checks.h"
 
@@ -96,16 +95,10 @@ void check_model_open_options(const ModelOpenOptions& o) {
   (void)model_options(o.adapter);
 }
 
-std::unique_ptr<models::Model> open_model_under_test(const ModelOpenOptions& o,
-                                                     models::CachedModel** cached) {
+models::ModelUnderTest open_model_under_test(const ModelOpenOptions& o) {
   check_model_open_options(o);
-  models::CachedModelOptions co;
-  co.budget = o.budget;
-  co.batch_size = o.batch;
-  auto model = models::open_model_with_cache(o.spec, model_options(o.adapter), o.cache, co, cached);
-  // Without the cache (which asks --batch texts at a time itself), every call still carries at
-  // most --batch texts.
-  if (o.cache.empty()) model = std::make_unique<models::BatchedModel>(std::move(model), o.batch);
+  auto model = models::behind_answer_cache(models::open_model(o.spec, model_options(o.adapter)),
+                                           {o.cache, o.budget, o.batch});
   if (!o.cache.empty()) {
     core::set_resume_hint("the answers so far are kept in " + o.cache +
                           "; rerun the same command to resume");

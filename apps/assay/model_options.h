@@ -48,12 +48,11 @@ models::ModelOptions model_options(const ModelAdapterOptions& o);
 // and the errors of model_options.
 void check_model_open_options(const ModelOpenOptions& o);
 
-// The model (model_options), behind the answer cache with --cache (`cached` then points at it,
-// otherwise nullptr; the resume hint names the cache). Opening starts no process: a cmd: child
-// starts when a text is not in the cache. Throws the errors of check_model_open_options and
-// models::open_model.
-std::unique_ptr<models::Model> open_model_under_test(const ModelOpenOptions& o,
-                                                     models::CachedModel** cached);
+// The model (model_options) behind the answer cache with --cache, else asked at most --batch
+// texts per call (models::behind_answer_cache; the resume hint names the cache). Opening starts
+// no process: a cmd: child starts when a text is not in the cache. Throws the errors of
+// check_model_open_options, models::open_model and the cache.
+models::ModelUnderTest open_model_under_test(const ModelOpenOptions& o);
 
 // The model's labels as an input file's gold labels are named (models::GoldLabels, through
 // --label-map). Throws core::UsageError when --label-map maps to a label the model lacks.

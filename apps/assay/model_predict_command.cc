@@ -15,6 +15,7 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/file_lock.h"
+#include "core/version.h"
 #include "input_options.h"
 #include "model_options.h"
 #include "models/cached_model.h"
@@ -22,7 +23,6 @@
 #include "models/text_input.h"
 #include "option_checks.h"
 #include "shard_options.h"
-#include "version.h"
 
 namespace assay::cli {
 namespace {
@@ -41,8 +41,9 @@ int run(const ModelPredictOptions& o) {
   require_store(o.sharding, o.model.cache, "--cache");
   const core::Shard shard = shard_of(o.sharding);
   const auto records = read_input(o.inputs, &models::read_text_records);
-  models::CachedModel* cached = nullptr;
-  std::unique_ptr<models::Model> model = open_model_under_test(o.model, &cached);
+  auto opened = open_model_under_test(o.model);
+  models::Model* model = opened.model.get();
+  const models::CachedModel* cached = opened.cached;
   // Every label is checked before the model is asked anything.
   const auto gold = gold_indices(*model, o.model.adapter, records,
                                  [](const models::TextRecord& r) { return r.location; });
@@ -62,11 +63,11 @@ int run(const ModelPredictOptions& o) {
   po.progress.quiet = o.quiet;
   po.cache = o.model.cache;
   const auto run = models::predict_records(*model, records, gold, po,
-                                           std::string("assay ") + kAssayVersion, store.get());
+                                           std::string("assay ") + core::kVersion, store.get());
   if (store) {
     report_chunked_run(
         {run.chunks.n_owned, run.chunks.n_executed, run.chunks.n_resumed, run.chunks.complete},
-        shard, o.model.batch, store.get(), "--cache", o.out.empty() ? "the predictions" : o.out,
+        shard, o.model.batch, store->path(), "--cache", o.out.empty() ? "the predictions" : o.out,
         o.quiet);
   }
   if (!run.chunks.complete) return kOk;  // a shard: its chunks are in its cache

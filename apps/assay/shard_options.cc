@@ -52,21 +52,25 @@ void require_store(const ShardOptions& o, const std::string& store_path,
 std::size_t merge_shards(const ShardOptions& o, core::ChunkStore& store, bool quiet) {
   std::size_t n = 0;
   for (const auto& other : o.merge) n += store.merge(other);
-  if (!o.merge.empty() && !quiet) {
-    std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", n, o.merge.size(),
-                 store.path().c_str());
-  }
+  report_merged(o, n, store.path(), quiet);
   return n;
 }
 
+void report_merged(const ShardOptions& o, std::size_t chunks, const std::string& store,
+                   bool quiet) {
+  if (o.merge.empty() || quiet) return;
+  std::fprintf(stderr, "merged %zu chunks from %zu stores into %s\n", chunks, o.merge.size(),
+               store.c_str());
+}
+
 void report_chunked_run(const ChunkedRunCounts& run, const core::Shard& shard,
-                        std::size_t chunk_inputs, const core::ChunkStore* store,
+                        std::size_t chunk_inputs, const std::string& store,
                         const std::string& store_option, const std::string& outputs, bool quiet) {
   if (quiet) return;
   const std::string prefix = shard.whole() ? "" : "shard " + shard.to_string() + ": ";
   std::fprintf(stderr, "%s%zu chunks of %zu inputs: %zu run now, %zu from %s\n", prefix.c_str(),
                run.n_owned, chunk_inputs, run.n_executed, run.n_resumed,
-               store ? store->path().c_str() : "no store");
+               store.empty() ? "no store" : store.c_str());
   if (!run.complete) {
     std::fprintf(stderr,
                  "this shard is done: rerun without --shard, with --merge and every shard's %s, "

@@ -43,10 +43,14 @@ struct ChunkedRunCounts {
   bool complete = false;
 };
 
-// On stderr (unless quiet): "[shard I/N: ]C chunks of K inputs: E run now, R from STORE" and,
-// for a shard that is done, how to write the outputs (`outputs`: what the merging run writes).
+// On stderr (unless quiet): "[shard I/N: ]C chunks of K inputs: E run now, R from STORE" (the
+// store's file; "" for none) and, for a shard that is done, how to write the outputs
+// (`outputs`: what the merging run writes).
 void report_chunked_run(const ChunkedRunCounts& run, const core::Shard& shard,
-                        std::size_t chunk_inputs, const core::ChunkStore* store,
+                        std::size_t chunk_inputs, const std::string& store,
                         const std::string& store_option, const std::string& outputs, bool quiet);
+
+// "merged N chunks from M stores into STORE" on stderr, when stores were merged and not quiet.
+void report_merged(const ShardOptions& o, std::size_t chunks, const std::string& store, bool quiet);
 
 }  // namespace assay::cli

@@ -31,18 +31,6 @@ LoadedPerturbator load_perturbator(PerturbatorSettings settings) {
   return out;
 }
 
-FairnessTestOptions fairness_test_options(const FairRunConfig& config, std::string label,
-                                          PerturbationFilter filter) {
-  FairnessTestOptions to;
-  to.chunk_inputs = config.chunk;
-  to.threads = config.threads;
-  to.shard = config.shard;
-  to.progress.quiet = config.quiet;
-  to.label = std::move(label);
-  to.filter = std::move(filter);
-  return to;
-}
-
 std::string fair_run_key(std::string_view program, const PerturbatorConfig& config,
                          const Perturbator& perturbator, const std::string& filter_settings) {
   const auto& attribute = perturbator.attribute();
@@ -85,6 +73,10 @@ std::string fair_run_key(std::string_view program, const PerturbatorConfig& conf
   s += "\nname-groups " + content(r.name_groups);
   s += "\ncoreference " + yes_no(po.coreference);
   s += "\nseed " + std::to_string(po.seed);
+  if (!po.disabled_checks.empty()) {  // (left out when none, so earlier keys still match)
+    s += "\nskip-checks";
+    for (const auto& check : po.disabled_checks) s += " " + check;
+  }
   if (!filter_settings.empty()) s += "\n" + filter_settings;
   return s;
 }

@@ -7,8 +7,10 @@
 #include <unordered_map>
 
 #include "core/check.h"
+#include "core/error.h"
 #include "core/excerpt.h"
 #include "core/interrupt.h"
+#include "models/batched_model.h"
 #include "models/label_map.h"
 #include "models/model_error.h"
 
@@ -170,6 +172,29 @@ std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const Mode
   return behind_cache(std::move(model),
                       cache_path.empty() ? nullptr : std::make_shared<AnswerCache>(cache_path),
                       cache_options, cached);
+}
+
+void check_answer_cache_settings(const AnswerCacheSettings& settings) {
+  if (settings.batch == 0) throw core::UsageError("batch: expected at least 1 text per call");
+  if (settings.budget && settings.path.empty()) {
+    throw core::UsageError(
+        "a query budget needs an answer cache file (where the answered texts are kept so a "
+        "rerun can continue)");
+  }
+}
+
+ModelUnderTest behind_answer_cache(std::unique_ptr<Model> model,
+                                   const AnswerCacheSettings& settings) {
+  check_answer_cache_settings(settings);
+  ModelUnderTest out;
+  out.cache = settings.path;
+  if (settings.path.empty()) {
+    out.model = std::make_unique<BatchedModel>(std::move(model), settings.batch);
+  } else {
+    out.model = behind_cache(std::move(model), std::make_shared<AnswerCache>(settings.path),
+                             {settings.budget, settings.batch}, &out.cached);
+  }
+  return out;
 }
 
 }  // namespace assay::models

@@ -82,4 +82,29 @@ std::unique_ptr<Model> open_model_with_cache(const std::string& spec, const Mode
                                              const CachedModelOptions& cache_options,
                                              CachedModel** cached = nullptr);
 
+// How a run asks its model under test: through the answer cache in `path` ("" none; the file
+// keeps the answers, and a run's finished chunks beside them, so a rerun resumes), at most
+// `budget` new texts (only with a cache), `batch` texts per call to the model.
+struct AnswerCacheSettings {
+  std::string path;
+  std::optional<std::uint64_t> budget;
+  std::size_t batch = 64;
+};
+
+// Throws core::UsageError for a batch of 0 and a budget without a cache file.
+void check_answer_cache_settings(const AnswerCacheSettings& settings);
+
+// A run's model under test, as it is asked.
+struct ModelUnderTest {
+  std::unique_ptr<Model> model;
+  CachedModel* cached = nullptr;  // the cache layer of `model`, if it has one
+  std::string cache;              // the cache's file ("" none)
+};
+
+// `model` (opened by the caller: open_model, a Python callable) behind the answer cache of
+// `settings`, or asked at most settings.batch texts per call (BatchedModel) without one.
+// Throws the errors of check_answer_cache_settings and of opening the cache.
+ModelUnderTest behind_answer_cache(std::unique_ptr<Model> model,
+                                   const AnswerCacheSettings& settings);
+
 }  // namespace assay::models

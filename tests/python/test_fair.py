@@ -186,12 +186,81 @@ def test_fair_test_cache(rt_inputs, tmp_path):
     first = assay.fair.test(model, texts[:20], labels=["a", "b"], model_id="toy", cache=cache)
     n = len(asked)
     assert n > 0 and first["summary"]["answers_asked"] == n
+    assert first["complete"] and first["executed"] == 1 and first["resumed"] == 0
+    # The cache keeps the finished chunks too: a second call resumes them, as the command does.
     second = assay.fair.test(model, texts[:20], labels=["a", "b"], model_id="toy", cache=cache)
-    assert len(asked) == n  # every answer from the cache
-    assert second["summary"]["answers_from_cache"] > 0
+    assert len(asked) == n
+    assert second["executed"] == 0 and second["resumed"] == 1
+    assert second["summary"]["answers_asked"] == 0
     assert second["violations"] == first["violations"]
+    # Other chunks ask again, through the cache.
+    third = assay.fair.test(model, texts[:20], labels=["a", "b"], model_id="toy", cache=cache,
+                            chunk=7)
+    assert len(asked) == n and third["summary"]["answers_from_cache"] > 0
+    assert third["violations"] == first["violations"]
     with pytest.raises(assay.UsageError, match="model_id"):
         assay.fair.test(model, texts[:2], labels=["a", "b"], cache=cache)
+
+
+def test_fair_test_shards_and_min_delta_as_the_command(rt_inputs, lr_model, tmp_path):
+    texts, path = rt_inputs  # 60 texts: six chunks of 10
+    out = tmp_path / "cli"
+    run_cli("fair", "test", "--model", f"lr:{lr_model}", "--input", path, "--out", out,
+            "--min-delta", "0.1", "--chunk", "10", "--quiet", ok=(0, 1))
+    model = assay.models.open(f"lr:{lr_model}")
+    kw = dict(labels=model.labels, model_id="sst2-lr", chunk=10, min_delta=0.1)
+    caches = [str(tmp_path / f"s{i}.sqlite") for i in range(2)]
+    parts = [assay.fair.test(model.predict, texts, cache=caches[i], shard=f"{i}/2", **kw)
+             for i in range(2)]
+    assert not any(p["complete"] for p in parts) and "summary" not in parts[0]
+    assert sorted(p["executed"] for p in parts) == [3, 3]
+    merged = assay.fair.test(model.predict, texts, cache=str(tmp_path / "all.sqlite"),
+                             merge=caches, out=str(tmp_path / "py"), **kw)
+    assert merged["complete"] and merged["merged"] == 6 and merged["executed"] == 0
+    assert merged["violations"] == read_jsonl(out / "violations.jsonl")
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["min_delta"] == 0.1 and merged["summary"]["min_delta"] == 0.1
+    for s in (summary, merged["summary"]):
+        for key in ("model", "data", "answers_from_cache", "answers_asked"):
+            s.pop(key, None)
+    assert merged["summary"] == summary
+    with pytest.raises(assay.UsageError, match="needs the answer cache"):
+        assay.fair.test(model.predict, texts[:3], shard="0/2", **kw)
+    with pytest.raises(assay.UsageError, match="min_delta"):
+        assay.fair.test(model.predict, texts[:3], labels=model.labels, min_delta=-1)
+
+
+def without_times(study):
+    """mitigation.json without the model's name and the wall times."""
+    if isinstance(study, dict):
+        return {k: without_times(v) for k, v in study.items()
+                if k != "model" and not k.startswith("seconds")}
+    if isinstance(study, list):
+        return [without_times(v) for v in study]
+    return study
+
+
+def test_fair_mitigate_equals_the_command(rt_inputs, lr_model, tmp_path):
+    texts, path = rt_inputs
+    out = tmp_path / "cli"
+    run_cli("fair", "mitigate", "--model", f"lr:{lr_model}", "--input", path, "--out", out,
+            "--epsilon", "0.5,2", "--max-k", "4", "--quiet")
+    model = assay.models.open(f"lr:{lr_model}")
+    result = assay.fair.mitigate(model.predict, texts, labels=model.labels, epsilons=[0.5, 2],
+                                 max_k=4, out=str(tmp_path / "py"))
+    assert result["complete"]
+    cli = json.loads((out / "mitigation.json").read_text())
+    assert cli["perturbations"] > 0 and [e["epsilon"] for e in cli["epsilons"]] == [0.5, 2]
+    assert without_times(result["study"]) == without_times(cli)
+    written = json.loads((tmp_path / "py" / "mitigation.json").read_text())
+    assert without_times(written) == without_times(cli)
+    with pytest.raises(assay.UsageError, match="epsilon"):
+        assay.fair.mitigate(model.predict, texts[:2], labels=model.labels, epsilons=[])
+    with pytest.raises(assay.UsageError, match="max_k"):
+        assay.fair.mitigate(model.predict, texts[:2], labels=model.labels, max_k=0)
+    with pytest.raises(assay.UsageError, match=r"gold\[1\]: 'maybe'"):
+        assay.fair.mitigate(model.predict, texts[:2], labels=model.labels,
+                            gold=[None, "maybe"])
 
 
 def test_fair_test_never_writes_over_its_cache(tmp_path):
