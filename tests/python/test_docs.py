@@ -17,7 +17,8 @@ def test_docs_has_a_session_for_each_engine():
     code = "\n".join(blocks())
     for call in ("assay.fair.perturb", "assay.fair.test", "assay.fair.mitigate",
                  "assay.aeon.score", "assay.aeon.filter", "assay.rec.load",
-                 "assay.rec.recommend", "assay.rec.fuzz", "assay.rec.campaign", "def recommend(self, users, k)"):
+                 "assay.rec.recommend", "assay.rec.fuzz", "assay.rec.campaign",
+                 "def recommend(self, users, k)"):
         assert call in code
 
 
