@@ -333,7 +333,7 @@ void add_fair(py::module_& parent) {
          "as --gate aeon) or a dict of its settings (action, task, sim, nat, "
          "model_dir, vectors, vectors_format, exact: the --gate-… options). "
          "progress: None or progress(done, total). options: " +
-         kPerturbationKeywords)
+         perturbation_keywords())
             .c_str());
   m.def("test", &test, py::arg("model"), py::arg("texts"), py::kw_only(),
         py::arg("attribute") = "gender", py::arg("labels") = py::none(),
@@ -364,7 +364,7 @@ void add_fair(py::module_& parent) {
          "perturb's; only the perturbations it keeps are asked. Returns {'complete', "
          "'executed', 'resumed', 'merged' (chunks), and once every chunk is finished "
          "'violations': [...], 'summary': {...}}. options: " +
-         kPerturbationKeywords)
+         perturbation_keywords())
             .c_str());
   m.def("mitigate", &mitigate, py::arg("model"), py::arg("texts"), py::kw_only(),
         py::arg("attribute") = "gender", py::arg("labels") = py::none(),

@@ -1,6 +1,7 @@
 // The perturbator's keyword arguments — the options of `assay fair perturb` and `fair test`
-// under Python names (--no-strict is strict=False, --kg is kg=..., ...) with the same defaults
-// and checks — read into a fairness::PerturbatorConfig.
+// under Python names (--no-strict is strict=False, --kg is kg=..., ...), read with the library's
+// table of them (fairness/perturbator_option_table.h: the same defaults, ranges and checks) into
+// a fairness::PerturbatorConfig.
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -16,7 +17,8 @@ namespace assay::python {
 fairness::PerturbatorConfig perturbator_config(const std::string& attribute,
                                                const pybind11::kwargs& kwargs);
 
-// The keywords perturbator_config accepts, for the docstrings.
-extern const char* const kPerturbationKeywords;
+// The keywords perturbator_config accepts with their defaults, for the docstrings
+// ("kg='wordnet', vectors='', ...": fairness::perturbator_option_table()).
+const std::string& perturbation_keywords();
 
 }  // namespace assay::python

@@ -148,8 +148,8 @@ FairMitigateOutcome run_fair_mitigate(
   // Finished chunks live in the answer cache's file, beside the answers (and `fair test`'s).
   const auto store = open_run_store(run, &open_fair_mitigate_store);
   options.asking = std::chrono::steady_clock::now();
-  auto answers = answer_inputs(run.perturbator(), run.model(), run.inputs(), to,
-                               run.settings_key(), store.store.get());
+  auto answers = answer_inputs(run.perturbator(), run.model(), run.inputs(), to, run.settings_key(),
+                               store.store.get());
   FairMitigateOutcome out;
   out.progress = progress_of(answers, store, answers.filtered, run);
   if (!answers.complete) return out;

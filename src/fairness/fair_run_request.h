@@ -30,14 +30,14 @@ namespace assay::fairness {
 // What a chunked run did and where it kept its chunks (for the front end's report).
 struct FairRunProgress {
   std::size_t n_owned = 0, n_executed = 0, n_resumed = 0, merged = 0;
-  bool complete = false;   // every chunk finished: the files were written
-  std::string store;       // the file of the finished chunks ("" kept in memory)
+  bool complete = false;                    // every chunk finished: the files were written
+  std::string store;                        // the file of the finished chunks ("" kept in memory)
   std::optional<FilterCounts> gate_counts;  // what the gate did (every chunk when complete)
 };
 
 struct FairRunRequest {
   PerturbatorConfig perturbator;
-  GateSettings gate;  // gate "" = none: every perturbation is asked
+  GateSettings gate;        // gate "" = none: every perturbation is asked
   std::size_t chunk = 64;   // inputs perturbed per model round (≥ 1)
   std::size_t threads = 0;  // perturbing threads (0 = every core); outputs do not depend on it
   core::Shard shard;        // only this shard's chunks (needs an answer cache)

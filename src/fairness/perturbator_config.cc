@@ -3,11 +3,13 @@
 #include <utility>
 
 #include "core/error.h"
+#include "fairness/perturbator_option_table.h"
 #include "fairness/referent_checks.h"
 
 namespace assay::fairness {
 
 PerturbatorSettings perturbator_settings(const PerturbatorConfig& o) {
+  check_perturbator_config(o);
   PerturbatorOptions po;
   po.choice = parse_counterpart_choice(o.choice);
   po.fluency_ratio = o.fluency_ratio;

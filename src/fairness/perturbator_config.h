@@ -45,9 +45,9 @@ struct PerturbatorSettings {
 };
 
 // The config turned into the fairness module's options (the attribute read; a gender lexicon
-// or first-name list named "none" is none). Throws core::UsageError for an unknown choice or
-// check, and
-// the errors of the attribute (an unknown name; a bad file at file:line).
+// or first-name list named "none" is none). Throws the errors of check_perturbator_config
+// (perturbator_option_table.h), core::UsageError for an unknown choice or check, and the errors
+// of the attribute (an unknown name; a bad file at file:line).
 PerturbatorSettings perturbator_settings(const PerturbatorConfig& o);
 
 }  // namespace assay::fairness
