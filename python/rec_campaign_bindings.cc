@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "stability/campaign.h"
 #include "stability/campaign_analysis.h"
 #include "stability/campaign_report.h"
+#include "stability/campaign_request.h"
 #include "stability/fuzz_records.h"
 #include "thread_count.h"
 
@@ -78,14 +80,15 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
                   std::size_t threads, std::size_t k, std::size_t noise_trials,
                   const std::vector<std::string>& portfolio, double delta,
                   const std::string& delta_oracle, const std::string& headline_oracle,
-                  double min_effect, std::size_t stop_after,
+                  double min_effect, bool save_all, const std::optional<std::string>& sweep,
+                  bool accuracy, std::size_t folds, std::size_t stop_after,
                   const std::optional<std::string>& shard, const std::vector<std::string>& merge,
                   const std::optional<std::string>& data_name, py::object progress) {
   check_threads(static_cast<long long>(threads), false);
   check_finite(delta, "delta", 0);
   if (store_path.empty()) throw core::UsageError("store: expected a file name");
   check_campaign_paths(data_arg, store_path, out.value_or(""), merge);
-  stability::CampaignConfig config;
+  stability::CampaignRequest request;
   CallHooks hooks(std::move(progress));
   // The algorithms: one spec or object, or a list of them; None: the command's default four.
   std::vector<AlgorithmArg> args;
@@ -95,92 +98,65 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
       list.append(algorithms_arg);
     else
       list = py::list(algorithms_arg);
-    config.algorithms.clear();
     for (const py::handle a : list) {
-      const std::string spec = AlgorithmArg::spec_of(py::reinterpret_borrow<py::object>(a));
-      for (const auto& seen : config.algorithms) {
-        if (seen == spec) throw core::UsageError("algorithms: " + spec + " named twice");
-      }
-      config.algorithms.push_back(spec);
+      const auto spec = AlgorithmArg::spec_of(py::reinterpret_borrow<py::object>(a));
+      // (An object named twice is refused before either is registered under its name.)
+      if (std::find(request.algorithms.begin(), request.algorithms.end(), spec) !=
+          request.algorithms.end())
+        throw core::UsageError("algorithms: " + spec + " named twice");
+      request.algorithms.push_back(spec);
     }
     for (const py::handle a : list) args.emplace_back(py::reinterpret_borrow<py::object>(a), hooks);
   }
-  if (heuristics) {
-    config.heuristics.clear();
-    for (const auto& h : *heuristics) config.heuristics.push_back(stability::parse_heuristic(h));
-  }
-  config.sizes = sizes;
-  if (!portfolio.empty()) {
-    config.heuristic_options.portfolio.clear();
-    for (const auto& h : portfolio)
-      config.heuristic_options.portfolio.push_back(stability::parse_heuristic(h));
-  }
-  config.trials = trials;
-  config.seed = seed;
-  config.n_threads = threads;
-  config.k = k;
-  config.noise_trials = noise_trials;
-  config.stop_after = stop_after;
-  if (shard) config.shard = core::parse_shard(*shard);
-  config.merge_from = merge;
-  config.progress.quiet = true;
-  config.progress.on_add = [&hooks](std::uint64_t done, std::uint64_t total) {
+  if (heuristics) request.heuristics = *heuristics;
+  request.sizes = sizes;
+  request.portfolio = portfolio;
+  request.trials = trials;
+  request.seed = seed;
+  request.threads = threads;
+  request.k = k;
+  request.noise_trials = noise_trials;
+  request.stop_after = stop_after;
+  if (shard) request.shard = core::parse_shard(*shard);
+  request.merge = merge;
+  request.delta = delta;
+  request.delta_oracle = delta_oracle;
+  request.headline_oracle = headline_oracle;
+  request.min_effect = min_effect;
+  request.save_all = save_all;
+  request.sweep = sweep.value_or("");
+  request.accuracy = accuracy;
+  request.folds = folds;
+  request.progress.quiet = true;
+  request.progress.on_add = [&hooks](std::uint64_t done, std::uint64_t total) {
     hooks.report(done, total);
   };
-  stability::ReportOptions report;
-  report.delta = delta;
-  report.delta_oracle = stability::parse_oracle(delta_oracle);
-  report.headline_oracle = stability::parse_oracle(headline_oracle);
-  if (!(min_effect >= 0) || std::isinf(min_effect)) {
-    throw core::UsageError("min_effect: expected a finite number >= 0");
-  }
-  report.min_effect = min_effect;
-  for (const auto& a : config.algorithms) {
-    if (!recsys::is_external_spec(a)) (void)recsys::make_recommender(a);
-  }
 
   // The data: a spec, read as `--data` reads it (its files' hashes bind the store), or Ratings.
-  std::optional<recsys::Ratings> loaded;
+  std::optional<recsys::DataSpec> parsed;
   const recsys::Ratings* data = nullptr;
   if (py::isinstance<py::str>(data_arg)) {
     const auto spec = data_arg.cast<std::string>();
-    const auto parsed = recsys::parse_data_spec(spec);
-    {
-      py::gil_scoped_release release;
-      loaded = recsys::load_ratings(parsed);
-    }
-    data = &*loaded;
-    config.data_description = data_name.value_or(spec);
-    config.input_files = recsys::data_spec_files(parsed);
+    parsed = recsys::parse_data_spec(spec);
+    request.data_description = data_name.value_or(spec);
+    request.input_files = recsys::data_spec_files(*parsed);
   } else {
     if (!py::isinstance<recsys::Ratings>(data_arg))
       throw core::UsageError("data: expected a data spec (str) or assay.rec.Ratings");
     data = &data_arg.cast<const recsys::Ratings&>();
-    config.data_description = data_name.value_or("ratings from Python");
+    request.data_description = data_name.value_or("ratings from Python");
+  }
+  const auto plan = stability::plan_campaign(request);
+  std::optional<recsys::Ratings> loaded;
+  if (parsed) {
+    py::gil_scoped_release release;
+    loaded = recsys::load_ratings(*parsed);
+    data = &*loaded;
   }
 
-  struct Outcome {
-    stability::CampaignResults results;
-    std::string summary;
-    std::vector<std::string> written;
-  };
   auto outcome = run_training(hooks, [&] {
-    Outcome o;
     stability::CampaignStore store(store_path);
-    o.results = stability::run_campaign(*data, config, store);
-    const auto summary = stability::analyse_campaign(config, o.results);
-    if (out && !out->empty()) {
-      const auto sets =
-          stability::sets_exceeding(*data, config, o.results, report.delta, report.delta_oracle);
-      o.written = stability::write_campaign_report(*out, *data, config, summary, sets, report);
-    }
-    std::vector<std::string> mod_files;
-    for (const auto& w : o.written) {
-      const auto at = w.rfind("/mods/");
-      if (at != std::string::npos) mod_files.push_back(w.substr(at + 1));
-    }
-    o.summary = stability::summary_json(config, summary, report, mod_files);
-    return o;
+    return stability::run_campaign_plan(plan, *data, store, out.value_or(""), {});
   });
   const auto& r = outcome.results;
   py::list runs, noise, failures;
@@ -189,7 +165,7 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
   for (const auto& n : r.noise) noise.append(to_python(noise_record(n)));
   for (const auto& f : r.failures) failures.append(to_python(failure_record(f)));
   py::dict result;
-  result["summary"] = to_python(nlohmann::ordered_json::parse(outcome.summary));
+  result["summary"] = to_python(nlohmann::ordered_json::parse(outcome.summary_json));
   result["runs"] = runs;
   result["noise"] = noise;
   result["failures"] = failures;
@@ -213,20 +189,26 @@ void add_rec_campaign(py::module_& rec) {
       py::arg("seed") = 0, py::arg("threads") = 1, py::arg("k") = 10, py::arg("noise_trials") = 5,
       py::arg("portfolio") = std::vector<std::string>{}, py::arg("delta") = 0.1,
       py::arg("delta_oracle") = "top-out", py::arg("headline_oracle") = "top-out",
-      py::arg("min_effect") = stability::kDefaultMinEffect, py::arg("stop_after") = 0,
-      py::arg("shard") = py::none(), py::arg("merge") = std::vector<std::string>{},
-      py::arg("data_name") = py::none(), py::arg("progress") = py::none(),
+      py::arg("min_effect") = stability::kDefaultMinEffect, py::arg("save_all") = false,
+      py::arg("sweep") = py::none(), py::arg("accuracy") = false, py::arg("folds") = 5,
+      py::arg("stop_after") = 0, py::arg("shard") = py::none(),
+      py::arg("merge") = std::vector<std::string>{}, py::arg("data_name") = py::none(),
+      py::arg("progress") = py::none(),
       "campaign(data, algorithms=None, *, store, out=None, heuristics=None, sizes=[1, 10, 100], "
       "trials=100, seed=0, threads=1, k=10, noise_trials=5, portfolio=[], delta=0.1, "
-      "delta_oracle='top-out', headline_oracle='top-out', min_effect=0.05, stop_after=0, "
-      "shard=None, merge=[], data_name=None, "
+      "delta_oracle='top-out', headline_oracle='top-out', min_effect=0.05, save_all=False, "
+      "sweep=None, accuracy=False, folds=5, stop_after=0, shard=None, merge=[], data_name=None, "
       "progress=None) -> dict\n\n"
       "`assay rec campaign`: every algorithm × heuristic × size × trial run and the noise "
       "floor, each finished run kept in the SQLite store at once, so a call stopped part way "
       "(Ctrl-C, stop_after) is resumed by the same call. data: a data spec as `--data` takes "
       "(its files' hashes bind the store) or Ratings. algorithms: specs and recommender "
       "objects (default user-user, item-item, funk-svd, hybrid). heuristics: default all "
-      "ten. shard: 'I/N' (or 'auto': an MPI or Slurm launcher's rank) runs that share of the "
+      "ten. sweep: 'KEY=V1,V2,...' runs every built-in spec once per value of KEY (and "
+      "measures accuracy); accuracy: cross-validated RMSE and MAE of every built-in "
+      "configuration (`folds` folds); save_all: every run's set under mods/, not only those "
+      "above delta. shard: 'I/N' (or 'auto': an MPI or Slurm launcher's rank) runs that share of "
+      "the "
       "runs into this store; merge: other shards' stores copied in first. out: a directory for the "
       "command's report (summary.json, report.html, mods/ with "
       "the sets exceeding delta, replayable by `assay rec replay`). Returns {'summary': what "

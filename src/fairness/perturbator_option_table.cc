@@ -13,7 +13,10 @@ namespace {
 using C = PerturbatorConfig;
 
 // Field accessors (captureless lambdas, so they convert to the field pointers).
-#define ASSAY_FIELD(Kind, expr) Kind{+[](C & c) -> Kind::type& { return c.expr; }}
+#define ASSAY_FIELD(Kind, expr)                 \
+  Kind {                                        \
+    +[](C& c) -> Kind::type& { return c.expr; } \
+  }
 
 const std::array<PerturbatorOption, 26> kOptions{{
     {.flag = "attribute",

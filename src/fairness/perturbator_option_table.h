@@ -39,11 +39,11 @@ struct PerturbatorOption {
   std::string_view keyword;  // Python's: "min_cosine", "strict"
   ConfigField field;
   std::string_view help;
-  double min = 0, max = 0;      // counts and reals: the inclusive range
-  bool negated = false;         // a flag: keyword=True sets the field false (--no-strict)
-  bool none_is_word = false;    // text: Python's None is "none" (switched off)
-  bool needs_vectors = false;   // means nothing without vectors
-  bool hide_default = false;    // no default worth showing (a flag that is off)
+  double min = 0, max = 0;     // counts and reals: the inclusive range
+  bool negated = false;        // a flag: keyword=True sets the field false (--no-strict)
+  bool none_is_word = false;   // text: Python's None is "none" (switched off)
+  bool needs_vectors = false;  // means nothing without vectors
+  bool hide_default = false;   // no default worth showing (a flag that is off)
   // How docs and docstrings name a default that depends on the installation (a shipped file,
   // Debian's directory); "" shows the value itself.
   std::string_view default_name = "";

@@ -61,8 +61,8 @@ TEST(PerturbatorOptionTable, DocsListEveryOptionWithItsDefault) {
     EXPECT_THAT(*row, HasSubstr("default " + default_text(o))) << "--" << flag;
   }
   for (const auto& flag : documented) {
-    EXPECT_TRUE(flags.count(flag)) << "docs/fairness.md documents --" << flag
-                                   << ", which the table lacks";
+    EXPECT_TRUE(flags.count(flag))
+        << "docs/fairness.md documents --" << flag << ", which the table lacks";
   }
 }
 

@@ -110,6 +110,35 @@ def test_campaign_of_a_built_in_equals_the_command(spec, tmp_path):
     assert (tmp_path / "py" / "report.html").is_file()
 
 
+def test_campaign_sweep_and_accuracy_equal_the_command(tmp_path):
+    data = "synthetic:users=60,items=80,ratings=1500,seed=2"
+    run_cli("rec", "campaign", "--data", data, "--algorithms", "funk-svd:epochs=5", "--sweep",
+            "damping=0,5", "--heuristics", "ARAND", "--sizes", 1, "--trials", 2,
+            "--noise-trials", 0, "--folds", 2, "--save-all", "--store", tmp_path / "cli.sqlite",
+            "--out", tmp_path / "cli", "--quiet")
+    result = assay.rec.campaign(data, ["funk-svd:epochs=5"], sweep="damping=0,5",
+                                heuristics=["ARAND"], sizes=[1], trials=2, noise_trials=0,
+                                folds=2, save_all=True, store=str(tmp_path / "py.sqlite"),
+                                out=str(tmp_path / "py"))
+    with open(tmp_path / "cli" / "summary.json", encoding="utf-8") as f:
+        cli = json.load(f)
+    mine = result["summary"]
+    for summary in (cli, mine):
+        summary.pop("timing")  # wall times
+    assert mine == cli
+    configurations = [c["algorithm"] for c in mine["configurations"]]
+    # (The default value keeps the plain name, and with it the seeds and cells.)
+    assert configurations == ["funk-svd:epochs=5:damping=0", "funk-svd:epochs=5"]
+    assert all(c["folds"] == 2 and c["rmse"] > 0 for c in mine["configurations"])  # a sweep
+    assert sorted(p.name for p in (tmp_path / "py" / "mods").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "cli" / "mods").iterdir())  # every set: save_all
+    with pytest.raises(assay.UsageError, match="sweep"):
+        assay.rec.campaign(data, ["funk-svd"], sweep="damping=", store=str(tmp_path / "b.sqlite"))
+    with pytest.raises(assay.UsageError, match="folds"):
+        assay.rec.campaign(data, ["funk-svd"], accuracy=True, folds=1,
+                           store=str(tmp_path / "b.sqlite"))
+
+
 def test_campaign_with_an_object_replays_with_the_program(spec, tmp_path):
     result = assay.rec.campaign(spec, [SvdRecommender()], store=str(tmp_path / "svd.sqlite"),
                                 out=str(tmp_path / "svd"), heuristics=["AMU"], sizes=[10],

@@ -393,7 +393,7 @@ TEST(RecSpecs, BadKeyOrValueIsAUsageErrorInEveryCommand) {
                                         "ARAND --sizes 1 --trials 1 --quiet --store " +
                                         dir.file("s.sqlite") + " --out " + dir.file("out"));
   EXPECT_EQ(twice.exit_code, 2);
-  EXPECT_NE(twice.err.find("funk-svd twice"), std::string::npos) << twice.err;
+  EXPECT_NE(twice.err.find("funk-svd named twice"), std::string::npos) << twice.err;
   EXPECT_FALSE(std::filesystem::exists(dir.file("out/summary.json")));
   EXPECT_FALSE(std::filesystem::exists(dir.file("r.jsonl")));
 }
