@@ -10,17 +10,18 @@
 #include <utility>
 #include <vector>
 
-#include "aeon/score_record.h"
+#include "aeon/score_request.h"
 #include "aeon/sentence_splitter.h"
 #include "aeon/test_case.h"
 #include "aeon/test_case_scorer.h"
 #include "aeon/thresholds.h"
 #include "bindings.h"
 #include "core/error.h"
+#include "core/output_path.h"
+#include "core/shard.h"
 #include "interrupt.h"
 #include "json_value.h"
 #include "lm/bert_model.h"
-#include "lm/model_spec.h"
 #include "thread_count.h"
 
 namespace assay::python {
@@ -33,37 +34,32 @@ py::list score(const std::vector<std::string>& originals, const std::vector<std:
                const std::string& model_dir, const std::string& embedding_dir,
                const std::string& variant, const std::string& pooling,
                const std::string& ngram_normaliser, bool keep_markers, int threads,
+               std::size_t chunk, const std::optional<std::string>& store,
+               const std::optional<std::string>& shard, const std::vector<std::string>& merge,
                py::object progress) {
   if (originals.size() != generated.size())
     throw core::UsageError("originals and generated: expected as many texts in each, got " +
                            std::to_string(originals.size()) + " and " +
                            std::to_string(generated.size()));
   check_threads(threads, false);
-  aeon::TestCaseScorerOptions so;
-  so.model_dir = model_dir;
-  so.embedding_dir = embedding_dir;
-  so.ngram_model = lm::ngram_model_path(ngram_model);
-  so.vectors = vectors;
-  so.vectors_format = vectors_format;
-  so.wordnet_dir = wordnet_dir;
-  if (ngram_normaliser == "enumerate")
-    so.ngram_normaliser = aeon::NgramNormaliser::kEnumerate;
-  else if (ngram_normaliser != "backoff")
-    throw core::UsageError("ngram_normaliser: expected backoff or enumerate, got '" +
-                           ngram_normaliser + "'");
-  if (!vectors.empty() && (!model_dir.empty() || !embedding_dir.empty()))
-    throw core::UsageError(
-        "vectors selects the offline SemEval; it cannot be combined with model_dir/embedding_dir");
-  if (variant == "paper")
-    so.semeval.variant = aeon::SemEvalVariant::kPaper;
-  else if (variant != "reference")
-    throw core::UsageError("variant: expected reference or paper, got '" + variant + "'");
-  if (pooling == "pooler")
-    so.semeval.pooling = aeon::EmbeddingPooling::kPooler;
-  else if (pooling == "cls")
-    so.semeval.pooling = aeon::EmbeddingPooling::kCls;
-  else if (pooling != "auto")
-    throw core::UsageError("pooling: expected auto, pooler or cls, got '" + pooling + "'");
+  aeon::ScoreRequest request;
+  request.model_dir = model_dir;
+  request.embedding_dir = embedding_dir;
+  request.ngram_model = ngram_model;
+  request.vectors = vectors;
+  request.vectors_format = vectors_format;
+  request.wordnet_dir = wordnet_dir;
+  request.variant = variant;
+  request.pooling = pooling;
+  request.ngram_normaliser = ngram_normaliser;
+  request.keep_markers = keep_markers;
+  request.threads = threads;
+  request.chunk = chunk;
+  request.store = store.value_or("");
+  if (shard) request.shard = core::parse_shard(*shard);
+  request.merge = merge;
+  (void)aeon::scorer_options(request);  // bad settings fail before any work
+  if (!request.store.empty()) core::check_database_file(request.store);
   std::vector<aeon::TestCase> cases(originals.size());
   for (std::size_t i = 0; i < cases.size(); ++i) {
     cases[i].original = keep_markers ? originals[i] : aeon::strip_mutation_markers(originals[i]);
@@ -71,32 +67,22 @@ py::list score(const std::vector<std::string>& originals, const std::vector<std:
     cases[i].where = core::SourceLocation("generated[" + std::to_string(i) + "]");
   }
   CallHooks hooks(std::move(progress));
-  std::string semeval_backend, syneval_backend;
-  const auto scores = run_released(hooks, [&] {
+  request.progress.quiet = true;
+  request.progress.on_add = [&hooks](std::uint64_t done, std::uint64_t total) {
+    hooks.report(done, total);
+  };
+  const auto run = run_released(hooks, [&] {
     lm::set_blas_threads(threads);
-    aeon::TestCaseScorer scorer(so);
-    semeval_backend = scorer.semeval_backend();
-    syneval_backend = scorer.syneval_backend();
-    // A chunk at a time, so that progress is reported and Ctrl-C is heard between chunks
-    // (every case is scored on its own: the scores do not depend on the chunks).
-    constexpr std::size_t kChunk = 64;
-    std::vector<aeon::TestCaseScore> all;
-    for (std::size_t at = 0; at < cases.size(); at += kChunk) {
-      hooks.check();
-      const std::size_t end = std::min(cases.size(), at + kChunk);
-      const std::vector<aeon::TestCase> chunk(cases.begin() + static_cast<std::ptrdiff_t>(at),
-                                              cases.begin() + static_cast<std::ptrdiff_t>(end));
-      auto part = scorer.score_all(chunk, threads);
-      all.insert(all.end(), part.begin(), part.end());
-      hooks.report(end, cases.size());
-    }
-    return all;
+    return aeon::run_score_request(request, cases);
   });
-  // The records of `assay aeon score --format jsonl`.
+  // The records of `assay aeon score --format jsonl`, one per line (none from a shard's call:
+  // its chunks are in its store).
   py::list records;
-  for (std::size_t i = 0; i < cases.size(); ++i)
-    records.append(
-        to_python(aeon::score_record(cases[i], scores[i], semeval_backend, syneval_backend)));
+  for (std::size_t at = 0; at < run.lines.size();) {
+    const std::size_t end = run.lines.find('\n', at);
+    records.append(to_python(nlohmann::ordered_json::parse(run.lines.substr(at, end - at))));
+    at = end + 1;
+  }
   return records;
 }
 
@@ -145,21 +131,27 @@ py::tuple filter(const py::list& records, const std::string& task,
 void add_aeon(py::module_& parent) {
   auto m = parent.def_submodule(
       "aeon", "Quality of generated test cases (AEON): score and filter (docs/python.md)");
-  const aeon::TestCaseScorerOptions defaults;
+  const aeon::ScoreRequest d;  // the command's defaults
   m.def("score", &score, py::arg("originals"), py::arg("generated"), py::kw_only(),
-        py::arg("ngram_model") = "cmu", py::arg("vectors") = "",
-        py::arg("vectors_format") = "glove", py::arg("wordnet_dir") = defaults.wordnet_dir,
-        py::arg("model_dir") = "", py::arg("embedding_dir") = "", py::arg("variant") = "reference",
-        py::arg("pooling") = "auto", py::arg("ngram_normaliser") = "backoff",
-        py::arg("keep_markers") = false, py::arg("threads") = 2, py::arg("progress") = py::none(),
+        py::arg("ngram_model") = d.ngram_model, py::arg("vectors") = d.vectors,
+        py::arg("vectors_format") = d.vectors_format, py::arg("wordnet_dir") = d.wordnet_dir,
+        py::arg("model_dir") = d.model_dir, py::arg("embedding_dir") = d.embedding_dir,
+        py::arg("variant") = d.variant, py::arg("pooling") = d.pooling,
+        py::arg("ngram_normaliser") = d.ngram_normaliser, py::arg("keep_markers") = d.keep_markers,
+        py::arg("threads") = d.threads, py::arg("chunk") = d.chunk, py::arg("store") = py::none(),
+        py::arg("shard") = py::none(), py::arg("merge") = std::vector<std::string>{},
+        py::arg("progress") = py::none(),
         "score(originals, generated, *, ngram_model='cmu', vectors='', vectors_format='glove', "
         "wordnet_dir=<Debian's>, model_dir='', embedding_dir='', variant='reference', "
-        "pooling='auto', ngram_normaliser='backoff', keep_markers=False, threads=2, "
-        "progress=None) -> list[dict]\n\n"
+        "pooling='auto', ngram_normaliser='backoff', keep_markers=False, threads=2, chunk=256, "
+        "store=None, shard=None, merge=[], progress=None) -> list[dict]\n\n"
         "SemEval (consistency) and SynEval (naturalness) of each pair (originals[i], "
         "generated[i]), as `assay aeon score` writes them: offline (the CMU trigram, WordNet "
         "or word vectors) unless model_dir and embedding_dir name Hugging Face checkpoints. "
-        "[[...]] markers are stripped unless keep_markers.");
+        "[[...]] markers are stripped unless keep_markers. The pairs are scored `chunk` at a "
+        "time; with store (an SQLite file) each finished chunk is kept there, so a call after "
+        "an interrupted one resumes; shard='I/N' scores that share into its store and returns "
+        "[], merge=[stores] copies other shards' chunks in first.");
   m.def("filter", &filter, py::arg("records"), py::arg("task"), py::kw_only(),
         py::arg("sim_threshold") = py::none(), py::arg("nat_threshold") = py::none(),
         "filter(records, task, *, sim_threshold=None, nat_threshold=None) -> (kept, dropped)\n\n"

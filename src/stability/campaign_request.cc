@@ -96,7 +96,8 @@ CampaignPlan plan_campaign(const CampaignRequest& r) {
   if (!r.sizes.empty()) config.sizes = r.sizes;
   if (!r.portfolio.empty()) {
     config.heuristic_options.portfolio.clear();
-    for (const auto& h : r.portfolio) config.heuristic_options.portfolio.push_back(parse_heuristic(h));
+    for (const auto& h : r.portfolio)
+      config.heuristic_options.portfolio.push_back(parse_heuristic(h));
   }
   config.trials = r.trials;
   config.seed = r.seed;
@@ -141,8 +142,8 @@ CampaignOutcome run_campaign_plan(const CampaignPlan& plan, const recsys::Rating
       if (recsys::is_command_spec(c.algorithm) || recsys::is_external_spec(c.algorithm))
         continue;  // a program or an object gives no scores
       if (on_accuracy) on_accuracy(c.algorithm);
-      const auto acc = recsys::cross_validated_accuracy(data, c.algorithm, plan.folds,
-                                                        config.seed, config.n_threads);
+      const auto acc = recsys::cross_validated_accuracy(data, c.algorithm, plan.folds, config.seed,
+                                                        config.n_threads);
       c.has_accuracy = true;
       c.rmse = acc.rmse;
       c.mae = acc.mae;
@@ -152,10 +153,10 @@ CampaignOutcome run_campaign_plan(const CampaignPlan& plan, const recsys::Rating
   const auto& report = plan.report;
   std::vector<std::string> mod_files;
   if (!out.empty()) {
-    const auto sets = sets_exceeding(
-        data, config, o.results,
-        report.save_all ? -std::numeric_limits<double>::infinity() : report.delta,
-        report.delta_oracle);
+    const auto sets =
+        sets_exceeding(data, config, o.results,
+                       report.save_all ? -std::numeric_limits<double>::infinity() : report.delta,
+                       report.delta_oracle);
     o.n_sets = sets.size();
     o.written = write_campaign_report(out, data, config, o.summary, sets, report);
     for (const auto& w : o.written) {

@@ -41,7 +41,7 @@ struct CampaignRequest {
   bool save_all = false;  // save every run's set, not only those above delta
   bool accuracy = false;  // cross-validated RMSE/MAE per configuration
   std::size_t folds = 5;
-  std::string data_description;         // recorded in the store (the data spec as given)
+  std::string data_description;          // recorded in the store (the data spec as given)
   std::vector<std::string> input_files;  // the data's files (their hashes bind the store)
   core::ProgressOptions progress;
 };

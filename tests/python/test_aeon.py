@@ -22,9 +22,10 @@ def test_score_and_filter_equal_the_command(pairs):
     run_cli("aeon", "score", "--original", d / "ori.txt", "--generated", d / "adv.txt",
             "--out", d / "scores.jsonl")
     seen = []
-    records = assay.aeon.score(originals, generated, progress=lambda *a: seen.append(a))
+    records = assay.aeon.score(originals, generated, chunk=8,
+                               progress=lambda *a: seen.append(a))
     assert records == read_jsonl(d / "scores.jsonl")
-    assert seen[-1] == (N, N)
+    assert seen[-1] == (N // 8, N // 8)  # chunks of pairs
     run_cli("aeon", "filter", "--scores", d / "scores.jsonl", "--task", "sa", "--kept",
             d / "kept.jsonl", "--dropped", d / "dropped.jsonl", ok=(0, 1))
     kept, dropped = assay.aeon.filter(records, "sa")
@@ -33,6 +34,24 @@ def test_score_and_filter_equal_the_command(pairs):
     assert len(kept) + len(dropped) == N and "reason" not in records[0]
     kept2, _ = assay.aeon.filter(records, "sa", sim_threshold=0.0, nat_threshold=0.0)
     assert len(kept2) == N
+
+
+def test_score_resumes_and_shards_as_the_command(pairs, tmp_path):
+    originals, generated, d = pairs
+    whole = assay.aeon.score(originals, generated, chunk=8)
+    stores = [str(tmp_path / f"s{i}.sqlite") for i in range(2)]
+    for i in range(2):  # a shard's call keeps its chunks in its store and returns nothing
+        assert assay.aeon.score(originals, generated, chunk=8, store=stores[i],
+                                shard=f"{i}/2") == []
+    merged = str(tmp_path / "all.sqlite")
+    assert assay.aeon.score(originals, generated, chunk=8, store=merged, merge=stores) == whole
+    run_cli("aeon", "score", "--original", d / "ori.txt", "--generated", d / "adv.txt",
+            "--chunk", 8, "--store", tmp_path / "cli.sqlite", "--out", tmp_path / "cli.jsonl")
+    assert whole == read_jsonl(tmp_path / "cli.jsonl")
+    with pytest.raises(assay.UsageError, match="needs a store"):
+        assay.aeon.score(originals, generated, shard="0/2")
+    with pytest.raises(assay.UsageError, match="pooling: expected one of auto, pooler, cls"):
+        assay.aeon.score(originals, generated, pooling="mean")
 
 
 def test_bad_input():
