@@ -7,7 +7,6 @@
 #include <pybind11/stl.h>
 
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -16,7 +15,7 @@
 
 #include "bindings.h"
 #include "core/error.h"
-#include "core/thread_pool.h"
+#include "core/output_path.h"
 #include "interrupt.h"
 #include "json_value.h"
 #include "python_recommender.h"
@@ -29,7 +28,7 @@
 #include "recsys/top_k_record.h"
 #include "stability/algorithm_baseline.h"
 #include "stability/campaign_run.h"
-#include "stability/fuzz_records.h"
+#include "stability/fuzz_request.h"
 #include "stability/heuristic.h"
 #include "stability/oracles.h"
 #include "thread_count.h"
@@ -113,68 +112,43 @@ py::list recommend(const recsys::Ratings& data, const py::object& algorithm, std
   return out;
 }
 
-// A trial whose recommender failed (a program's or an object's training): its reason.
-struct FuzzTrial {
-  stability::RunResult run;
-  std::string failure, stderr_tail;
-};
-
 py::dict fuzz(const recsys::Ratings& data, const py::object& algorithm_arg,
               const std::string& heuristic_name, std::size_t size, std::size_t trials,
               std::uint64_t seed, std::size_t k, std::size_t threads,
-              const std::vector<std::string>& portfolio, py::object progress) {
-  if (trials == 0) throw core::UsageError("trials: expected at least 1");
-  if (size == 0) throw core::UsageError("size: expected at least 1");
-  if (k == 0) throw core::UsageError("k: expected at least 1");
+              const std::vector<std::string>& portfolio, std::optional<double> delta,
+              const std::optional<std::string>& save_dir, const std::string& data_name,
+              py::object progress) {
   check_threads(static_cast<long long>(threads), false);
-  const auto heuristic = stability::parse_heuristic(heuristic_name);
-  stability::HeuristicOptions hopts;
-  if (!portfolio.empty()) {
-    hopts.portfolio.clear();
-    for (const auto& p : portfolio) hopts.portfolio.push_back(stability::parse_heuristic(p));
-  }
+  stability::FuzzRequest request;
+  request.heuristic = heuristic_name;
+  request.size = size;
+  request.trials = trials;
+  request.seed = seed;
+  request.k = k;
+  request.threads = threads;
+  request.portfolio = portfolio;
+  request.delta = delta;
+  request.save_dir = save_dir.value_or("");
+  request.data = data_name;
+  if (!request.save_dir.empty()) core::check_output_directory(request.save_dir);
   CallHooks hooks(std::move(progress));
   // As `assay rec fuzz`: the normalised spec names the configuration (seeds, records).
   const AlgorithmArg arg(algorithm_arg, hooks);
-  const std::string& algorithm = arg.spec();
-  const auto runs = run_training(hooks, [&] {
-    const auto baseline = stability::train_baseline(
-        data, algorithm, stability::model_seed(seed, algorithm), k, threads);
-    std::vector<FuzzTrial> results(trials);
-    std::atomic<std::size_t> done{0};
-    core::parallel_for(threads, 0, trials, 1, [&](std::size_t t) {
-      hooks.check();
-      const stability::RunKey key{algorithm, heuristic, size, t};
-      auto& trial = results[t];
-      trial.run.key = key;
-      trial.run.seed = stability::run_seed(seed, key);
-      try {
-        trial.run = stability::execute_run(data, baseline, key, trial.run.seed, hopts);
-      } catch (const recsys::RecommenderFailure& e) {  // this trial's result, as the command's
-        trial.failure = e.reason();
-        trial.stderr_tail = e.stderr_tail();
-      }
-      hooks.report(++done, trials);
-    });
-    return results;
-  });
+  request.algorithm = arg.spec();
+  stability::check_fuzz_request(request);
+  request.check = [&hooks] { hooks.check(); };
+  request.on_trial = [&hooks](std::size_t done, std::size_t total) { hooks.report(done, total); };
+  const auto outcome = run_training(hooks, [&] { return stability::run_fuzz(request, data); });
   // The lines of `assay rec fuzz`: one per trial, then the summary's means and deviations.
   py::list lines;
-  std::vector<stability::RunResult> finished;
-  for (const auto& t : runs) {
-    if (t.failure.empty()) {
-      lines.append(to_python(stability::fuzz_trial_record(algorithm, t.run)));
-      finished.push_back(t.run);
-    } else {
-      lines.append(
-          to_python(stability::fuzz_failure_record(algorithm, t.run, t.failure, t.stderr_tail)));
-    }
-  }
-  const auto summary = stability::fuzz_summary_record(algorithm, heuristic, size, finished,
-                                                      runs.size() - finished.size());
+  for (std::size_t i = 0; i + 1 < outcome.records.size(); ++i)
+    lines.append(to_python(outcome.records[i]));
   py::dict result;
   result["trials"] = lines;
-  result["summary"] = to_python(summary);
+  result["summary"] = to_python(outcome.records.back());
+  result["exceeding"] = outcome.n_exceeding;
+  result["saved"] = outcome.n_saved;
+  result["failed"] = outcome.failed();
   return result;
 }
 
@@ -249,18 +223,26 @@ void add_rec(py::module_& parent) {
         "recommend` writes it: {'user': label, 'items': [{'item': label, 'score': s}, ...]} "
         "(no scores from a program or an object). The same data, algorithm and seed give the "
         "same lists for any thread count.");
+  const stability::FuzzRequest d;  // the command's defaults
   m.def("fuzz", &fuzz, py::arg("data"), py::arg("algorithm"), py::arg("heuristic"), py::kw_only(),
-        py::arg("size") = 10, py::arg("trials") = 10, py::arg("seed") = 0, py::arg("k") = 10,
-        py::arg("threads") = 1, py::arg("portfolio") = std::vector<std::string>{},
+        py::arg("size") = d.size, py::arg("trials") = d.trials, py::arg("seed") = d.seed,
+        py::arg("k") = d.k, py::arg("threads") = d.threads,
+        py::arg("portfolio") = std::vector<std::string>{}, py::arg("delta") = py::none(),
+        py::arg("save_dir") = py::none(), py::arg("data_name") = "ratings from Python",
         py::arg("progress") = py::none(),
         "fuzz(data, algorithm, heuristic, *, size=10, trials=10, seed=0, k=10, threads=1, "
-        "portfolio=[], progress=None) -> dict\n\n"
+        "portfolio=[], delta=None, save_dir=None, data_name='ratings from Python', "
+        "progress=None) -> dict\n\n"
         "One heuristic (AMU RMU CMU ALI AMR AMA ARAND RRAND CRAND APORTFOLIO), sets of `size` "
         "modifications, `trials` retrainings, as `assay rec fuzz`: {'trials': [one record per "
-        "trial with each oracle's distance], 'summary': {... 'mean', 'sd'}}. algorithm: a "
-        "spec or a recommender object (named python:NAME); a trial whose program or object "
-        "failed is a record with its reason, as the command writes it. The same seed gives "
-        "the same records for any thread count.");
+        "trial with each oracle's distance], 'summary': {... 'mean', 'sd'}, 'exceeding', "
+        "'saved', 'failed'}. algorithm: a spec or a recommender object (named python:NAME); a "
+        "trial whose program or object failed is a record with its reason, as the command "
+        "writes it. delta: the trials whose Top Out exceeds it are counted ('exceeding'), and "
+        "'failed' is True when some did or some trial failed (the command's exit 1). save_dir: "
+        "a directory for the sets (with delta those exceeding it, else every finished "
+        "trial's), each naming data_name, replayable by `assay rec replay`. The same seed "
+        "gives the same records for any thread count.");
   add_rec_campaign(m);
 }
 

@@ -64,7 +64,7 @@ TestCaseScorerOptions scorer_options(const ScoreRequest& r) {
 
 ScoreFormat score_format(const ScoreRequest& r) {
   return choice(r.format, {"jsonl", "csv"}, "format") == 1 ? ScoreFormat::kCsv
-                                                            : ScoreFormat::kJsonl;
+                                                           : ScoreFormat::kJsonl;
 }
 
 std::string score_settings(const ScoreRequest& r) {

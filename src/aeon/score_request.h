@@ -26,8 +26,8 @@ struct ScoreRequest {
   std::string vectors;                   // offline SemEval's word vectors ("" WordNet only)
   std::string vectors_format = TestCaseScorerOptions{}.vectors_format;
   std::string wordnet_dir = TestCaseScorerOptions{}.wordnet_dir;
-  std::string variant = "reference";       // SemEval: reference (the code) or paper
-  std::string pooling = "auto";            // sentence vector: auto, pooler or cls
+  std::string variant = "reference";         // SemEval: reference (the code) or paper
+  std::string pooling = "auto";              // sentence vector: auto, pooler or cls
   std::string ngram_normaliser = "backoff";  // offline SynEval: backoff or enumerate
   bool keep_markers = false;                 // keep [[...]] mutation markers
   int threads = 2;                           // scorer threads (offline: pairs in parallel)
@@ -53,9 +53,9 @@ std::string score_settings(const ScoreRequest& request);
 
 struct ScoreOutcome {
   std::size_t n_owned = 0, n_executed = 0, n_resumed = 0, merged = 0;
-  bool complete = false;              // every chunk finished: `lines` holds the output
-  std::string store;                  // the store's file ("" none)
-  std::string lines;                  // every case's line (with its newline), input order
+  bool complete = false;  // every chunk finished: `lines` holds the output
+  std::string store;      // the store's file ("" none)
+  std::string lines;      // every case's line (with its newline), input order
   std::string semeval_backend, syneval_backend;  // what scored them
 };
 

@@ -9,6 +9,7 @@
 #include "recsys/command_recommender.h"
 #include "recsys/external_recommender.h"
 #include "recsys/recommender_spec.h"
+#include "recsys/spec_check.h"
 
 namespace assay::stability {
 namespace {
@@ -38,17 +39,6 @@ std::vector<std::string> swept(const std::vector<std::string>& specs, const std:
     }
   }
   return out;
-}
-
-// Checks a configuration before any work: a built-in spec is built, a program resolved (no
-// file is written, nothing runs), a Python object's name looked up.
-void check_algorithm(const std::string& spec) {
-  if (recsys::is_hosted_spec(spec)) (void)recsys::external_identity(spec);
-  if (recsys::is_command_spec(spec)) {
-    recsys::CommandRecommender adapter(spec, recsys::command_recommender_options());
-  } else if (!recsys::is_external_spec(spec)) {
-    (void)recsys::make_recommender(spec);
-  }
 }
 
 void check_count(std::size_t value, std::size_t min, const char* name) {
@@ -115,7 +105,7 @@ CampaignPlan plan_campaign(const CampaignRequest& r) {
   plan.report.headline_oracle = parse_oracle(r.headline_oracle);
   plan.report.min_effect = r.min_effect;
   plan.report.save_all = r.save_all;
-  for (const auto& a : config.algorithms) check_algorithm(a);
+  for (const auto& a : config.algorithms) recsys::check_recommender_spec(a);
   // Accuracy: asked for, or a sweep (two configurations of one algorithm) to put it beside.
   // (Programs and objects give no scores: two of them are no sweep.)
   plan.accuracy = r.accuracy;

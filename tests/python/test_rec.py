@@ -76,6 +76,27 @@ def test_fuzz_equals_the_command(ml100k, tmp_path):
         assay.rec.fuzz(assay.rec.load(spec), ALGORITHM, "NOPE")
 
 
+def test_fuzz_delta_and_saved_sets_as_the_command(tmp_path):
+    spec = "synthetic:users=40,items=60,ratings=800,seed=3"
+    args = ["--data", spec, "--algorithm", ALGORITHM, "--heuristic", "RRAND", "--size", "60",
+            "--trials", "4", "--seed", "2"]
+    # Two of the four trials move some user's list: exit 1, as "failed" says.
+    run_cli("rec", "fuzz", *args, "--delta", "0", "--save-dir", tmp_path / "cli",
+            "--out", tmp_path / "cli.jsonl", ok=(1,))
+    result = assay.rec.fuzz(assay.rec.load(spec), ALGORITHM, "RRAND", size=60, trials=4, seed=2,
+                            delta=0.0, save_dir=str(tmp_path / "py"), data_name=spec)
+    lines = read_jsonl(tmp_path / "cli.jsonl")
+    assert result["trials"] == lines[:-1] and result["summary"] == lines[-1]
+    exceeding = sum(t["top-out"] > 0 for t in result["trials"])
+    assert result["exceeding"] == exceeding == result["saved"] == 2 and result["failed"]
+    saved = sorted(p.name for p in (tmp_path / "py").iterdir())
+    assert saved == sorted(p.name for p in (tmp_path / "cli").iterdir())
+    for name in saved:  # the same sets, naming the same data
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
+    with pytest.raises(assay.UsageError, match="APORTFOLIO"):
+        assay.rec.fuzz(assay.rec.load(spec), ALGORITHM, "AMU", portfolio=["AMU"])
+
+
 def test_threads_are_bounded_like_the_command_line():
     data = assay.rec.load("synthetic:users=5,items=5,ratings=10")
     for call in (lambda t: assay.rec.recommend(data, ALGORITHM, threads=t),
