@@ -47,8 +47,7 @@ void check_fuzz_request(const FuzzRequest& r) {
   }
   (void)heuristic_options(r);
   if (r.delta && (!std::isfinite(*r.delta) || *r.delta < 0)) {
-    throw core::UsageError("delta: expected a finite number >= 0, got " +
-                           std::to_string(*r.delta));
+    throw core::UsageError("delta: expected a finite number >= 0, got " + std::to_string(*r.delta));
   }
   recsys::check_recommender_spec(recsys::normalize_recommender_spec(r.algorithm));
 }
@@ -95,7 +94,8 @@ FuzzOutcome run_fuzz(const FuzzRequest& r, const recsys::Ratings& data) {
   out.records.push_back(fuzz_summary_record(algorithm, heuristic, r.size, finished, out.n_failed));
   double generation = 0;
   for (const auto& run : finished) generation += run.generation_seconds;
-  if (!finished.empty()) out.mean_generation_seconds = generation / static_cast<double>(finished.size());
+  if (!finished.empty())
+    out.mean_generation_seconds = generation / static_cast<double>(finished.size());
 
   // Without a delta every finished trial's set is saved; with it, those exceeding it.
   out.delta_given = r.delta.has_value();

@@ -19,13 +19,13 @@
 namespace assay::stability {
 
 struct FuzzRequest {
-  std::string algorithm;  // a spec (normalised by the run: it names the configuration)
-  std::string heuristic;  // AMU … APORTFOLIO
-  std::size_t size = 10;    // modifications per set
-  std::size_t trials = 10;  // sets tried
-  std::uint64_t seed = 0;   // run seeds derive from it
-  std::size_t threads = 1;  // trials in parallel
-  std::size_t k = 10;       // length of the recommendation lists
+  std::string algorithm;               // a spec (normalised by the run: it names the configuration)
+  std::string heuristic;               // AMU … APORTFOLIO
+  std::size_t size = 10;               // modifications per set
+  std::size_t trials = 10;             // sets tried
+  std::uint64_t seed = 0;              // run seeds derive from it
+  std::size_t threads = 1;             // trials in parallel
+  std::size_t k = 10;                  // length of the recommendation lists
   std::vector<std::string> portfolio;  // APORTFOLIO's heuristics (empty: its default four)
   std::optional<double> delta;         // a trial fails when its Top Out exceeds it
   // Where the sets are saved ("" nowhere): with a delta those exceeding it, else every
@@ -43,8 +43,8 @@ struct FuzzOutcome {
   // failed), in trial order, then the summary (fuzz_summary_record).
   std::vector<nlohmann::ordered_json> records;
   std::size_t n_trials = 0, n_failed = 0;
-  std::size_t n_exceeding = 0;  // with a delta: trials whose Top Out exceeds it
-  std::size_t n_saved = 0;      // sets saved
+  std::size_t n_exceeding = 0;         // with a delta: trials whose Top Out exceeds it
+  std::size_t n_saved = 0;             // sets saved
   double mean_generation_seconds = 0;  // over the finished trials
   bool delta_given = false;
   // Whether the run fails: with a delta, a trial above it or one not measured (a failed
