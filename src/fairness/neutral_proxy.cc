@@ -61,7 +61,8 @@ NeutralProxy open_neutral_proxy(ProxyRequest r) {
   proxy.upstream = open_neutral_upstream(r.upstream);
   check_gate_settings(r.gate);
   proxy.loaded = load_gated_perturbator(perturbator_settings(r.perturbator), r.gate);
-  if (so.model_name.empty()) so.model_name = proxy.upstream.name.empty() ? "model" : proxy.upstream.name;
+  if (so.model_name.empty())
+    so.model_name = proxy.upstream.name.empty() ? "model" : proxy.upstream.name;
   if (proxy.loaded.gate) so.filter = proxy.loaded.gate->filter();
   raise_descriptor_limit(so.max_connections);
   proxy.options = so;

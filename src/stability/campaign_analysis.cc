@@ -1,6 +1,7 @@
 #include "stability/campaign_analysis.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -32,29 +33,15 @@ std::uint64_t cell_seed(std::uint64_t campaign_seed, const CellKey& key, std::si
 
 }  // namespace
 
-CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignResults& results) {
-  CampaignSummary s;
-  s.n_runs = results.runs.size();
-  s.complete = results.complete;
-  for (const auto& b : results.baselines) {
-    ConfigurationProfile p;
-    p.algorithm = b.algorithm;
-    p.spec = recsys::parse_recommender_spec(b.algorithm).full();
-    p.rating_values = b.influence.rating_values;
-    p.rating_influence = b.influence.rating;
-    s.configurations.push_back(std::move(p));
-  }
+namespace {
 
-  // Trials of each (algorithm, heuristic, size), per oracle.
-  std::map<CellKey, std::array<std::vector<double>, kNumOracles>> values;
-  std::map<CellKey, std::vector<double>> set_sizes;
-  for (const auto& r : results.runs) {
-    const CellKey key{r.key.algorithm, r.key.heuristic, r.key.size};
-    for (std::size_t o = 0; o < kNumOracles; ++o) values[key][o].push_back(r.oracle[o]);
-    set_sizes[key].push_back(static_cast<double>(r.n_modifications));
-  }
-  std::map<CellKey, std::size_t> failed_runs;
-  std::map<std::string, std::size_t> failed_noise;
+using OracleValues = std::array<std::vector<double>, kNumOracles>;
+
+// The failed runs and noise retrainings, one FailedCell per cell (or per algorithm's noise
+// floor), and the counts of each cell's and each algorithm's failures.
+void add_failures(const CampaignResults& results, CampaignSummary& s,
+                  std::map<CellKey, std::size_t>& failed_runs,
+                  std::map<std::string, std::size_t>& failed_noise) {
   for (const auto& f : results.failures) {
     if (f.noise) {
       ++failed_noise[f.algorithm];
@@ -78,72 +65,56 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     }
     ++it->failed;
   }
-  const auto has = [&](const std::string& a, Heuristic h) {
-    return std::find(config.heuristics.begin(), config.heuristics.end(), h) !=
-               config.heuristics.end() &&
-           std::find(config.algorithms.begin(), config.algorithms.end(), a) !=
-               config.algorithms.end();
-  };
+}
 
-  for (const auto& a : config.algorithms) {
-    for (const auto h : config.heuristics) {
-      for (const auto n : config.sizes) {
-        const CellKey key{a, h, n};
-        const auto it = values.find(key);
-        if (it == values.end()) continue;  // no finished trial (interrupted campaign)
-        const Heuristic base = random_baseline(h);
-        const auto base_it = has(a, base) ? values.find(CellKey{a, base, n}) : values.end();
-        for (std::size_t o = 0; o < kNumOracles; ++o) {
-          CellStats c;
-          c.algorithm = a;
-          c.heuristic = h;
-          c.size = n;
-          c.oracle = kAllOracles[o];
-          const auto& x = it->second[o];
-          c.trials = x.size();
-          c.mean = core::mean(x);
-          c.sd = core::standard_deviation(x);
-          std::vector<double> sorted = x;
-          std::sort(sorted.begin(), sorted.end());
-          c.q1 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.25);
-          c.q3 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.75);
-          const double n_x = static_cast<double>(x.size());
-          const double half =
-              x.size() < 2 ? kNaN
-                           : core::student_t_quantile(0.975, n_x - 1) * c.sd / std::sqrt(n_x);
-          c.ci_low = c.mean - half;
-          c.ci_high = c.mean + half;
-          c.mean_set_size = core::mean(set_sizes[key]);
-          const auto failed = failed_runs.find(key);
-          c.failed = failed == failed_runs.end() ? 0 : failed->second;
-          c.ratio = kNaN;
-          c.p = c.p_holm = c.p_bh = c.p_welch = c.p_welch_holm = c.mde = kNaN;
-          c.superiority = c.difference = c.difference_low = c.difference_high = kNaN;
-          c.baseline_mean = kNaN;
-          if (base_it != values.end()) {
-            const auto& b = base_it->second[o];
-            c.baseline = base;
-            c.baseline_mean = core::mean(b);
-            c.baseline_zero = c.baseline_mean == 0;
-            if (!c.baseline_zero) c.ratio = c.mean / c.baseline_mean;
-            const core::RankSumResult rank = core::rank_sum_test(x, b);
-            c.p = rank.p;
-            c.p_exact = rank.exact;
-            c.superiority = rank.superiority;
-            c.p_welch = core::welch_t_test(x, b).p;
-            core::BootstrapOptions boot;
-            boot.seed = cell_seed(config.seed, key, o);
-            const auto diff = core::bootstrap_mean_difference_ci(x, b, boot);
-            c.difference = diff.estimate;
-            c.difference_low = diff.low;
-            c.difference_high = diff.high;
-          }
-          s.cells.push_back(c);
-        }
-      }
-    }
-  }
-  // One family per oracle: every targeted cell with a defined p.
+// One cell's statistics under oracle `o`: its trials `x` and, when it has one, its random
+// baseline's trials `b` (the tests and the bootstrap against them).
+CellStats cell_stats(const CampaignConfig& config, const CellKey& key, std::size_t o,
+                     const std::vector<double>& x, const std::vector<double>* b, Heuristic base) {
+  CellStats c;
+  c.algorithm = std::get<0>(key);
+  c.heuristic = std::get<1>(key);
+  c.size = std::get<2>(key);
+  c.oracle = kAllOracles[o];
+  c.trials = x.size();
+  c.mean = core::mean(x);
+  c.sd = core::standard_deviation(x);
+  std::vector<double> sorted = x;
+  std::sort(sorted.begin(), sorted.end());
+  c.q1 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.25);
+  c.q3 = sorted.empty() ? kNaN : core::quantile_sorted(sorted, 0.75);
+  const double n_x = static_cast<double>(x.size());
+  const double half =
+      x.size() < 2 ? kNaN : core::student_t_quantile(0.975, n_x - 1) * c.sd / std::sqrt(n_x);
+  c.ci_low = c.mean - half;
+  c.ci_high = c.mean + half;
+  c.ratio = kNaN;
+  c.p = c.p_holm = c.p_bh = c.p_welch = c.p_welch_holm = c.mde = kNaN;
+  c.superiority = c.difference = c.difference_low = c.difference_high = kNaN;
+  c.baseline_mean = kNaN;
+  if (!b) return c;
+  c.baseline = base;
+  c.baseline_mean = core::mean(*b);
+  c.baseline_zero = c.baseline_mean == 0;
+  if (!c.baseline_zero) c.ratio = c.mean / c.baseline_mean;
+  const core::RankSumResult rank = core::rank_sum_test(x, *b);
+  c.p = rank.p;
+  c.p_exact = rank.exact;
+  c.superiority = rank.superiority;
+  c.p_welch = core::welch_t_test(x, *b).p;
+  core::BootstrapOptions boot;
+  boot.seed = cell_seed(config.seed, key, o);
+  const auto diff = core::bootstrap_mean_difference_ci(x, *b, boot);
+  c.difference = diff.estimate;
+  c.difference_low = diff.low;
+  c.difference_high = diff.high;
+  return c;
+}
+
+// One family per oracle: every targeted cell with a defined p, adjusted by Holm's and
+// Benjamini-Hochberg's procedures; every targeted cell with a baseline gets the effect it
+// could detect in a family of this size.
+void correct_families(CampaignSummary& s) {
   for (const auto oracle : kAllOracles) {
     std::vector<CellStats*> family;
     std::vector<double> p;
@@ -162,8 +133,6 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
       family[k]->p_bh = bh[k];
       family[k]->p_welch_holm = welch_holm[k];
     }
-    // Every targeted cell with a baseline, a defined p or not, gets the effect it could detect
-    // in a family of this size.
     const double level = kAlpha / static_cast<double>(std::max<std::size_t>(1, family.size()));
     const double z = core::normal_quantile(1 - level / 2) + core::normal_quantile(kPower);
     for (auto& c : s.cells) {
@@ -178,12 +147,16 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
                             base->sd * base->sd / static_cast<double>(base->trials));
     }
   }
+}
 
+// Each algorithm's noise floor (the mean of its retrainings with other seeds), and each cell's.
+void add_noise_floors(const CampaignConfig& config, const CampaignResults& results,
+                      std::map<std::string, std::size_t>& failed_noise, CampaignSummary& s) {
   for (const auto& a : config.algorithms) {
     NoiseFloor f;
     f.algorithm = a;
     f.failed = failed_noise.contains(a) ? failed_noise[a] : 0;
-    std::array<std::vector<double>, kNumOracles> v;
+    OracleValues v;
     for (const auto& n : results.noise) {
       if (n.algorithm != a) continue;
       ++f.trials;
@@ -201,7 +174,10 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
     }
     c.within_noise = c.noise_floor > 0 && c.mean <= c.noise_floor;
   }
+}
 
+// Set generation time per (heuristic, size).
+void add_timing(const CampaignConfig& config, const CampaignResults& results, CampaignSummary& s) {
   for (const auto h : config.heuristics) {
     for (const auto n : config.sizes) {
       TimingStats t;
@@ -218,6 +194,62 @@ CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignRes
       s.timing.push_back(t);
     }
   }
+}
+
+}  // namespace
+
+CampaignSummary analyse_campaign(const CampaignConfig& config, const CampaignResults& results) {
+  CampaignSummary s;
+  s.n_runs = results.runs.size();
+  s.complete = results.complete;
+  for (const auto& b : results.baselines) {
+    ConfigurationProfile p;
+    p.algorithm = b.algorithm;
+    p.spec = recsys::parse_recommender_spec(b.algorithm).full();
+    p.rating_values = b.influence.rating_values;
+    p.rating_influence = b.influence.rating;
+    s.configurations.push_back(std::move(p));
+  }
+
+  // Trials of each (algorithm, heuristic, size), per oracle.
+  std::map<CellKey, OracleValues> values;
+  std::map<CellKey, std::vector<double>> set_sizes;
+  for (const auto& r : results.runs) {
+    const CellKey key{r.key.algorithm, r.key.heuristic, r.key.size};
+    for (std::size_t o = 0; o < kNumOracles; ++o) values[key][o].push_back(r.oracle[o]);
+    set_sizes[key].push_back(static_cast<double>(r.n_modifications));
+  }
+  std::map<CellKey, std::size_t> failed_runs;
+  std::map<std::string, std::size_t> failed_noise;
+  add_failures(results, s, failed_runs, failed_noise);
+  const auto has = [&](const std::string& a, Heuristic h) {
+    return std::find(config.heuristics.begin(), config.heuristics.end(), h) !=
+               config.heuristics.end() &&
+           std::find(config.algorithms.begin(), config.algorithms.end(), a) !=
+               config.algorithms.end();
+  };
+  for (const auto& a : config.algorithms) {
+    for (const auto h : config.heuristics) {
+      for (const auto n : config.sizes) {
+        const CellKey key{a, h, n};
+        const auto it = values.find(key);
+        if (it == values.end()) continue;  // no finished trial (interrupted campaign)
+        const Heuristic base = random_baseline(h);
+        const auto base_it = has(a, base) ? values.find(CellKey{a, base, n}) : values.end();
+        const auto failed = failed_runs.find(key);
+        for (std::size_t o = 0; o < kNumOracles; ++o) {
+          CellStats c = cell_stats(config, key, o, it->second[o],
+                                   base_it == values.end() ? nullptr : &base_it->second[o], base);
+          c.mean_set_size = core::mean(set_sizes[key]);
+          c.failed = failed == failed_runs.end() ? 0 : failed->second;
+          s.cells.push_back(c);
+        }
+      }
+    }
+  }
+  correct_families(s);
+  add_noise_floors(config, results, failed_noise, s);
+  add_timing(config, results, s);
   return s;
 }
 
