@@ -397,244 +397,302 @@ std::string CommandModel::too_long_line() const {
          "killed";
 }
 
-std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::string>& texts) {
-  std::vector<std::vector<double>> out(texts.size());
-  if (texts.empty()) return out;
-  cancelled_ = false;
-  start_first_child();
-  if (pid_ < 0) start();  // after an error killed the previous child
-  std::vector<bool> answered(texts.size(), false);
-  std::size_t n_answered = 0;
-  std::unordered_map<std::int64_t, std::size_t> index_of;  // id -> batch index
-  std::deque<std::size_t> to_send;
-  for (std::size_t i = 0; i < texts.size(); ++i) to_send.push_back(i);
-  std::string out_buffer;
-  std::size_t out_pos = 0;
-  std::size_t in_flight = 0;
-  const auto timeout = std::chrono::duration_cast<Clock::duration>(
-      std::chrono::duration<double>(options_.timeout_seconds));
-  auto last_progress = Clock::now();
+// One predict() call: the texts are sent as the child's window of requests in flight allows,
+// its answer lines are matched to them by id, and a child that dies is restarted and asked the
+// texts it left unanswered.
+class CommandModel::Exchange {
+ public:
+  Exchange(CommandModel& model, const std::vector<std::string>& texts)
+      : m_(model),
+        texts_(texts),
+        out_(texts.size()),
+        answered_(texts.size(), false),
+        timeout_(std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(model.options_.timeout_seconds))),
+        last_progress_(Clock::now()) {
+    for (std::size_t i = 0; i < texts.size(); ++i) to_send_.push_back(i);
+  }
 
-  auto first_unanswered = [&] {
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-      if (!answered[i]) return i;
+  std::vector<std::vector<double>> run();
+
+ private:
+  std::size_t first_unanswered() const {
+    for (std::size_t i = 0; i < texts_.size(); ++i) {
+      if (!answered_[i]) return i;
     }
-    return std::size_t{0};
-  };
+    return 0;
+  }
   // Kills the child (its stream can no longer be trusted) and reports.
-  auto fail = [&](const std::string& what, std::size_t index) {
-    stop(true);
-    throw ModelError(name() + ": " + what, index);
-  };
-  std::vector<double> fast_scores;
-  auto handle_line = [&](const std::string& line) {
-    std::int64_t fast_id = 0;
-    if (parse_plain_answer(line, fast_id, fast_scores) && fast_scores.size() == labels_.size()) {
-      const auto it = index_of.find(fast_id);
-      if (it != index_of.end()) {
-        const std::size_t index = it->second;
-        index_of.erase(it);
-        out[index] = fast_scores;
-        answered[index] = true;
-        ++n_answered;
-        --in_flight;
-        last_progress = Clock::now();
-        return;
-      }
-    }
-    // Nesting past the limit is refused unparsed (core/json_depth.h).
-    const bool too_deep = core::json_nests_deeper(line);
-    const nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
-                                      : nlohmann::json::parse(line, nullptr, false);
-    if (j.is_discarded()) {
-      const auto id = find_id(line);
-      const auto it = id ? index_of.find(*id) : index_of.end();
-      const std::size_t index = it != index_of.end() ? it->second : first_unanswered();
-      const bool non_finite =
-          line.find("NaN") != std::string::npos || line.find("Infinity") != std::string::npos;
-      fail(
-          std::string(too_deep     ? "JSON that " + core::json_too_deep_reason()
-                      : non_finite ? "a non-finite score (NaN or Infinity; expected finite numbers)"
-                                   : "malformed JSON (expected {\"id\": N, \"scores\": [...]})") +
-              " in the answer '" + shorten(line) + "'",
-          index);
-    }
-    if (j.is_object() && j.contains("labels") && !j.contains("id")) {  // a restarted child
-      if (j["labels"] != nlohmann::json(labels_)) {  // or a first line beside --labels
-        std::string what = labels_from_options_ ? "the child's labels line '"
-                                                : "the restarted child sent other labels: '";
-        what += shorten(line);
-        what += "'";
-        if (labels_from_options_) {
-          what += " differs from --labels ";
-          what += nlohmann::json(labels_).dump();
-          what += " (its scores would be read under the wrong labels)";
-        }
-        fail(what, first_unanswered());
-      }
-      labels_seen_ = true;
-      return;
-    }
-    if (!j.is_object() || !j.contains("id") || !j["id"].is_number_integer()) {
-      fail("expected {\"id\": N, \"scores\": [...]}, got '" + shorten(line) + "'",
-           first_unanswered());
-    }
-    const auto it = index_of.find(j["id"].get<std::int64_t>());
-    if (it == index_of.end()) {
-      fail("an answer with an id that was not asked (or answered twice): '" + shorten(line) + "'",
-           first_unanswered());
-    }
-    const std::size_t index = it->second;
-    const auto scores = j.find("scores");
-    if (scores == j.end() || !scores->is_array()) {
-      fail("expected \"scores\": [...] in the answer '" + shorten(line) + "'", index);
-    }
-    if (scores->size() != labels_.size()) {
-      fail("expected " + std::to_string(labels_.size()) + " scores (one per label), got " +
-               std::to_string(scores->size()) + " in '" + shorten(line) + "'",
-           index);
-    }
-    std::vector<double> values;
-    values.reserve(scores->size());
-    for (const auto& s : *scores) {
-      if (!s.is_number() || !std::isfinite(s.get<double>())) {
-        fail("expected finite numbers as scores, got '" + shorten(line) + "'", index);
-      }
-      values.push_back(s.get<double>());
-    }
-    index_of.erase(it);
-    out[index] = std::move(values);
-    answered[index] = true;
-    ++n_answered;
-    --in_flight;
-    last_progress = Clock::now();
-  };
-  // Takes the whole lines read so far; a line over the limit, whole or not, is refused as soon
-  // as its bytes are read.
-  const std::size_t max_line = options_.command.max_line_bytes;
-  auto process_input = [&] {
-    std::size_t newline;
-    std::size_t begin = 0;
-    while ((newline = pending_input_.find('\n', begin)) != std::string::npos) {
-      if (newline - begin > max_line + 1) fail(too_long_line(), first_unanswered());
-      std::string line = pending_input_.substr(begin, newline - begin);
-      begin = newline + 1;
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.find_first_not_of(" \t") == std::string::npos) continue;
-      handle_line(line);
-    }
-    pending_input_.erase(0, begin);
-    if (pending_input_.size() > max_line + 1) fail(too_long_line(), first_unanswered());
-  };
-  // The child died: take what it said, then restart it and re-send what it left unanswered.
-  auto on_child_exit = [&] {
-    char buffer[65536];
-    for (;;) {  // drain what it wrote before dying
-      const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      pending_input_.append(buffer, static_cast<std::size_t>(n));
-      process_input();
-    }
-    stop(false);
-    if (n_answered == texts.size()) return;
-    if (n_restarts_ >= options_.command.max_restarts) {
-      throw ModelError(name() + ": the child " + describe_exit() + " after " +
-                           std::to_string(n_restarts_) + " restart(s) (limit " +
-                           std::to_string(options_.command.max_restarts) +
-                           "); this text was not answered",
-                       first_unanswered());
-    }
-    ++n_restarts_;
-    std::fprintf(stderr, "%sthe child %s; restarting it (%d of at most %d)\n", prefix_.c_str(),
-                 describe_exit().c_str(), n_restarts_, options_.command.max_restarts);
-    start();
-    to_send.clear();
-    index_of.clear();
-    for (std::size_t i = 0; i < texts.size(); ++i) {
-      if (!answered[i]) to_send.push_back(i);
-    }
-    out_buffer.clear();
-    out_pos = 0;
-    in_flight = 0;
-    last_progress = Clock::now();
-  };
+  [[noreturn]] void fail(const std::string& what, std::size_t index) {
+    m_.stop(true);
+    throw ModelError(m_.name() + ": " + what, index);
+  }
+  void take(std::size_t index, std::vector<double> scores) {
+    out_[index] = std::move(scores);
+    answered_[index] = true;
+    ++n_answered_;
+    --in_flight_;
+    last_progress_ = Clock::now();
+  }
+  bool take_plain(const std::string& line);
+  void refuse_malformed(const std::string& line, bool too_deep);
+  void take_labels_line(const std::string& line);
+  void handle_line(const std::string& line);
+  void process_input();
+  void on_child_exit();
+  void send_more();
+  // One poll of the child's pipes: writes what it can, reads what came. False: the child is
+  // gone while stopping (the loop ends).
+  bool poll_once(bool stopping, Clock::time_point stop_deadline);
 
+  CommandModel& m_;
+  const std::vector<std::string>& texts_;
+  std::vector<std::vector<double>> out_;
+  std::vector<bool> answered_;
+  std::size_t n_answered_ = 0;
+  std::unordered_map<std::int64_t, std::size_t> index_of_;  // id -> batch index
+  std::deque<std::size_t> to_send_;
+  std::string out_buffer_;
+  std::size_t out_pos_ = 0;
+  std::size_t in_flight_ = 0;
+  Clock::duration timeout_;
+  Clock::time_point last_progress_;
+  std::vector<double> fast_scores_;
+};
+
+// The common answer, {"id": N, "scores": [...]} in plain form, read without a JSON parser.
+bool CommandModel::Exchange::take_plain(const std::string& line) {
+  std::int64_t id = 0;
+  if (!parse_plain_answer(line, id, fast_scores_) || fast_scores_.size() != m_.labels_.size())
+    return false;
+  const auto it = index_of_.find(id);
+  if (it == index_of_.end()) return false;
+  const std::size_t index = it->second;
+  index_of_.erase(it);
+  take(index, fast_scores_);
+  return true;
+}
+
+void CommandModel::Exchange::refuse_malformed(const std::string& line, bool too_deep) {
+  const auto id = find_id(line);
+  const auto it = id ? index_of_.find(*id) : index_of_.end();
+  const std::size_t index = it != index_of_.end() ? it->second : first_unanswered();
+  const bool non_finite =
+      line.find("NaN") != std::string::npos || line.find("Infinity") != std::string::npos;
+  fail(std::string(too_deep     ? "JSON that " + core::json_too_deep_reason()
+                   : non_finite ? "a non-finite score (NaN or Infinity; expected finite numbers)"
+                                : "malformed JSON (expected {\"id\": N, \"scores\": [...]})") +
+           " in the answer '" + shorten(line) + "'",
+       index);
+}
+
+// A restarted child's labels line (or a first line beside --labels): the same labels or a
+// failure.
+void CommandModel::Exchange::take_labels_line(const std::string& line) {
+  const auto j = nlohmann::json::parse(line);
+  if (j["labels"] != nlohmann::json(m_.labels_)) {
+    std::string what = m_.labels_from_options_ ? "the child's labels line '"
+                                               : "the restarted child sent other labels: '";
+    what += shorten(line);
+    what += "'";
+    if (m_.labels_from_options_) {
+      what += " differs from --labels ";
+      what += nlohmann::json(m_.labels_).dump();
+      what += " (its scores would be read under the wrong labels)";
+    }
+    fail(what, first_unanswered());
+  }
+  m_.labels_seen_ = true;
+}
+
+void CommandModel::Exchange::handle_line(const std::string& line) {
+  if (take_plain(line)) return;
+  // Nesting past the limit is refused unparsed (core/json_depth.h).
+  const bool too_deep = core::json_nests_deeper(line);
+  const nlohmann::json j = too_deep ? nlohmann::json(nlohmann::json::value_t::discarded)
+                                    : nlohmann::json::parse(line, nullptr, false);
+  if (j.is_discarded()) refuse_malformed(line, too_deep);
+  if (j.is_object() && j.contains("labels") && !j.contains("id")) {
+    take_labels_line(line);
+    return;
+  }
+  if (!j.is_object() || !j.contains("id") || !j["id"].is_number_integer()) {
+    fail("expected {\"id\": N, \"scores\": [...]}, got '" + shorten(line) + "'",
+         first_unanswered());
+  }
+  const auto it = index_of_.find(j["id"].get<std::int64_t>());
+  if (it == index_of_.end()) {
+    fail("an answer with an id that was not asked (or answered twice): '" + shorten(line) + "'",
+         first_unanswered());
+  }
+  const std::size_t index = it->second;
+  const auto scores = j.find("scores");
+  if (scores == j.end() || !scores->is_array()) {
+    fail("expected \"scores\": [...] in the answer '" + shorten(line) + "'", index);
+  }
+  if (scores->size() != m_.labels_.size()) {
+    fail("expected " + std::to_string(m_.labels_.size()) + " scores (one per label), got " +
+             std::to_string(scores->size()) + " in '" + shorten(line) + "'",
+         index);
+  }
+  std::vector<double> values;
+  values.reserve(scores->size());
+  for (const auto& s : *scores) {
+    if (!s.is_number() || !std::isfinite(s.get<double>())) {
+      fail("expected finite numbers as scores, got '" + shorten(line) + "'", index);
+    }
+    values.push_back(s.get<double>());
+  }
+  index_of_.erase(it);
+  take(index, std::move(values));
+}
+
+// Takes the whole lines read so far; a line over the limit, whole or not, is refused as soon as
+// its bytes are read.
+void CommandModel::Exchange::process_input() {
+  const std::size_t max_line = m_.options_.command.max_line_bytes;
+  auto& pending = m_.pending_input_;
+  std::size_t newline;
+  std::size_t begin = 0;
+  while ((newline = pending.find('\n', begin)) != std::string::npos) {
+    if (newline - begin > max_line + 1) fail(m_.too_long_line(), first_unanswered());
+    std::string line = pending.substr(begin, newline - begin);
+    begin = newline + 1;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    handle_line(line);
+  }
+  pending.erase(0, begin);
+  if (pending.size() > max_line + 1) fail(m_.too_long_line(), first_unanswered());
+}
+
+// The child died: take what it said, then restart it and re-send what it left unanswered.
+void CommandModel::Exchange::on_child_exit() {
+  char buffer[65536];
+  for (;;) {  // drain what it wrote before dying
+    const ssize_t n = ::read(m_.stdout_fd_, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    m_.pending_input_.append(buffer, static_cast<std::size_t>(n));
+    process_input();
+  }
+  m_.stop(false);
+  if (n_answered_ == texts_.size()) return;
+  const int max_restarts = m_.options_.command.max_restarts;
+  if (m_.n_restarts_ >= max_restarts) {
+    throw ModelError(m_.name() + ": the child " + m_.describe_exit() + " after " +
+                         std::to_string(m_.n_restarts_) + " restart(s) (limit " +
+                         std::to_string(max_restarts) + "); this text was not answered",
+                     first_unanswered());
+  }
+  ++m_.n_restarts_;
+  std::fprintf(stderr, "%sthe child %s; restarting it (%d of at most %d)\n", m_.prefix_.c_str(),
+               m_.describe_exit().c_str(), m_.n_restarts_, max_restarts);
+  m_.start();
+  to_send_.clear();
+  index_of_.clear();
+  for (std::size_t i = 0; i < texts_.size(); ++i) {
+    if (!answered_[i]) to_send_.push_back(i);
+  }
+  out_buffer_.clear();
+  out_pos_ = 0;
+  in_flight_ = 0;
+  last_progress_ = Clock::now();
+}
+
+void CommandModel::Exchange::send_more() {
+  while (!to_send_.empty() && in_flight_ < m_.options_.command.max_in_flight) {
+    const std::size_t index = to_send_.front();
+    to_send_.pop_front();
+    const std::int64_t id = m_.next_id_++;
+    index_of_[id] = index;
+    append_request(out_buffer_, id, texts_[index]);
+    ++in_flight_;
+  }
+}
+
+bool CommandModel::Exchange::poll_once(bool stopping, Clock::time_point stop_deadline) {
+  pollfd fds[2] = {{m_.stdout_fd_, POLLIN, 0}, {m_.stdin_fd_, POLLOUT, 0}};
+  const nfds_t n_fds = m_.stdin_fd_ >= 0 && out_pos_ < out_buffer_.size() ? 2 : 1;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      (stopping ? stop_deadline : last_progress_ + timeout_) - Clock::now());
+  if (left.count() <= 0) {
+    if (stopping) return false;
+    fail("no answer within " + std::to_string(m_.options_.timeout_seconds) +
+             " s (--timeout); the child was killed",
+         first_unanswered());
+  }
+  const int ready =
+      ::poll(fds, n_fds, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
+  if (ready < 0) {
+    if (errno == EINTR) return true;
+    throw ModelError(m_.name() + ": poll failed: " + std::strerror(errno));
+  }
+  if (n_fds == 2 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
+    const ssize_t n =
+        ::write(m_.stdin_fd_, out_buffer_.data() + out_pos_, out_buffer_.size() - out_pos_);
+    if (n > 0) {
+      out_pos_ += static_cast<std::size_t>(n);
+      if (out_pos_ == out_buffer_.size()) {
+        out_buffer_.clear();
+        out_pos_ = 0;
+      }
+    } else if (n < 0 && errno == EPIPE) {
+      if (stopping) return false;
+      on_child_exit();
+      return true;
+    }
+  }
+  if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+    char buffer[65536];
+    const ssize_t n = ::read(m_.stdout_fd_, buffer, sizeof buffer);
+    if (n > 0) {
+      m_.pending_input_.append(buffer, static_cast<std::size_t>(n));
+      process_input();
+    } else if (n == 0) {
+      if (stopping) return false;
+      on_child_exit();
+    }
+  }
+  return true;
+}
+
+std::vector<std::vector<double>> CommandModel::Exchange::run() {
   // An interrupt (only seen under a core::InterruptDeferral): send no new text, finish the line
   // being written, close the child's input and collect the answers it still gives until it
   // exits (at most kCollectAfterInterrupt), so every answer it wrote is received and kept.
   bool stopping = false;
   auto stop_deadline = Clock::now();
-  while (n_answered < texts.size()) {
-    if (cancelled_) fail("cancelled (the caller was interrupted)", first_unanswered());
+  while (n_answered_ < texts_.size()) {
+    if (m_.cancelled_) fail("cancelled (the caller was interrupted)", first_unanswered());
     if (!stopping && core::interrupt_pending()) {
       stopping = true;
       stop_deadline = Clock::now() + kCollectAfterInterrupt;
-      to_send.clear();
+      to_send_.clear();
     }
     if (stopping) {
-      if (out_pos == out_buffer.size() && stdin_fd_ >= 0) {
-        ::close(stdin_fd_);
-        stdin_fd_ = -1;
+      if (out_pos_ == out_buffer_.size() && m_.stdin_fd_ >= 0) {
+        ::close(m_.stdin_fd_);
+        m_.stdin_fd_ = -1;
       }
       if (Clock::now() >= stop_deadline) break;
     }
-    while (!to_send.empty() && in_flight < options_.command.max_in_flight) {
-      const std::size_t index = to_send.front();
-      to_send.pop_front();
-      const std::int64_t id = next_id_++;
-      index_of[id] = index;
-      append_request(out_buffer, id, texts[index]);
-      ++in_flight;
-    }
-    pollfd fds[2] = {{stdout_fd_, POLLIN, 0}, {stdin_fd_, POLLOUT, 0}};
-    const nfds_t n_fds = stdin_fd_ >= 0 && out_pos < out_buffer.size() ? 2 : 1;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        (stopping ? stop_deadline : last_progress + timeout) - Clock::now());
-    if (left.count() <= 0) {
-      if (stopping) break;
-      fail("no answer within " + std::to_string(options_.timeout_seconds) +
-               " s (--timeout); the child was killed",
-           first_unanswered());
-    }
-    const int ready =
-        ::poll(fds, n_fds, static_cast<int>(std::min<std::int64_t>(left.count(), 1000)));
-    if (ready < 0) {
-      if (errno == EINTR) continue;
-      throw ModelError(name() + ": poll failed: " + std::strerror(errno));
-    }
-    if (n_fds == 2 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      const ssize_t n =
-          ::write(stdin_fd_, out_buffer.data() + out_pos, out_buffer.size() - out_pos);
-      if (n > 0) {
-        out_pos += static_cast<std::size_t>(n);
-        if (out_pos == out_buffer.size()) {
-          out_buffer.clear();
-          out_pos = 0;
-        }
-      } else if (n < 0 && errno == EPIPE) {
-        if (stopping) break;
-        on_child_exit();
-        continue;
-      }
-    }
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      char buffer[65536];
-      const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
-      if (n > 0) {
-        pending_input_.append(buffer, static_cast<std::size_t>(n));
-        process_input();
-      } else if (n == 0) {
-        if (stopping) break;
-        on_child_exit();
-      }
-    }
+    send_more();
+    if (!poll_once(stopping, stop_deadline)) break;
   }
   if (stopping) {
-    stop(true);
-    throw InterruptedBatch(std::move(out));  // unanswered texts have empty scores
+    m_.stop(true);
+    throw InterruptedBatch(std::move(out_));  // unanswered texts have empty scores
   }
-  return out;
+  return std::move(out_);
+}
+
+std::vector<std::vector<double>> CommandModel::predict(const std::vector<std::string>& texts) {
+  if (texts.empty()) return {};
+  cancelled_ = false;
+  start_first_child();
+  if (pid_ < 0) start();  // after an error killed the previous child
+  return Exchange(*this, texts).run();
 }
 
 }  // namespace assay::models

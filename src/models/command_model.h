@@ -71,6 +71,7 @@ class CommandModel : public Model {
 
  private:
   struct Child;
+  class Exchange;  // one predict() call's conversation with the child (command_model.cc)
   // Starts the child (and reads its labels line) on first need; later calls do nothing.
   void start_first_child();
   void start();
