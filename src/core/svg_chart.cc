@@ -125,29 +125,85 @@ std::string y_axis(const Frame& f, const std::vector<double>& ticks, F to_px, bo
 
 }  // namespace
 
-std::string render_svg(const BarChart& chart) {
-  // Category label layout: horizontal, or rotated when fit_labels and a label is wider than
-  // its slot; a group row below when groups are given. The chart grows by what they need
-  // beyond the default bottom margin.
+namespace {
+
+// Category label layout: horizontal, or rotated when fit_labels and a label is wider than its
+// slot; a group row below when groups are given. The chart grows by what they need beyond the
+// default bottom margin (`extra`).
+struct LabelLayout {
+  int angle = 0;  // 0, 45 or 90 degrees
+  double depth = 0;
+  bool grouped = false;
+  double extra = 0;
+};
+
+LabelLayout label_layout(const BarChart& chart) {
+  LabelLayout l;
   const std::size_t n_cat0 = std::max<std::size_t>(1, chart.categories.size());
   const double slot0 =
       (chart.labels.width - kMarginLeft - kMarginRight) / static_cast<double>(n_cat0);
   double widest = 0;
-  for (const auto& c : chart.categories) widest = std::max(widest, text_width(c));
-  int angle = 0;
-  if (chart.fit_labels && widest > slot0 - 4) angle = slot0 >= 22 ? 45 : 90;
-  const bool grouped = !chart.groups.empty() && chart.groups.size() == chart.categories.size();
-  const double label_depth = angle == 0 ? 16.0 : angle == 45 ? widest * 0.7072 + 14 : widest + 10;
-  const double needed = label_depth + (grouped ? 22.0 : 0.0) + 30.0;
-  const double extra = std::max(0.0, std::ceil(needed - kMarginBottom));
-  ChartLabels grown = chart.labels;
-  grown.height += static_cast<int>(extra);
-  const Frame f{grown, kMarginBottom + extra};
-  auto axis_value = [&](double v) {
+  for (const auto& cat : chart.categories) widest = std::max(widest, text_width(cat));
+  if (chart.fit_labels && widest > slot0 - 4) l.angle = slot0 >= 22 ? 45 : 90;
+  l.grouped = !chart.groups.empty() && chart.groups.size() == chart.categories.size();
+  l.depth = l.angle == 0 ? 16.0 : l.angle == 45 ? widest * 0.7072 + 14 : widest + 10;
+  const double needed = l.depth + (l.grouped ? 22.0 : 0.0) + 30.0;
+  l.extra = std::max(0.0, std::ceil(needed - kMarginBottom));
+  return l;
+}
+
+// Where a bar chart's parts go: the category labels' angle and depth, the frame, the value axis
+// (log or linear) and the bars' widths. Not copied (the frame refers to `grown`).
+struct BarLayout {
+  const BarChart& chart;
+  int angle = 0;           // category labels: 0, 45 or 90 degrees
+  double label_depth = 0;  // how far below the plot they reach
+  bool grouped = false;    // a row of group names below them
+  ChartLabels grown;       // the chart's labels, its height grown by what the labels need
+  Frame f;
+  double lo = 0, hi = 0;  // the value axis (log10 of the values with log_y)
+  std::vector<double> ticks;
+  double group_w = 0, bar_w = 0, zero_px = 0;
+
+  explicit BarLayout(const BarChart& c) : BarLayout(c, label_layout(c)) {}
+  BarLayout(const BarChart& c, const LabelLayout& l);
+  BarLayout(const BarLayout&) = delete;
+  BarLayout& operator=(const BarLayout&) = delete;
+  // The axis value of `v` (NaN for a value a log axis cannot show).
+  double axis_value(double v) const {
     if (!chart.log_y) return v;
     return v > 0 ? std::log10(v) : std::numeric_limits<double>::quiet_NaN();
-  };
-  double lo = 0, hi = chart.log_y ? 0.0 : 1e-12;
+  }
+  double to_px(double a) const { return kMarginTop + f.plot_h() * (hi - a) / (hi - lo); }
+  // Category c's series k: its bar (or its marker), whisker and flag.
+  std::string bar(std::size_t c, std::size_t k) const;
+  std::string category_label(std::size_t c) const;
+  std::string group_row() const;
+  std::string style_key(std::size_t n_series) const;
+
+ private:
+  void fit_axis();
+};
+
+BarLayout::BarLayout(const BarChart& c, const LabelLayout& l)
+    : chart(c),
+      angle(l.angle),
+      label_depth(l.depth),
+      grouped(l.grouped),
+      grown(c.labels),
+      f{grown, kMarginBottom + l.extra} {
+  grown.height += static_cast<int>(l.extra);
+  fit_axis();
+  const std::size_t n_cat = std::max<std::size_t>(1, chart.categories.size());
+  group_w = f.plot_w() / static_cast<double>(n_cat);
+  const double n_series = static_cast<double>(std::max<std::size_t>(1, chart.series.size()));
+  bar_w = group_w * 0.8 / n_series;
+  zero_px = to_px(std::clamp(0.0, lo, hi));
+}
+
+void BarLayout::fit_axis() {
+  lo = 0;
+  hi = chart.log_y ? 0.0 : 1e-12;
   for (const auto& s : chart.series) {
     for (const auto* vs : {&s.values, &s.low, &s.high}) {
       for (double v : *vs) {
@@ -162,137 +218,132 @@ std::string render_svg(const BarChart& chart) {
     lo = std::floor(lo);
     hi = std::ceil(hi);
     if (hi <= lo) hi = lo + 1;
-  }
-  std::vector<double> ticks = chart.log_y ? std::vector<double>{} : nice_ticks(lo, hi);
-  if (chart.log_y) {
     for (double t = lo; t <= hi; t += 1) ticks.push_back(t);
-  } else {
-    if (chart.counts) {
-      // Whole-number steps, and one more tick when the tallest bar stands above the last.
-      const double step = ticks.size() > 1 ? std::max(1.0, ticks[1] - ticks[0]) : 1.0;
-      ticks.clear();
-      for (double t = std::floor(lo / step) * step; t < hi + step; t += step) {
-        ticks.push_back(t);
-        if (t >= hi) break;
-      }
-    }
-    lo = std::min(lo, ticks.front());
-    hi = std::max(hi, ticks.back());
+    return;
   }
-  auto to_px = [&](double a) { return kMarginTop + f.plot_h() * (hi - a) / (hi - lo); };
+  ticks = nice_ticks(lo, hi);
+  if (chart.counts) {
+    // Whole-number steps, and one more tick when the tallest bar stands above the last.
+    const double step = ticks.size() > 1 ? std::max(1.0, ticks[1] - ticks[0]) : 1.0;
+    ticks.clear();
+    for (double t = std::floor(lo / step) * step; t < hi + step; t += step) {
+      ticks.push_back(t);
+      if (t >= hi) break;
+    }
+  }
+  lo = std::min(lo, ticks.front());
+  hi = std::max(hi, ticks.back());
+}
 
-  std::string s = open_svg(grown, f.bottom);
-  s += y_axis(f, ticks, to_px, chart.log_y);
-  const std::size_t n_cat = std::max<std::size_t>(1, chart.categories.size());
-  const double group_w = f.plot_w() / static_cast<double>(n_cat);
-  const double n_series = static_cast<double>(std::max<std::size_t>(1, chart.series.size()));
-  const double bar_w = group_w * 0.8 / n_series;
-  const double zero_px = to_px(std::clamp(0.0, lo, hi));
-  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
-    const double gx = kMarginLeft + group_w * static_cast<double>(c);
-    for (std::size_t k = 0; k < chart.series.size(); ++k) {
-      const auto& series = chart.series[k];
-      const auto& values = series.values;
-      if (c >= values.size()) continue;
-      const double a = axis_value(values[c]);
-      const double x = gx + group_w * 0.1 + bar_w * static_cast<double>(k);
-      const std::string what =
-          grouped ? chart.groups[c] + " " + chart.categories[c] : chart.categories[c];
-      const std::string note = c < series.notes.size() && !series.notes[c].empty()
-                                   ? " (" + xml_escape(series.notes[c]) + ")"
-                                   : "";
-      if (!std::isfinite(a)) {
-        if (c < series.marker.size() && series.marker[c]) {
-          // An open triangle standing on the origin line, as wide as the bar (at most 12 px).
-          const double w = std::min(bar_w, 12.0), cx = x + bar_w / 2;
-          s += "<path d=\"M" + num(cx - w / 2) + " " + num(zero_px) + "L" + num(cx + w / 2) + " " +
-               num(zero_px) + "L" + num(cx) + " " + num(zero_px - w) +
-               "Z\" fill=\"white\" stroke=\"" + color(k) + "\" stroke-width=\"1.5\"><title>" +
-               xml_escape(series.name + " / " + what) + note + "</title></path>\n";
-        }
-        continue;
-      }
-      const double y = to_px(a);
-      const bool faint = c < series.faint.size() && series.faint[c];
-      s += "<rect x=\"" + num(x) + "\" y=\"" + num(std::min(y, zero_px)) + "\" width=\"" +
-           num(bar_w) + "\" height=\"" + num(std::fabs(zero_px - y)) + "\" fill=\"" + color(k) +
-           (faint ? "\" fill-opacity=\"0.3" : "") + "\"><title>" +
-           xml_escape(series.name + " / " + what) + ": " + tick_label(values[c]) + note +
-           "</title></rect>\n";
-      // The bar's far end from the origin line, its whisker included (for a flag).
-      double top = std::min(y, zero_px), bottom = std::max(y, zero_px);
-      if (c < series.low.size() && c < series.high.size() && !std::isnan(series.low[c]) &&
-          !std::isnan(series.high[c])) {
-        const auto end_px = [&](double v) {
-          const double e = axis_value(v);
-          return std::isfinite(e) ? to_px(std::clamp(e, lo, hi)) : to_px(lo);
-        };
-        const double y0 = end_px(series.low[c]), y1 = end_px(series.high[c]);
-        top = std::min({top, y0, y1});
-        bottom = std::max({bottom, y0, y1});
-        const double cx = x + bar_w / 2, cap = std::min(bar_w * 0.3, 4.0);
-        s += "<path d=\"M" + num(cx) + " " + num(y0) + "V" + num(y1) + "M" + num(cx - cap) + " " +
-             num(y0) + "H" + num(cx + cap) + "M" + num(cx - cap) + " " + num(y1) + "H" +
-             num(cx + cap) + "\" stroke=\"#222\" fill=\"none\"/>\n";
-      }
-      if (c < series.flagged.size() && series.flagged[c]) {
-        // Above a bar that rises from the origin line, below one that falls from it.
-        const double fy = y <= zero_px ? top - 3 : bottom + 11;
-        s += "<text x=\"" + num(x + bar_w / 2) + "\" y=\"" + num(fy) +
-             "\" text-anchor=\"middle\" font-size=\"12\" fill=\"" + color(k) + "\">★<title>" +
-             xml_escape(series.name + " / " + what) + note + "</title></text>\n";
-      }
+std::string BarLayout::bar(std::size_t c, std::size_t k) const {
+  const auto& series = chart.series[k];
+  const auto& values = series.values;
+  if (c >= values.size()) return {};
+  const double gx = kMarginLeft + group_w * static_cast<double>(c);
+  const double a = axis_value(values[c]);
+  const double x = gx + group_w * 0.1 + bar_w * static_cast<double>(k);
+  const std::string what =
+      grouped ? chart.groups[c] + " " + chart.categories[c] : chart.categories[c];
+  const std::string note = c < series.notes.size() && !series.notes[c].empty()
+                               ? " (" + xml_escape(series.notes[c]) + ")"
+                               : "";
+  std::string s;
+  if (!std::isfinite(a)) {
+    if (c < series.marker.size() && series.marker[c]) {
+      // An open triangle standing on the origin line, as wide as the bar (at most 12 px).
+      const double w = std::min(bar_w, 12.0), cx = x + bar_w / 2;
+      s += "<path d=\"M" + num(cx - w / 2) + " " + num(zero_px) + "L" + num(cx + w / 2) + " " +
+           num(zero_px) + "L" + num(cx) + " " + num(zero_px - w) + "Z\" fill=\"white\" stroke=\"" +
+           color(k) + "\" stroke-width=\"1.5\"><title>" + xml_escape(series.name + " / " + what) +
+           note + "</title></path>\n";
     }
-    const double base = kMarginTop + f.plot_h();
-    if (angle == 0) {
-      s += "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" + num(base + 16) +
+    return s;
+  }
+  const double y = to_px(a);
+  const bool faint = c < series.faint.size() && series.faint[c];
+  s += "<rect x=\"" + num(x) + "\" y=\"" + num(std::min(y, zero_px)) + "\" width=\"" + num(bar_w) +
+       "\" height=\"" + num(std::fabs(zero_px - y)) + "\" fill=\"" + color(k) +
+       (faint ? "\" fill-opacity=\"0.3" : "") + "\"><title>" +
+       xml_escape(series.name + " / " + what) + ": " + tick_label(values[c]) + note +
+       "</title></rect>\n";
+  // The bar's far end from the origin line, its whisker included (for a flag).
+  double top = std::min(y, zero_px), bottom = std::max(y, zero_px);
+  if (c < series.low.size() && c < series.high.size() && !std::isnan(series.low[c]) &&
+      !std::isnan(series.high[c])) {
+    const auto end_px = [&](double v) {
+      const double e = axis_value(v);
+      return std::isfinite(e) ? to_px(std::clamp(e, lo, hi)) : to_px(lo);
+    };
+    const double y0 = end_px(series.low[c]), y1 = end_px(series.high[c]);
+    top = std::min({top, y0, y1});
+    bottom = std::max({bottom, y0, y1});
+    const double cx = x + bar_w / 2, cap = std::min(bar_w * 0.3, 4.0);
+    s += "<path d=\"M" + num(cx) + " " + num(y0) + "V" + num(y1) + "M" + num(cx - cap) + " " +
+         num(y0) + "H" + num(cx + cap) + "M" + num(cx - cap) + " " + num(y1) + "H" + num(cx + cap) +
+         "\" stroke=\"#222\" fill=\"none\"/>\n";
+  }
+  if (c < series.flagged.size() && series.flagged[c]) {
+    // Above a bar that rises from the origin line, below one that falls from it.
+    const double fy = y <= zero_px ? top - 3 : bottom + 11;
+    s += "<text x=\"" + num(x + bar_w / 2) + "\" y=\"" + num(fy) +
+         "\" text-anchor=\"middle\" font-size=\"12\" fill=\"" + color(k) + "\">★<title>" +
+         xml_escape(series.name + " / " + what) + note + "</title></text>\n";
+  }
+  return s;
+}
+
+std::string BarLayout::category_label(std::size_t c) const {
+  const double gx = kMarginLeft + group_w * static_cast<double>(c);
+  const double base = kMarginTop + f.plot_h();
+  if (angle == 0) {
+    return "<text x=\"" + num(gx + group_w / 2) + "\" y=\"" + num(base + 16) +
            "\" text-anchor=\"middle\">" + xml_escape(chart.categories[c]) + "</text>\n";
-    } else {
-      const double lx = gx + group_w / 2 + (angle == 45 ? 3.0 : 4.0);
-      const double ly = base + (angle == 45 ? 10.0 : 6.0);
-      s += "<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
-           "\" text-anchor=\"end\" transform=\"rotate(-" + std::to_string(angle) + " " + num(lx) +
-           " " + num(ly) + ")\">" + xml_escape(chart.categories[c]) + "</text>\n";
-    }
   }
-  if (grouped) {
-    const double base = kMarginTop + f.plot_h();
-    std::size_t first = 0;
-    for (std::size_t c = 1; c <= chart.categories.size(); ++c) {
-      if (c < chart.categories.size() && chart.groups[c] == chart.groups[first]) continue;
-      const double x0 = kMarginLeft + group_w * static_cast<double>(first);
-      const double x1 = kMarginLeft + group_w * static_cast<double>(c);
-      if (c < chart.categories.size()) {
-        s += "<line x1=\"" + num(x1) + "\" x2=\"" + num(x1) + "\" y1=\"" + num(kMarginTop) +
-             "\" y2=\"" + num(base + label_depth + 4) + "\" stroke=\"#bbb\"/>\n";
-      }
-      // A name wider than its group is set smaller, then shortened ("…", the full name as
-      // the tooltip), so neighbouring groups' names never run into each other.
-      const std::string& name = chart.groups[first];
-      std::string shown = name, size;
-      if (text_width(name) > x1 - x0 - 6) {
-        size = " font-size=\"10\"";
-        while (!shown.empty() && text_width(shown + "…") * 10 / 12 > x1 - x0 - 6) {
-          do {
-            shown.pop_back();
-          } while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80);
-        }
-        if (text_width(name) * 10 / 12 > x1 - x0 - 6) shown += "…";
-      }
-      s += "<text x=\"" + num((x0 + x1) / 2) + "\" y=\"" + num(base + label_depth + 18) +
-           "\" text-anchor=\"middle\" font-weight=\"bold\"" + size + ">" +
-           (shown == name ? "" : "<title>" + xml_escape(name) + "</title>") + xml_escape(shown) +
-           "</text>\n";
-      first = c;
+  const double lx = gx + group_w / 2 + (angle == 45 ? 3.0 : 4.0);
+  const double ly = base + (angle == 45 ? 10.0 : 6.0);
+  return "<text x=\"" + num(lx) + "\" y=\"" + num(ly) +
+         "\" text-anchor=\"end\" transform=\"rotate(-" + std::to_string(angle) + " " + num(lx) +
+         " " + num(ly) + ")\">" + xml_escape(chart.categories[c]) + "</text>\n";
+}
+
+std::string BarLayout::group_row() const {
+  std::string s;
+  const double base = kMarginTop + f.plot_h();
+  std::size_t first = 0;
+  for (std::size_t c = 1; c <= chart.categories.size(); ++c) {
+    if (c < chart.categories.size() && chart.groups[c] == chart.groups[first]) continue;
+    const double x0 = kMarginLeft + group_w * static_cast<double>(first);
+    const double x1 = kMarginLeft + group_w * static_cast<double>(c);
+    if (c < chart.categories.size()) {
+      s += "<line x1=\"" + num(x1) + "\" x2=\"" + num(x1) + "\" y1=\"" + num(kMarginTop) +
+           "\" y2=\"" + num(base + label_depth + 4) + "\" stroke=\"#bbb\"/>\n";
     }
+    // A name wider than its group is set smaller, then shortened ("…", the full name as
+    // the tooltip), so neighbouring groups' names never run into each other.
+    const std::string& name = chart.groups[first];
+    std::string shown = name, size;
+    if (text_width(name) > x1 - x0 - 6) {
+      size = " font-size=\"10\"";
+      while (!shown.empty() && text_width(shown + "…") * 10 / 12 > x1 - x0 - 6) {
+        do {
+          shown.pop_back();
+        } while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80);
+      }
+      if (text_width(name) * 10 / 12 > x1 - x0 - 6) shown += "…";
+    }
+    s += "<text x=\"" + num((x0 + x1) / 2) + "\" y=\"" + num(base + label_depth + 18) +
+         "\" text-anchor=\"middle\" font-weight=\"bold\"" + size + ">" +
+         (shown == name ? "" : "<title>" + xml_escape(name) + "</title>") + xml_escape(shown) +
+         "</text>\n";
+    first = c;
   }
-  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) + "\" y1=\"" +
-       num(zero_px) + "\" y2=\"" + num(zero_px) + "\" stroke=\"black\"/>\n";
-  std::vector<std::string> names;
-  for (const auto& se : chart.series) names.push_back(se.name);
-  s += legend(grown, names);
-  // The style key under the series: a grey example of each style, then its meaning.
-  double key_y = kMarginTop + 18.0 * static_cast<double>(names.size()) + 8;
+  return s;
+}
+
+// The style key under the series: a grey example of each style, then its meaning.
+std::string BarLayout::style_key(std::size_t n_series) const {
+  std::string s;
+  double key_y = kMarginTop + 18.0 * static_cast<double>(n_series) + 8;
   const double kx = grown.width - kMarginRight + 12;
   const auto key_line = [&](const std::string& meaning, const std::string& glyph) {
     if (meaning.empty()) return;
@@ -313,6 +364,28 @@ std::string render_svg(const BarChart& chart) {
                                       num(key_y + 12) + "M" + num(kx + 3) + " " + num(key_y) + "H" +
                                       num(kx + 9) + "M" + num(kx + 3) + " " + num(key_y + 12) +
                                       "H" + num(kx + 9) + "\" stroke=\"#222\" fill=\"none\"/>\n");
+  return s;
+}
+
+}  // namespace
+
+std::string render_svg(const BarChart& chart) {
+  const BarLayout layout(chart);
+  const auto& f = layout.f;
+  std::string s = open_svg(layout.grown, f.bottom);
+  s += y_axis(
+      f, layout.ticks, [&](double a) { return layout.to_px(a); }, chart.log_y);
+  for (std::size_t c = 0; c < chart.categories.size(); ++c) {
+    for (std::size_t k = 0; k < chart.series.size(); ++k) s += layout.bar(c, k);
+    s += layout.category_label(c);
+  }
+  if (layout.grouped) s += layout.group_row();
+  s += "<line x1=\"" + num(kMarginLeft) + "\" x2=\"" + num(kMarginLeft + f.plot_w()) + "\" y1=\"" +
+       num(layout.zero_px) + "\" y2=\"" + num(layout.zero_px) + "\" stroke=\"black\"/>\n";
+  std::vector<std::string> names;
+  for (const auto& se : chart.series) names.push_back(se.name);
+  s += legend(layout.grown, names);
+  s += layout.style_key(names.size());
   s += "</svg>\n";
   return s;
 }
