@@ -142,209 +142,254 @@ void add_source_groups(SensitiveAttribute& a,
 
 }  // namespace
 
-SensitiveAttribute read_attribute_file(const std::string& path) {
-  core::LineReader reader(path);
-  SensitiveAttribute a;
-  a.source = path;
-  bool have_active = false;
+namespace {
+
+// An attribute file read row by row: each keyword's row by its own member, the claims that keep
+// a word to one group (and a first name to one group and gender) across rows.
+class AttributeFileReader {
+ public:
+  explicit AttributeFileReader(const std::string& path) : reader_(path) { a_.source = path; }
+  SensitiveAttribute read();
+
+ private:
+  [[noreturn]] void fail_at(std::size_t i, const std::string& what) const {
+    throw core::ParseError(reader_.location(fields_[i].column), what);
+  }
+  [[noreturn]] void fail(const std::string& what) const { fail_at(0, what); }
+  void check_word(std::size_t i) const {
+    const std::string_view f = fields_[i].text;
+    if (f == "-" || !is_word(field_word(f))) {
+      fail_at(i, "expected a word, got '" + std::string(f) + "'" +
+                     (f.find('_') == std::string_view::npos
+                          ? ""
+                          : " ('_' stands for a space between two words)"));
+    }
+  }
+  std::string where(const Claim& earlier) const {
+    return earlier.line == reader_.line_number() ? std::string("in this row")
+                                                 : "on line " + std::to_string(earlier.line);
+  }
+  void read_groups();
+  void read_source();
+  void read_names();
+  void read_word_list(std::string_view key);
+  void read_group_row(std::string_view key);
+  // Claims field i's word (of group g) in a row of `key`; fails when it stands elsewhere.
+  void claim_group_word(std::string_view key, std::size_t i, std::size_t g,
+                        const std::string& lower);
+  void store_group_row(std::string_view key);
+
+  core::LineReader reader_;
+  std::vector<core::Field> fields_;
+  SensitiveAttribute a_;
+  bool have_active_ = false;
   // Group words (active, adjective, noun, plural), member nouns and anchors → group; associated
   // words → row; first names → group and gender.
-  Claims group_words, members, anchors, associated, names;
+  Claims group_words_, members_, anchors_, associated_, names_;
   // Adjective, noun and plural of each `source` row ("" for "-").
-  std::vector<std::vector<std::string>> source_forms;
+  std::vector<std::vector<std::string>> source_forms_;
+};
+
+void AttributeFileReader::read_groups() {
+  if (!a_.groups.empty()) fail("'groups' given twice");
+  if (fields_.size() < 3) fail("expected at least two group names after 'groups'");
+  std::set<std::string> seen;
+  for (std::size_t i = 1; i < fields_.size(); ++i) {
+    const std::string name(fields_[i].text);
+    if (name == "-") fail_at(i, "expected a group name, got '-'");
+    if (!seen.insert(text::to_lower(name)).second) fail_at(i, "group '" + name + "' listed twice");
+    a_.groups.push_back({name, "", {}, {}, {}});
+  }
+  a_.targets = a_.groups.size();
+}
+
+void AttributeFileReader::read_source() {
+  if (a_.groups.empty()) fail("expected 'groups' before 'source'");
+  if (fields_.size() != 5) fail("expected 'source GROUP ADJECTIVE NOUN PLURAL' ('-' for none)");
+  const std::string group(fields_[1].text);
+  if (group == "-") fail_at(1, "expected a group name, got '-'");
+  for (const auto& g : a_.groups) {
+    if (text::to_lower(g.name) == text::to_lower(group))
+      fail_at(1, "group '" + group + "' listed twice");
+  }
+  const std::size_t owner = a_.groups.size();
+  a_.groups.push_back({group, "", {}, {}, {}});
+  source_forms_.emplace_back(3);
+  for (std::size_t i = 2; i < 5; ++i) {
+    if (fields_[i].text == "-") continue;
+    check_word(i);
+    if (const auto earlier =
+            claim(group_words_, group_word_key(fields_[i].text), owner, reader_.line_number()))
+      fail_at(i, quoted(fields_[i].text) + " stands for group " + a_.groups[earlier->owner].name +
+                     " " + where(*earlier) + " already: a word may stand for one group only");
+    source_forms_.back()[i - 2] = field_word(fields_[i].text);
+  }
+  if (fields_[2].text == "-" && fields_[3].text == "-" && fields_[4].text == "-")
+    fail("this 'source' row gives no word (adjective, noun and plural are '-')");
+}
+
+void AttributeFileReader::read_names() {
+  if (a_.groups.empty()) fail("expected 'groups' before 'names'");
+  if (fields_.size() < 4) fail("expected 'names GROUP female|male NAME...'");
+  const std::string group(fields_[1].text);
+  auto it = std::find_if(a_.groups.begin(), a_.groups.end(),
+                         [&](const AttributeGroup& g) { return g.name == group; });
+  if (it == a_.groups.end()) fail_at(1, "unknown group '" + group + "' after 'names'");
+  const std::string_view gender = fields_[2].text;
+  if (gender != "female" && gender != "male")
+    fail_at(2, "expected female or male, got '" + std::string(gender) + "'");
+  const std::size_t owner =
+      static_cast<std::size_t>(it - a_.groups.begin()) * 2 + (gender == "female" ? 1 : 0);
+  auto& list = gender == "female" ? it->female_names : it->male_names;
+  for (std::size_t i = 3; i < fields_.size(); ++i) {
+    if (fields_[i].text == "-") fail_at(i, "expected a first name, got '-'");
+    const std::string name(fields_[i].text);
+    const auto [seen, fresh] =
+        names_.try_emplace(text::to_lower(name), Claim{owner, reader_.line_number()});
+    if (!fresh) {
+      const Claim& earlier = seen->second;
+      fail_at(i, "first name '" + name + "' is listed " + where(earlier) + " already (" +
+                     a_.groups[earlier.owner / 2].name + ", " +
+                     (earlier.owner % 2 ? "female" : "male") +
+                     "): a name may stand for one group and gender only");
+    }
+    list.push_back(name);
+  }
+}
+
+void AttributeFileReader::read_word_list(std::string_view key) {
+  if (fields_.size() == 1) fail("expected at least one word after '" + std::string(key) + "'");
+  auto& list = key == "except" ? a_.excepts : key == "exempt" ? a_.exempt : a_.others;
+  for (std::size_t i = 1; i < fields_.size(); ++i) {
+    check_word(i);
+    list.push_back(text::to_lower(field_word(fields_[i].text)));
+  }
+}
+
+void AttributeFileReader::claim_group_word(std::string_view key, std::size_t i, std::size_t g,
+                                           const std::string& lower) {
+  if (key == "associated") {
+    if (const auto earlier = claim(associated_, lower, a_.associated.size(), reader_.line_number()))
+      fail_at(i, quoted(fields_[i].text) + " is an associated word on line " +
+                     std::to_string(earlier->line) +
+                     " already: a word may stand in one 'associated' row only");
+    return;
+  }
+  Claims& claims = key == "member" ? members_ : key == "anchor" ? anchors_ : group_words_;
+  const auto earlier =
+      claim(claims, key == "member" || key == "anchor" ? lower : group_word_key(fields_[i].text), g,
+            reader_.line_number());
+  if (!earlier) return;
+  if (earlier->line == reader_.line_number()) {
+    fail_at(i, quoted(fields_[i].text) + " is given for groups " + a_.groups[earlier->owner].name +
+                   " and " + a_.groups[g].name +
+                   ": it would be replaced by itself (write '-' where a group has no word of "
+                   "its own)");
+  }
+  fail_at(i, quoted(fields_[i].text) + " stands for group " + a_.groups[g].name +
+                 " here and for group " + a_.groups[earlier->owner].name + " " + where(*earlier) +
+                 ": a word may stand for one group only");
+}
+
+// A row with one field per group: active, adjective, noun, plural, member, associated, anchor.
+void AttributeFileReader::read_group_row(std::string_view key) {
+  if (a_.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
+  if (!source_forms_.empty())
+    fail("'" + std::string(key) + "' after a 'source' row (the source rows come last)");
+  const std::size_t n_values = fields_.size() - 1;
+  if (n_values != a_.groups.size()) {
+    fail("expected " + std::to_string(a_.groups.size()) + " fields after '" + std::string(key) +
+         "' (one per group), got " + std::to_string(n_values));
+  }
+  if (key == "active" && have_active_) fail("'active' given twice");
+  std::size_t n_words = 0;
+  std::set<std::string> distinct;
+  for (std::size_t g = 0; g < a_.groups.size(); ++g) {
+    const std::size_t i = g + 1;
+    if (fields_[i].text == "-") {
+      if (key == "active") fail_at(i, "every group needs an active adjective");
+      continue;
+    }
+    check_word(i);
+    ++n_words;
+    const std::string lower = text::to_lower(field_word(fields_[i].text));
+    distinct.insert(lower);
+    claim_group_word(key, i, g, lower);
+  }
+  if (n_words == 0) fail("this '" + std::string(key) + "' row gives no word (every field is '-')");
+  if (key == "associated" && n_words > 1 && distinct.size() == 1) {
+    fail("every word of this 'associated' row is '" + *distinct.begin() +
+         "': it would be replaced by itself");
+  }
+  store_group_row(key);
+}
+
+void AttributeFileReader::store_group_row(std::string_view key) {
+  const auto word = [&](std::size_t g) { return field_word(fields_[g + 1].text); };
+  const auto given = [&](std::size_t g) { return fields_[g + 1].text != "-"; };
+  if (key == "active") {
+    have_active_ = true;
+    for (std::size_t g = 0; g < a_.groups.size(); ++g) a_.groups[g].active = word(g);
+  } else if (key == "anchor") {
+    for (std::size_t g = 0; g < a_.groups.size(); ++g) {
+      if (given(g)) a_.groups[g].anchors.push_back(text::to_lower(word(g)));
+    }
+  } else if (key == "member" || key == "associated") {
+    std::vector<std::string> row;
+    for (std::size_t g = 0; g < a_.groups.size(); ++g)
+      row.push_back(given(g) ? text::to_lower(word(g)) : std::string());
+    (key == "member" ? a_.members : a_.associated).push_back(std::move(row));
+  } else {
+    // Group words keep their spelling (the case a word takes in normally cased text).
+    std::vector<std::string> row;
+    for (std::size_t g = 0; g < a_.groups.size(); ++g)
+      row.push_back(given(g) ? word(g) : std::string());
+    auto& rows = key == "adjective" ? a_.adjectives : key == "noun" ? a_.nouns : a_.plurals;
+    rows.push_back(std::move(row));
+  }
+}
+
+SensitiveAttribute AttributeFileReader::read() {
   std::string_view line;
-  std::vector<core::Field> fields;
-  while (reader.next(line)) {
-    core::split_fields(line, fields);
-    if (fields.empty() || fields[0].text.front() == '#') continue;
-    const std::string_view key = fields[0].text;
-    const std::size_t n_values = fields.size() - 1;
-    auto fail_at = [&](std::size_t i, const std::string& what) {
-      throw core::ParseError(reader.location(fields[i].column), what);
-    };
-    auto fail = [&](const std::string& what) { fail_at(0, what); };
-    auto check_word = [&](std::size_t i) {
-      const std::string_view f = fields[i].text;
-      if (f == "-" || !is_word(field_word(f))) {
-        fail_at(i, "expected a word, got '" + std::string(f) + "'" +
-                       (f.find('_') == std::string_view::npos
-                            ? ""
-                            : " ('_' stands for a space between two words)"));
-      }
-    };
-    auto where = [&](const Claim& earlier) {
-      return earlier.line == reader.line_number() ? std::string("in this row")
-                                                  : "on line " + std::to_string(earlier.line);
-    };
+  while (reader_.next(line)) {
+    core::split_fields(line, fields_);
+    if (fields_.empty() || fields_[0].text.front() == '#') continue;
+    const std::string_view key = fields_[0].text;
     if (key == "attribute") {
-      if (!a.name.empty()) fail("'attribute' given twice");
-      if (n_values != 1) fail("expected one name after 'attribute'");
-      a.name = std::string(fields[1].text);
-      continue;
-    }
-    if (a.name.empty()) fail("expected 'attribute NAME' first, got '" + std::string(key) + "'");
-    if (key == "groups") {
-      if (!a.groups.empty()) fail("'groups' given twice");
-      if (n_values < 2) fail("expected at least two group names after 'groups'");
-      std::set<std::string> seen;
-      for (std::size_t i = 1; i < fields.size(); ++i) {
-        const std::string name(fields[i].text);
-        if (name == "-") fail_at(i, "expected a group name, got '-'");
-        if (!seen.insert(text::to_lower(name)).second)
-          fail_at(i, "group '" + name + "' listed twice");
-        a.groups.push_back({name, "", {}, {}, {}});
-      }
-      a.targets = a.groups.size();
-      continue;
-    }
-    if (key == "source") {
-      if (a.groups.empty()) fail("expected 'groups' before 'source'");
-      if (n_values != 4) fail("expected 'source GROUP ADJECTIVE NOUN PLURAL' ('-' for none)");
-      const std::string group(fields[1].text);
-      if (group == "-") fail_at(1, "expected a group name, got '-'");
-      for (const auto& g : a.groups) {
-        if (text::to_lower(g.name) == text::to_lower(group))
-          fail_at(1, "group '" + group + "' listed twice");
-      }
-      const std::size_t owner = a.groups.size();
-      a.groups.push_back({group, "", {}, {}, {}});
-      source_forms.emplace_back(3);
-      for (std::size_t i = 2; i < 5; ++i) {
-        if (fields[i].text == "-") continue;
-        check_word(i);
-        if (const auto earlier =
-                claim(group_words, group_word_key(fields[i].text), owner, reader.line_number()))
-          fail_at(i, quoted(fields[i].text) + " stands for group " + a.groups[earlier->owner].name +
-                         " " + where(*earlier) + " already: a word may stand for one group only");
-        source_forms.back()[i - 2] = field_word(fields[i].text);
-      }
-      if (fields[2].text == "-" && fields[3].text == "-" && fields[4].text == "-")
-        fail("this 'source' row gives no word (adjective, noun and plural are '-')");
-      continue;
-    }
-    if (key == "names") {
-      if (a.groups.empty()) fail("expected 'groups' before 'names'");
-      if (n_values < 3) fail("expected 'names GROUP female|male NAME...'");
-      const std::string group(fields[1].text);
-      auto it = std::find_if(a.groups.begin(), a.groups.end(),
-                             [&](const AttributeGroup& g) { return g.name == group; });
-      if (it == a.groups.end()) fail_at(1, "unknown group '" + group + "' after 'names'");
-      const std::string_view gender = fields[2].text;
-      if (gender != "female" && gender != "male")
-        fail_at(2, "expected female or male, got '" + std::string(gender) + "'");
-      const std::size_t owner =
-          static_cast<std::size_t>(it - a.groups.begin()) * 2 + (gender == "female" ? 1 : 0);
-      auto& list = gender == "female" ? it->female_names : it->male_names;
-      for (std::size_t i = 3; i < fields.size(); ++i) {
-        if (fields[i].text == "-") fail_at(i, "expected a first name, got '-'");
-        const std::string name(fields[i].text);
-        const auto [seen, fresh] =
-            names.try_emplace(text::to_lower(name), Claim{owner, reader.line_number()});
-        if (!fresh) {
-          const Claim& earlier = seen->second;
-          fail_at(i, "first name '" + name + "' is listed " + where(earlier) + " already (" +
-                         a.groups[earlier.owner / 2].name + ", " +
-                         (earlier.owner % 2 ? "female" : "male") +
-                         "): a name may stand for one group and gender only");
-        }
-        list.push_back(name);
-      }
-      continue;
-    }
-    if (key == "except" || key == "exempt" || key == "other") {
-      if (n_values == 0) fail("expected at least one word after '" + std::string(key) + "'");
-      auto& list = key == "except" ? a.excepts : key == "exempt" ? a.exempt : a.others;
-      for (std::size_t i = 1; i < fields.size(); ++i) {
-        check_word(i);
-        list.push_back(text::to_lower(field_word(fields[i].text)));
-      }
-      continue;
-    }
-    if (key != "active" && key != "anchor" && key != "member" && key != "adjective" &&
-        key != "noun" && key != "plural" && key != "associated") {
+      if (!a_.name.empty()) fail("'attribute' given twice");
+      if (fields_.size() != 2) fail("expected one name after 'attribute'");
+      a_.name = std::string(fields_[1].text);
+    } else if (a_.name.empty()) {
+      fail("expected 'attribute NAME' first, got '" + std::string(key) + "'");
+    } else if (key == "groups") {
+      read_groups();
+    } else if (key == "source") {
+      read_source();
+    } else if (key == "names") {
+      read_names();
+    } else if (key == "except" || key == "exempt" || key == "other") {
+      read_word_list(key);
+    } else if (key == "active" || key == "anchor" || key == "member" || key == "adjective" ||
+               key == "noun" || key == "plural" || key == "associated") {
+      read_group_row(key);
+    } else {
       fail("unknown keyword '" + std::string(key) +
            "' (expected attribute, groups, active, adjective, noun, plural, member, associated, "
            "anchor, names, except, other, exempt or source)");
     }
-    if (a.groups.empty()) fail("expected 'groups' before '" + std::string(key) + "'");
-    if (!source_forms.empty())
-      fail("'" + std::string(key) + "' after a 'source' row (the source rows come last)");
-    if (n_values != a.groups.size()) {
-      fail("expected " + std::to_string(a.groups.size()) + " fields after '" + std::string(key) +
-           "' (one per group), got " + std::to_string(n_values));
-    }
-    if (key == "active" && have_active) fail("'active' given twice");
-    std::size_t n_words = 0;
-    std::set<std::string> distinct;
-    for (std::size_t g = 0; g < a.groups.size(); ++g) {
-      const std::size_t i = g + 1;
-      if (fields[i].text == "-") {
-        if (key == "active") fail_at(i, "every group needs an active adjective");
-        continue;
-      }
-      check_word(i);
-      ++n_words;
-      const std::string lower = text::to_lower(field_word(fields[i].text));
-      distinct.insert(lower);
-      if (key == "associated") {
-        if (const auto earlier =
-                claim(associated, lower, a.associated.size(), reader.line_number()))
-          fail_at(i, quoted(fields[i].text) + " is an associated word on line " +
-                         std::to_string(earlier->line) +
-                         " already: a word may stand in one 'associated' row only");
-        continue;
-      }
-      Claims& claims = key == "member" ? members : key == "anchor" ? anchors : group_words;
-      const auto earlier =
-          claim(claims, key == "member" || key == "anchor" ? lower : group_word_key(fields[i].text),
-                g, reader.line_number());
-      if (!earlier) continue;
-      if (earlier->line == reader.line_number()) {
-        fail_at(i, quoted(fields[i].text) + " is given for groups " +
-                       a.groups[earlier->owner].name + " and " + a.groups[g].name +
-                       ": it would be replaced by itself (write '-' where a group has no word "
-                       "of its own)");
-      }
-      fail_at(i, quoted(fields[i].text) + " stands for group " + a.groups[g].name +
-                     " here and for group " + a.groups[earlier->owner].name + " " +
-                     where(*earlier) + ": a word may stand for one group only");
-    }
-    if (n_words == 0)
-      fail("this '" + std::string(key) + "' row gives no word (every field is '-')");
-    if (key == "associated" && n_words > 1 && distinct.size() == 1) {
-      fail("every word of this 'associated' row is '" + *distinct.begin() +
-           "': it would be replaced by itself");
-    }
-    if (key == "active") {
-      have_active = true;
-      for (std::size_t g = 0; g < a.groups.size(); ++g)
-        a.groups[g].active = field_word(fields[g + 1].text);
-    } else if (key == "anchor") {
-      for (std::size_t g = 0; g < a.groups.size(); ++g) {
-        if (fields[g + 1].text != "-")
-          a.groups[g].anchors.push_back(text::to_lower(field_word(fields[g + 1].text)));
-      }
-    } else if (key == "member" || key == "associated") {
-      std::vector<std::string> row;
-      for (std::size_t g = 0; g < a.groups.size(); ++g) {
-        row.push_back(fields[g + 1].text == "-" ? std::string()
-                                                : text::to_lower(field_word(fields[g + 1].text)));
-      }
-      (key == "member" ? a.members : a.associated).push_back(std::move(row));
-    } else {
-      // Group words keep their spelling (the case a word takes in normally cased text).
-      std::vector<std::string> row;
-      for (std::size_t g = 0; g < a.groups.size(); ++g)
-        row.push_back(fields[g + 1].text == "-" ? std::string() : field_word(fields[g + 1].text));
-      auto& rows = key == "adjective" ? a.adjectives : key == "noun" ? a.nouns : a.plurals;
-      rows.push_back(std::move(row));
-    }
   }
-  if (a.name.empty()) throw core::ParseError(core::SourceLocation(path), "empty attribute file");
-  if (a.groups.empty()) throw core::ParseError(core::SourceLocation(path), "no 'groups' row");
-  if (!have_active) throw core::ParseError(core::SourceLocation(path), "no 'active' row");
-  add_source_groups(a, source_forms);
-  return a;
+  const core::SourceLocation file(a_.source);
+  if (a_.name.empty()) throw core::ParseError(file, "empty attribute file");
+  if (a_.groups.empty()) throw core::ParseError(file, "no 'groups' row");
+  if (!have_active_) throw core::ParseError(file, "no 'active' row");
+  add_source_groups(a_, source_forms_);
+  return std::move(a_);
+}
+
+}  // namespace
+
+SensitiveAttribute read_attribute_file(const std::string& path) {
+  return AttributeFileReader(path).read();
 }
 
 std::string default_attribute_dir() {
