@@ -16,6 +16,12 @@
 #include "recsys/top_neighbors.h"
 
 namespace assay::recsys {
+namespace {
+
+// Items per task of the fit's parallel loops.
+constexpr std::size_t kGrain = 16;
+
+}  // namespace
 
 using kernels::ColumnLevels;
 using kernels::ColumnTopK;
@@ -95,7 +101,6 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
   std::vector<std::size_t> item_begin(n_items_ + 1, 0);
   for (ItemId i = 0; i < n_items_; ++i)
     item_begin[i + 1] = item_begin[i] + train.users_of(i).size();
-  constexpr std::size_t kGrain = 16;
   const std::size_t n_chunks = (n_items_ + kGrain - 1) / kGrain;
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     std::vector<double> acc(n_items_);
@@ -136,7 +141,14 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       }
     }
   }
-  // Sorted neighbour lists for the walk path; each list depends only on its row.
+  build_neighbour_lists(pool);
+  build_levels();
+  permute_columns(pool);
+}
+
+// Sorted neighbour lists for the walk path; each list depends only on its row.
+void ItemItem::build_neighbour_lists(core::ThreadPool& pool) {
+  const std::size_t n_chunks = (n_items_ + kGrain - 1) / kGrain;
   walk_avx512_ = options_.vector_walk && n_items_ <= kBitmapItems && kernels::has_avx512();
   walk_min_rated_ = static_cast<std::size_t>(
       std::sqrt(static_cast<double>(options_.n_neighbors) * static_cast<double>(n_items_)));
@@ -159,7 +171,10 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       std::copy(order.sims().begin(), order.sims().end(), nbr_sims_.begin() + nbr_offsets_[i]);
     }
   });
-  // Level rows for the column-wise scorer: positions from sqrt(k n_items) / 2 upwards.
+}
+
+// Level rows for the column-wise scorer: positions from sqrt(k n_items) / 2 upwards.
+void ItemItem::build_levels() {
   level_positions_.assign(kLevels, 0);
   const double first = std::max(1.0, 0.5 * std::sqrt(static_cast<double>(options_.n_neighbors) *
                                                      static_cast<double>(n_items_)));
@@ -176,8 +191,12 @@ void ItemItem::fit(const Ratings& train, const FitOptions& fit_options) {
       if (p <= len) levels_[h * stride_ + col_of_[i]] = row[nbr_ids_[nbr_offsets_[i] + p - 1]];
     }
   }
-  // Permute every row's columns into mean order (rows stay by item id: the column scorer
-  // sums over a user's rated rows in id order). Padding columns stay 0.
+}
+
+// Permute every row's columns into mean order (rows stay by item id: the column scorer sums
+// over a user's rated rows in id order). Padding columns stay 0.
+void ItemItem::permute_columns(core::ThreadPool& pool) {
+  const std::size_t n_chunks = (n_items_ + kGrain - 1) / kGrain;
   pool.parallel_for(0, n_chunks, 1, [&](std::size_t chunk) {
     std::vector<float> tmp(n_items_);
     for (std::size_t i = chunk * kGrain; i < std::min(n_items_, (chunk + 1) * kGrain); ++i) {

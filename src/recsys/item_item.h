@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/huge_array.h"
+#include "core/thread_pool.h"
 #include "recsys/recommender.h"
 #include "recsys/sparse_item_item.h"
 
@@ -76,6 +77,12 @@ class ItemItem final : public Recommender {
   const SparseItemItem* sparse() const { return sparse_.get(); }
 
  private:
+  // The fit's last steps, on the similarity matrix: each row's neighbours sorted, the level
+  // rows of the column scorer, the columns permuted into mean order.
+  void build_neighbour_lists(core::ThreadPool& pool);
+  void build_levels();
+  void permute_columns(core::ThreadPool& pool);
+
   ItemItemOptions options_;
   std::unique_ptr<SparseItemItem> sparse_;
   std::size_t n_users_ = 0, n_items_ = 0;
