@@ -38,21 +38,21 @@ std::optional<Shard> launcher_shard(const EnvLookup& env) {
     const char* size = env(pair[1]);
     if (rank == nullptr && size == nullptr) continue;
     if (rank == nullptr || size == nullptr) {
-      throw UsageError(std::string("--shard auto: ") + (rank ? pair[0] : pair[1]) + " is set but " +
+      throw UsageError(std::string("shard auto: ") + (rank ? pair[0] : pair[1]) + " is set but " +
                        (rank ? pair[1] : pair[0]) + " is not");
     }
     const auto i = whole_number(rank);
     const auto n = whole_number(size);
     if (!i) {
-      throw UsageError(std::string("--shard auto: ") + pair[0] + "='" + rank +
+      throw UsageError(std::string("shard auto: ") + pair[0] + "='" + rank +
                        "' is not a whole number");
     }
     if (!n || *n == 0) {
-      throw UsageError(std::string("--shard auto: ") + pair[1] + "='" + size +
+      throw UsageError(std::string("shard auto: ") + pair[1] + "='" + size +
                        "' is not a whole number >= 1");
     }
     if (*i >= *n) {
-      throw UsageError(std::string("--shard auto: ") + pair[0] + "=" + rank + " is not below " +
+      throw UsageError(std::string("shard auto: ") + pair[0] + "=" + rank + " is not below " +
                        pair[1] + "=" + size);
     }
     return Shard{*i, *n};
@@ -64,20 +64,20 @@ Shard parse_shard(const std::string& text, const EnvLookup& env) {
   if (text == "auto") {
     if (auto shard = launcher_shard(env)) return *shard;
     throw UsageError(
-        "--shard auto: no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK or "
-        "SLURM_PROCID); give --shard I/N");
+        "shard auto: no launcher rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK or "
+        "SLURM_PROCID); give the shard as I/N");
   }
   const auto slash = text.find('/');
   const auto quoted = "'" + (text.size() > 40 ? text.substr(0, 40) + "..." : text) + "'";
   if (slash == std::string::npos) {
-    throw UsageError("--shard: expected I/N (e.g. 0/4) or auto, got " + quoted);
+    throw UsageError("shard: expected I/N (e.g. 0/4) or auto, got " + quoted);
   }
   const auto i = whole_number(text.substr(0, slash));
   const auto n = whole_number(text.substr(slash + 1));
   if (!i || !n) {
-    throw UsageError("--shard: expected whole numbers I/N (e.g. 0/4), got " + quoted);
+    throw UsageError("shard: expected whole numbers I/N (e.g. 0/4), got " + quoted);
   }
-  if (*n == 0 || *i >= *n) throw UsageError("--shard " + text + ": need 0 <= I < N");
+  if (*n == 0 || *i >= *n) throw UsageError("shard " + text + ": need 0 <= I < N");
   return Shard{*i, *n};
 }
 

@@ -142,7 +142,7 @@ TEST(OptionChecksCommand, OptionsThatNeedAnotherAndEmptyNamesAreRefused) {
                 "rec fuzz --data synthetic:users=20,items=20,ratings=100 --algorithm user-user "
                 "--heuristic ARAND --portfolio AMU,ALI");
   EXPECT_EQ(portfolio.exit_code, 2) << portfolio.err;
-  EXPECT_THAT(portfolio.err, HasSubstr("it needs --heuristic APORTFOLIO, got ARAND"));
+  EXPECT_THAT(portfolio.err, HasSubstr("it needs the heuristic APORTFOLIO, got ARAND"));
   const auto model_out =
       run_assay(dir, "fair mitigate --model lr:" + x + " --input " + x + " --out " + dir.file("m") +
                          " --adversarial-model-out " + dir.file("lr.json"));
