@@ -203,6 +203,23 @@ void add_progress(py::dict& result, const fairness::FairRunProgress& p) {
   result["merged"] = p.merged;
 }
 
+// The run of `request` (fairness::FairRun, then `stage`: run_fair_test or run_fair_mitigate)
+// without the GIL; Python's warning when the gate dropped most perturbations.
+template <class Stage>
+auto run_fair(fairness::FairRunRequest request, std::vector<fairness::InputRecord> inputs,
+              models::ModelUnderTest model, CallHooks& hooks, Stage stage) {
+  std::string warning;
+  auto outcome = run_released(hooks, [&] {
+    fairness::FairRun run(std::move(request), std::move(inputs), std::move(model));
+    auto o = stage(run);
+    if (run.gate() && o.progress.gate_counts)
+      warning = run.gate()->drop_warning(*o.progress.gate_counts, kGateFix);
+    return o;
+  });
+  warn_if_gate_drops_most(warning);
+  return outcome;
+}
+
 constexpr const char* kTestFiles[] = {"violations.jsonl", "summary.json"};
 constexpr const char* kMitigateFiles[] = {"mitigation.json", "mitigation.csv"};
 
@@ -222,15 +239,9 @@ py::dict test(py::object model, const std::vector<std::string>& texts, const std
   request.on_progress = [&hooks](std::uint64_t done, std::uint64_t total) {
     hooks.report(done, total);
   };
-  std::string warning;
-  auto outcome = run_released(hooks, [&] {
-    fairness::FairRun run(std::move(request), std::move(inputs), std::move(m));
-    auto o = fairness::run_fair_test(run, min_delta);
-    if (run.gate() && o.progress.gate_counts)
-      warning = run.gate()->drop_warning(*o.progress.gate_counts, kGateFix);
-    return o;
-  });
-  warn_if_gate_drops_most(warning);
+  const auto outcome =
+      run_fair(std::move(request), std::move(inputs), std::move(m), hooks,
+               [&](fairness::FairRun& run) { return fairness::run_fair_test(run, min_delta); });
   py::dict result;
   add_progress(result, outcome.progress);
   if (!outcome.progress.complete) return result;
@@ -295,15 +306,10 @@ py::dict mitigate(py::object model, const std::vector<std::string>& texts,
   request.on_progress = [&hooks](std::uint64_t done, std::uint64_t total) {
     hooks.report(done, total);
   };
-  std::string warning;
-  auto outcome = run_released(hooks, [&] {
-    fairness::FairRun run(std::move(request), std::move(inputs), std::move(m));
-    auto o = fairness::run_fair_mitigate(run, std::move(so), gold_at, {});
-    if (run.gate() && o.progress.gate_counts)
-      warning = run.gate()->drop_warning(*o.progress.gate_counts, kGateFix);
-    return o;
-  });
-  warn_if_gate_drops_most(warning);
+  const auto outcome = run_fair(
+      std::move(request), std::move(inputs), std::move(m), hooks, [&](fairness::FairRun& run) {
+        return fairness::run_fair_mitigate(run, std::move(so), gold_at, {});
+      });
   py::dict result;
   add_progress(result, outcome.progress);
   if (outcome.study) result["study"] = to_python(outcome.study->json);

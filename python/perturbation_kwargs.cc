@@ -8,19 +8,13 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/overloaded.h"
 #include "fairness/perturbator_option_table.h"
 
 namespace assay::python {
 namespace py = pybind11;
 
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 double finite(const py::handle v, std::string_view name, double min, double max) {
   const double x = v.cast<double>();
@@ -55,7 +49,7 @@ std::string python_default(const fairness::PerturbatorOption& o) {
 void set(const fairness::PerturbatorOption& o, const py::handle value,
          fairness::PerturbatorConfig& c) {
   const std::string_view k = o.keyword;
-  std::visit(Overloaded{
+  std::visit(core::Overloaded{
                  [&](fairness::TextField f) {
                    f(c) = o.none_is_word && value.is_none() ? "none" : value.cast<std::string>();
                  },

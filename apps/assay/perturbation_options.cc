@@ -3,18 +3,12 @@
 #include <string>
 #include <variant>
 
+#include "core/overloaded.h"
 #include "fairness/perturbator_option_table.h"
 #include "option_checks.h"
 
 namespace assay::cli {
 namespace {
-
-template <class... F>
-struct Overloaded : F... {
-  using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
 
 // One option of the table, registered on `cmd` with its kind's checks.
 CLI::Option* add_table_option(CLI::App* cmd, const fairness::PerturbatorOption& spec,
@@ -24,7 +18,7 @@ CLI::Option* add_table_option(CLI::App* cmd, const fairness::PerturbatorOption& 
   const CountBounds counts{.min = static_cast<std::uint64_t>(spec.min),
                            .max = static_cast<std::uint64_t>(spec.max)};
   auto* option = std::visit(
-      Overloaded{
+      core::Overloaded{
           [&](fairness::TextField f) { return cmd->add_option(name, f(o), help); },
           [&](fairness::CountField f) { return add_count(cmd, name, f(o), help, counts); },
           [&](fairness::SeedField f) { return add_count(cmd, name, f(o), help, counts); },
