@@ -53,8 +53,11 @@ std::vector<fairness::InputRecord> input_records(const std::vector<std::string>&
   return inputs;
 }
 
-// The command's default --max-line-bytes.
+// The command's defaults: --max-line-bytes, --batch, --chunk, --threads.
 const std::size_t kMaxTextBytes = models::TextInputOptions{}.max_line_bytes;
+const std::size_t kBatch = models::AnswerCacheSettings{}.batch;
+const std::size_t kChunk = fairness::FairRunRequest{}.chunk;
+const std::size_t kThreads = fairness::FairRunRequest{}.threads;
 
 // gate=None, 'aeon' or a dict of the gate's settings ({'action': 'drop', 'sim': 0.8, ...}: the
 // command's --gate-… options without the prefix).
@@ -344,8 +347,8 @@ void add_fair(py::module_& parent) {
   m.def("test", &test, py::arg("model"), py::arg("texts"), py::kw_only(),
         py::arg("attribute") = "gender", py::arg("labels") = py::none(),
         py::arg("model_id") = py::none(), py::arg("cache") = py::none(),
-        py::arg("budget") = py::none(), py::arg("batch") = 64, py::arg("chunk") = 64,
-        py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes,
+        py::arg("budget") = py::none(), py::arg("batch") = kBatch, py::arg("chunk") = kChunk,
+        py::arg("threads") = kThreads, py::arg("max_line_bytes") = kMaxTextBytes,
         py::arg("min_delta") = 0.0, py::arg("shard") = py::none(),
         py::arg("merge") = std::vector<std::string>{}, py::arg("out") = "",
         py::arg("gate") = py::none(), py::arg("progress") = py::none(),
@@ -375,8 +378,9 @@ void add_fair(py::module_& parent) {
   m.def("mitigate", &mitigate, py::arg("model"), py::arg("texts"), py::kw_only(),
         py::arg("attribute") = "gender", py::arg("labels") = py::none(),
         py::arg("gold") = py::none(), py::arg("model_id") = py::none(),
-        py::arg("cache") = py::none(), py::arg("budget") = py::none(), py::arg("batch") = 64,
-        py::arg("chunk") = 64, py::arg("threads") = 0, py::arg("max_line_bytes") = kMaxTextBytes,
+        py::arg("cache") = py::none(), py::arg("budget") = py::none(), py::arg("batch") = kBatch,
+        py::arg("chunk") = kChunk, py::arg("threads") = kThreads,
+        py::arg("max_line_bytes") = kMaxTextBytes,
         py::arg("epsilons") = fairness::MitigationStudyOptions{}.epsilons,
         py::arg("max_k") = fairness::MitigationStudyOptions{}.max_k, py::arg("shard") = py::none(),
         py::arg("merge") = std::vector<std::string>{}, py::arg("out") = "",

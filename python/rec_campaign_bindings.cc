@@ -182,16 +182,18 @@ py::dict campaign(const py::object& data_arg, const py::object& algorithms_arg,
 }  // namespace
 
 void add_rec_campaign(py::module_& rec) {
+  const stability::CampaignRequest d;  // the command's defaults
   rec.def(
       "campaign", &campaign, py::arg("data"), py::arg("algorithms") = py::none(), py::kw_only(),
       py::arg("store"), py::arg("out") = py::none(), py::arg("heuristics") = py::none(),
-      py::arg("sizes") = std::vector<std::size_t>{1, 10, 100}, py::arg("trials") = 100,
-      py::arg("seed") = 0, py::arg("threads") = 1, py::arg("k") = 10, py::arg("noise_trials") = 5,
-      py::arg("portfolio") = std::vector<std::string>{}, py::arg("delta") = 0.1,
-      py::arg("delta_oracle") = "top-out", py::arg("headline_oracle") = "top-out",
-      py::arg("min_effect") = stability::kDefaultMinEffect, py::arg("save_all") = false,
-      py::arg("sweep") = py::none(), py::arg("accuracy") = false, py::arg("folds") = 5,
-      py::arg("stop_after") = 0, py::arg("shard") = py::none(),
+      py::arg("sizes") = stability::CampaignConfig{}.sizes, py::arg("trials") = d.trials,
+      py::arg("seed") = d.seed, py::arg("threads") = d.threads, py::arg("k") = d.k,
+      py::arg("noise_trials") = d.noise_trials, py::arg("portfolio") = std::vector<std::string>{},
+      py::arg("delta") = d.delta, py::arg("delta_oracle") = d.delta_oracle,
+      py::arg("headline_oracle") = d.headline_oracle, py::arg("min_effect") = d.min_effect,
+      py::arg("save_all") = d.save_all, py::arg("sweep") = py::none(),
+      py::arg("accuracy") = d.accuracy, py::arg("folds") = d.folds,
+      py::arg("stop_after") = d.stop_after, py::arg("shard") = py::none(),
       py::arg("merge") = std::vector<std::string>{}, py::arg("data_name") = py::none(),
       py::arg("progress") = py::none(),
       "campaign(data, algorithms=None, *, store, out=None, heuristics=None, sizes=[1, 10, 100], "

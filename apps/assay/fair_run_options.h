@@ -22,8 +22,8 @@ namespace assay::cli {
 
 struct FairRunOptions {
   ModelOpenOptions model;
-  std::size_t chunk = 64;
-  std::size_t threads = 0;  // perturbing threads, 0 = every core
+  std::size_t chunk = fairness::FairRunRequest{}.chunk;
+  std::size_t threads = fairness::FairRunRequest{}.threads;  // perturbing threads, 0 = all
   InputFileOptions inputs;
   PerturbationOptions perturbation;
   GateOptions gate;  // --gate aeon: only the perturbations the gate keeps are asked

@@ -31,7 +31,7 @@ struct ModelAdapterOptions {
 struct ModelOpenOptions {
   std::string spec, cache;
   std::optional<std::uint64_t> budget;
-  std::size_t batch = 64;
+  std::size_t batch = models::AnswerCacheSettings{}.batch;
   ModelAdapterOptions adapter;
 };
 
