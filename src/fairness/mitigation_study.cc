@@ -28,6 +28,15 @@ struct AnsweredSet {
   std::vector<std::string> texts;           // x0 and its perturbations (adversarial training)
 };
 
+// The violations of one input: of the texts' scores after the first (its perturbations'), those
+// whose label (argmax) is not `label` (the original's).
+std::size_t violations_of(const std::vector<double>* first, std::size_t n_texts,
+                          std::size_t label) {
+  std::size_t n = 0;
+  for (std::size_t i = 1; i < n_texts; ++i) n += models::argmax(first[i]) != label;
+  return n;
+}
+
 nlohmann::ordered_json percent(std::size_t part, std::size_t whole) {
   if (whole == 0) return nullptr;
   return 100.0 * static_cast<double>(part) / static_cast<double>(whole);
@@ -84,9 +93,7 @@ nlohmann::ordered_json adversarial_training(const Perturbator& perturbator,
   std::size_t at = 0, violations = 0, inputs = 0, correct = 0, labelled = 0;
   for (const auto& set : sets) {
     const std::size_t label = models::argmax(scores[at]);
-    std::size_t here = 0;
-    for (std::size_t k = 1; k < set.texts.size(); ++k)
-      here += models::argmax(scores[at + k]) != label;
+    const std::size_t here = violations_of(&scores[at], set.texts.size(), label);
     violations += here;
     inputs += here > 0;
     if (set.gold) {
@@ -124,9 +131,7 @@ Remaining count_remaining(const std::vector<AnsweredSet>& sets, Smooth smooth) {
   Remaining r;
   for (const auto& set : sets) {
     const auto s = smooth(set.scores);
-    std::size_t here = 0;
-    for (std::size_t i = 1; i < s.scores.size(); ++i)
-      here += models::argmax(s.scores[i]) != s.label;
+    const std::size_t here = violations_of(s.scores.data(), s.scores.size(), s.label);
     r.violations += here;
     r.inputs += here > 0;
     r.labels_changed += s.label != models::argmax(set.scores[0]);
@@ -247,9 +252,7 @@ MitigationStudy study_mitigation(const Perturbator& perturbator, models::Model& 
   Remaining before;
   for (const auto& set : sets) {
     const std::size_t label = models::argmax(set.scores[0]);
-    std::size_t here = 0;
-    for (std::size_t i = 1; i < set.scores.size(); ++i)
-      here += models::argmax(set.scores[i]) != label;
+    const std::size_t here = violations_of(set.scores.data(), set.scores.size(), label);
     before.violations += here;
     before.inputs += here > 0;
     before.correct += set.gold && *set.gold == label;
