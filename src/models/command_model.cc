@@ -350,7 +350,7 @@ void CommandModel::read_labels_line() {
           j["labels"].empty()) {
         throw ModelError(name() +
                          ": expected a first line {\"labels\": [...]} naming the labels "
-                         "(or give them with --labels), got '" +
+                         "(or give them with the model's labels option), got '" +
                          shorten(line) + "'");
       }
       for (const auto& label : j["labels"]) {
@@ -373,7 +373,7 @@ void CommandModel::read_labels_line() {
     if (left.count() <= 0) {
       throw ModelError(name() + ": sent no {\"labels\": [...]} line within " +
                        std::to_string(options_.timeout_seconds) +
-                       " s (give the labels with --labels if the child does not send them)");
+                       " s (give the labels with the model's labels option if the child does not send them)");
     }
     pollfd p{stdout_fd_, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left.count()));
@@ -496,7 +496,7 @@ void CommandModel::Exchange::take_labels_line(const std::string& line) {
     what += shorten(line);
     what += "'";
     if (m_.labels_from_options_) {
-      what += " differs from --labels ";
+      what += " differs from the labels given ";
       what += nlohmann::json(m_.labels_).dump();
       what += " (its scores would be read under the wrong labels)";
     }
@@ -619,7 +619,7 @@ bool CommandModel::Exchange::poll_once(bool stopping, Clock::time_point stop_dea
   if (left.count() <= 0) {
     if (stopping) return false;
     fail("no answer within " + std::to_string(m_.options_.timeout_seconds) +
-             " s (--timeout); the child was killed",
+             " s (the timeout); the child was killed",
          first_unanswered());
   }
   const int ready =

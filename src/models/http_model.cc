@@ -144,7 +144,7 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
           std::find(labels_.begin(), labels_.end(), label) - labels_.begin()));
     }
     if (!options_.labels.empty() && options_.labels != labels_) {
-      throw core::UsageError("--labels and --label-map name different labels");
+      throw core::UsageError("the labels given and the label map name different labels");
     }
   } else if (!options_.labels.empty()) {
     labels_ = options_.labels;
@@ -152,8 +152,8 @@ HttpModel::HttpModel(const std::string& url, const ModelOptions& options)
     for (std::size_t k = 0; k < labels_.size(); ++k) answer_labels_.push_back(k);
   } else {
     throw core::UsageError(
-        "an http: model needs --labels (the order of its scores) or "
-        "--label-map (for answers given as {label, score} objects)");
+        "an http: model needs its labels (the order of its scores) or a label map (for "
+        "answers given as {label, score} objects)");
   }
   if (http.concurrency < 1) throw core::UsageError("--concurrency must be at least 1");
   if (http.max_retries < 0) throw core::UsageError("--retries must not be negative");
@@ -277,7 +277,7 @@ std::string HttpModel::post(Connection& connection, const std::string& body, std
     if (attempt >= max_retries) {
       throw ModelError("http: " + url_ + ": " + what + " after " + std::to_string(attempt) +
                            " retr" + (attempt == 1 ? "y" : "ies") +
-                           " (expected a 2xx answer; --retries, --timeout)",
+                           " (expected a 2xx answer; after the retries and within the timeout)",
                        index);
     }
     if (wait < 0) {
@@ -304,7 +304,7 @@ std::vector<double> HttpModel::scores_from(const nlohmann::json& answer, std::si
   auto named = [&](const std::string& name, const nlohmann::json& score) {
     if (!score.is_number()) fail(expected);
     const auto it = std::find(answer_names_.begin(), answer_names_.end(), name);
-    if (it == answer_names_.end()) fail("label '" + name + "' is not in --label-map/--labels");
+    if (it == answer_names_.end()) fail("label '" + name + "' is not in the label map or the labels given");
     const std::size_t k = answer_labels_[static_cast<std::size_t>(it - answer_names_.begin())];
     if (seen[k]) fail("two scores for label '" + labels_[k] + "'");
     scores[k] = score.get<double>();

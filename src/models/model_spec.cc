@@ -62,7 +62,7 @@ std::unique_ptr<Model> open_model(const std::string& spec, const ModelOptions& o
     throw core::UsageError("unknown model spec '" + spec + "'; " + kSpecForms);
   }
   if (!options.labels.empty() && options.labels != model->labels()) {
-    throw core::UsageError("--labels gives " + std::to_string(options.labels.size()) +
+    throw core::UsageError("the labels given name " + std::to_string(options.labels.size()) +
                            " labels but " + model->identity() + " has its own labels");
   }
   return model;

@@ -365,7 +365,7 @@ struct CommandRecommender::Impl {
     if (!finished) {
       core::kill_and_reap(p);
       core::close_pipes(p);
-      fail("no result within the timeout of " + timeout_text() + " s (--timeout); it was killed",
+      fail("no result within the timeout of " + timeout_text() + " s (the timeout); it was killed",
            tail);
     }
     // Both streams ended; the program may still be running (it closed them itself).
@@ -377,7 +377,7 @@ struct CommandRecommender::Impl {
       if (Clock::now() >= deadline) {
         core::kill_and_reap(p);
         core::close_pipes(p);
-        fail("no result within the timeout of " + timeout_text() + " s (--timeout); it was killed",
+        fail("no result within the timeout of " + timeout_text() + " s (the timeout); it was killed",
              tail);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -416,7 +416,7 @@ struct CommandRecommender::Impl {
     }
     if (!serve(c.process, c.pending, tail, true, line, deadline)) {
       core::kill_and_reap(c.process);
-      fail("no answer within the timeout of " + timeout_text() + " s (--timeout); it was killed",
+      fail("no answer within the timeout of " + timeout_text() + " s (the timeout); it was killed",
            tail);
     }
     if (line.empty() && c.pending.empty()) {

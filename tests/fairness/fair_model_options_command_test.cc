@@ -76,7 +76,7 @@ TEST(FairModelOptionsCommand, HttpModelThroughFairTestAndMitigate) {
     r = run_assay(dir, std::string(command) + " --model http:" + server.url() + " --input " + in +
                            " --out " + dir.file("bare"));
     EXPECT_EQ(r.exit_code, 2) << command;
-    EXPECT_THAT(r.err, HasSubstr("needs --labels (the order of its scores) or --label-map"));
+    EXPECT_THAT(r.err, HasSubstr("needs its labels (the order of its scores) or a label map"));
     EXPECT_FALSE(std::filesystem::exists(dir.file("bare/summary.json")));
   }
 }

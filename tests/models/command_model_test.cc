@@ -195,7 +195,7 @@ TEST(CommandModel, LabelsLineThatDiffersFromTheOptionsIsAnError) {
   options.labels = {"pos", "neg"};
   CommandModel swapped(kFault + "ok", options);
   EXPECT_THAT(predict_error(swapped, numbered(2)).what(),
-              HasSubstr("labels line '{\"labels\": [\"neg\", \"pos\"]}' differs from --labels "
+              HasSubstr("labels line '{\"labels\": [\"neg\", \"pos\"]}' differs from the labels given "
                         "[\"pos\",\"neg\"]"));
   options.labels = {"neg", "pos"};  // the same labels: accepted
   CommandModel same(kFault + "ok", options);

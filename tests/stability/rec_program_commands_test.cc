@@ -290,7 +290,7 @@ TEST(RecProgramCampaign, TimeoutIsAFailedRun) {
   ASSERT_EQ(summary["failed_runs"].size(), 1u);
   EXPECT_EQ(summary["failed_runs"][0]["failed_runs"], 2);
   EXPECT_NE(summary["failed_runs"][0]["first_reason"].get<std::string>().find(
-                "timeout of 1 s (--timeout); it was killed"),
+                "timeout of 1 s (the timeout); it was killed"),
             std::string::npos);
 }
 
