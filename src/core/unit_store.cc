@@ -29,7 +29,7 @@ std::string short_hash(const std::string& value) {
   }
   throw UsageError(SourceLocation(store), "this store belongs to another campaign: " + key +
                                               " is '" + stored + "' there but '" + now +
-                                              "' now (use a new --store or the original settings)");
+                                              "' now (use a new store or the original settings)");
 }
 
 std::string quoted_name(const std::string& name) {

@@ -14,7 +14,8 @@ std::unique_ptr<KnowledgeGraph> open_graph(const std::string& spec, const GraphO
     return ConceptNetGraph::open(spec.substr(prefix.size()), open);
   }
   throw core::UsageError(
-      "--kg must be 'wordnet' or 'conceptnet:FILE' (an assertions .csv or .csv.gz), got '" +
+      "knowledge graph: expected 'wordnet' or 'conceptnet:FILE' (an assertions .csv or .csv.gz), "
+      "got '" +
       spec.substr(0, 200) + "'");
 }
 

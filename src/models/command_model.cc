@@ -371,9 +371,10 @@ void CommandModel::read_labels_line() {
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) {
-      throw ModelError(name() + ": sent no {\"labels\": [...]} line within " +
-                       std::to_string(options_.timeout_seconds) +
-                       " s (give the labels with the model's labels option if the child does not send them)");
+      throw ModelError(
+          name() + ": sent no {\"labels\": [...]} line within " +
+          std::to_string(options_.timeout_seconds) +
+          " s (give the labels with the model's labels option if the child does not send them)");
     }
     pollfd p{stdout_fd_, POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(left.count()));

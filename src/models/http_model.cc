@@ -304,7 +304,8 @@ std::vector<double> HttpModel::scores_from(const nlohmann::json& answer, std::si
   auto named = [&](const std::string& name, const nlohmann::json& score) {
     if (!score.is_number()) fail(expected);
     const auto it = std::find(answer_names_.begin(), answer_names_.end(), name);
-    if (it == answer_names_.end()) fail("label '" + name + "' is not in the label map or the labels given");
+    if (it == answer_names_.end())
+      fail("label '" + name + "' is not in the label map or the labels given");
     const std::size_t k = answer_labels_[static_cast<std::size_t>(it - answer_names_.begin())];
     if (seen[k]) fail("two scores for label '" + labels_[k] + "'");
     scores[k] = score.get<double>();

@@ -377,8 +377,9 @@ struct CommandRecommender::Impl {
       if (Clock::now() >= deadline) {
         core::kill_and_reap(p);
         core::close_pipes(p);
-        fail("no result within the timeout of " + timeout_text() + " s (the timeout); it was killed",
-             tail);
+        fail(
+            "no result within the timeout of " + timeout_text() + " s (the timeout); it was killed",
+            tail);
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }

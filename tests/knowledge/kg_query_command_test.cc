@@ -106,7 +106,7 @@ TEST(KgQueryCommand, BadInputExitsTwoWithTheReason) {
   TempDir dir;
   auto r = run_assay(dir, "kg query --word x --kg neo4j");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, HasSubstr("--kg must be 'wordnet' or 'conceptnet:FILE'"));
+  EXPECT_THAT(r.err, HasSubstr("knowledge graph: expected 'wordnet' or 'conceptnet:FILE'"));
   r = run_assay(dir, "kg query --word x --wordnet-dir " + kMiniWordNet + " --relation synonyms");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--relation must be one of"));

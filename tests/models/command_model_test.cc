@@ -194,9 +194,10 @@ TEST(CommandModel, LabelsLineThatDiffersFromTheOptionsIsAnError) {
   auto options = quick();
   options.labels = {"pos", "neg"};
   CommandModel swapped(kFault + "ok", options);
-  EXPECT_THAT(predict_error(swapped, numbered(2)).what(),
-              HasSubstr("labels line '{\"labels\": [\"neg\", \"pos\"]}' differs from the labels given "
-                        "[\"pos\",\"neg\"]"));
+  EXPECT_THAT(
+      predict_error(swapped, numbered(2)).what(),
+      HasSubstr("labels line '{\"labels\": [\"neg\", \"pos\"]}' differs from the labels given "
+                "[\"pos\",\"neg\"]"));
   options.labels = {"neg", "pos"};  // the same labels: accepted
   CommandModel same(kFault + "ok", options);
   EXPECT_EQ(same.predict({"a"})[0], (std::vector<double>{0.25, 0.75}));
