@@ -173,7 +173,9 @@ fairness::FairRunRequest run_request(const std::string& attribute, const py::kwa
   fairness::check_fair_run_request(r);
   if (!out.empty()) core::check_output_directory(out);
   if (!cache.empty()) core::check_database_file(cache);
-  core::check_paths_apart({}, {}, {{"cache", cache}}, {{"out", out, {files[0], files[1]}}});
+  std::vector<core::NamedPath> merged;  // read, never written over
+  for (const auto& m : merge) merged.push_back({"merge", m});
+  core::check_paths_apart(merged, {}, {{"cache", cache}}, {{"out", out, {files[0], files[1]}}});
   return r;
 }
 
