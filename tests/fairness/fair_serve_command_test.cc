@@ -466,7 +466,7 @@ TEST(FairServeCommand, BadOptionsAreUsageErrors) {
       {"fair serve --epsilon 1 --listen 127.0.0.1" + lr, "--listen"},
       {"fair serve --epsilon 1 --listen 127.0.0.1:70000" + lr, "--listen"},
       {"fair serve --epsilon 1 --upstream nothing:here", "unknown model spec"},
-      {"fair serve --epsilon 1 --upstream http://127.0.0.1:9/p", "--labels"},
+      {"fair serve --epsilon 1 --upstream http://127.0.0.1:9/p", "needs its labels"},
   };
   for (const auto& [args, message] : cases) {
     const auto r = run_assay(dir, args);
