@@ -15,9 +15,11 @@
 #include "bindings.h"
 #include "core/error.h"
 #include "core/output_path.h"
+#include "core/overloaded.h"
 #include "core/shard.h"
 #include "fairness/fair_run_request.h"
 #include "fairness/fairness_input.h"
+#include "fairness/gate_option_table.h"
 #include "fairness/perturb_run.h"
 #include "fairness/perturbation_gate.h"
 #include "fairness/perturbation_json.h"
@@ -68,41 +70,35 @@ fairness::GateSettings gate_settings(const py::object& gate) {
     s.gate = gate.cast<std::string>();
   } else if (py::isinstance<py::dict>(gate)) {
     s.gate = "aeon";
-    const auto text = [](const std::string& key, py::handle v) {
-      if (!py::isinstance<py::str>(v))
-        throw core::UsageError("gate['" + key + "']: expected a string");
-      return v.cast<std::string>();
-    };
     for (const auto& [k, v] : gate.cast<py::dict>()) {
       const std::string key = py::str(k);
-      if (key == "gate") {
-        s.gate = text(key, v);
-      } else if (key == "action") {
-        s.action = text(key, v);
-      } else if (key == "task") {
-        s.task = text(key, v);
-      } else if (key == "sim" || key == "nat") {
-        if (py::isinstance<py::bool_>(v) ||
-            !(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)))
-          throw core::UsageError("gate['" + key + "']: expected a number");
-        const double x = v.cast<double>();
-        const std::string name = "gate['" + key + "']";
-        check_finite(x, name.c_str());
-        (key == "sim" ? s.sim : s.nat) = x;
-      } else if (key == "model_dir") {
-        s.model_dir = text(key, v);
-      } else if (key == "vectors") {
-        s.vectors = text(key, v);
-      } else if (key == "vectors_format") {
-        s.vectors_format = text(key, v);
-      } else if (key == "exact") {
-        if (!py::isinstance<py::bool_>(v)) throw core::UsageError("gate['exact']: expected a bool");
-        s.exact = v.cast<bool>();
-      } else {
-        throw core::UsageError("gate: unknown setting '" + key +
-                               "' (gate, action, task, sim, nat, model_dir, vectors, "
-                               "vectors_format, exact)");
+      const auto* option = fairness::find_gate_key(key);
+      if (!option) {
+        throw core::UsageError("gate: unknown setting '" + key + "' (" + fairness::gate_keys() +
+                               ")");
       }
+      const std::string name = "gate['" + key + "']";
+      std::visit(core::Overloaded{
+                     [&](fairness::GateText f) {
+                       if (!py::isinstance<py::str>(v))
+                         throw core::UsageError(name + ": expected a string");
+                       f(s) = v.cast<std::string>();
+                     },
+                     [&](fairness::GateThreshold f) {
+                       if (py::isinstance<py::bool_>(v) ||
+                           !(py::isinstance<py::float_>(v) || py::isinstance<py::int_>(v)))
+                         throw core::UsageError(name + ": expected a number");
+                       const double x = v.cast<double>();
+                       check_finite(x, name.c_str());
+                       f(s) = x;
+                     },
+                     [&](fairness::GateFlag f) {
+                       if (!py::isinstance<py::bool_>(v))
+                         throw core::UsageError(name + ": expected a bool");
+                       f(s) = v.cast<bool>();
+                     },
+                 },
+                 option->field);
     }
   } else {
     throw core::UsageError("gate: expected None, 'aeon' or a dict of the gate's settings");

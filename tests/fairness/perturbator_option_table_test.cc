@@ -1,4 +1,4 @@
-// The perturbator's option table: the command line's flags, Python's keywords and the options
+// The option tables of the perturbator and of the AEON gate: the command line's flags, Python's keywords
 // table of docs/fairness.md all come from it or are checked against it.
 #include "fairness/perturbator_option_table.h"
 
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "fairness/gate_option_table.h"
 
 namespace assay::fairness {
 namespace {
@@ -95,6 +96,22 @@ TEST(PerturbatorOptionTable, ChecksBetweenOptions) {
   EXPECT_NO_THROW(check_perturbator_config(c));
   c.no_analogy = c.no_active = true;
   EXPECT_THROW(check_perturbator_config(c), core::UsageError);
+}
+
+// The gate's table: "gate" first (the others need it), every flag "gate-" and the Python key with
+// dashes, so `--gate-model-dir` is gate={'model_dir': ...}.
+TEST(GateOptionTable, FlagsAreThePythonKeys) {
+  const auto table = gate_option_table();
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(table.front().key, "gate");
+  for (const auto& o : table) {
+    std::string flag = o.key == "gate" ? "gate" : "gate-" + std::string(o.key);
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    EXPECT_EQ(o.flag, flag);
+    EXPECT_EQ(find_gate_key(o.key), &o);
+  }
+  EXPECT_EQ(find_gate_key("threshold"), nullptr);
+  EXPECT_THAT(gate_keys(), HasSubstr("sim, nat"));
 }
 
 }  // namespace
