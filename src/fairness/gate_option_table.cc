@@ -7,7 +7,10 @@ namespace {
 
 using S = GateSettings;
 
-#define ASSAY_GATE_FIELD(Kind, member) Kind{+[](S & s) -> Kind::type& { return s.member; }}
+#define ASSAY_GATE_FIELD(Kind, member)            \
+  Kind {                                          \
+    +[](S& s) -> Kind::type& { return s.member; } \
+  }
 
 const std::array<GateOption, 9> kOptions{{
     {.flag = "gate",

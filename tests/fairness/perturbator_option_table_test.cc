@@ -1,5 +1,5 @@
-// The option tables of the perturbator and of the AEON gate: the command line's flags, Python's keywords
-// table of docs/fairness.md all come from it or are checked against it.
+// The option tables of the perturbator and of the AEON gate: the command line's flags,
+// Python's keywords and the options table of docs/fairness.md come from them or are checked.
 #include "fairness/perturbator_option_table.h"
 
 #include <gmock/gmock.h>
