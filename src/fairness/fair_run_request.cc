@@ -52,19 +52,28 @@ FairRunProgress progress_of(const Counts& c, const RunStore& store,
 
 }  // namespace
 
-void check_fair_run_request(const FairRunRequest& r) {
+namespace {
+
+// The request's checks that read no file.
+void check_run_shape(const FairRunRequest& r) {
   if (r.chunk == 0) throw core::UsageError("chunk: expected at least 1 input per model round");
   if (r.threads > 4096) {
     throw core::UsageError("threads: expected at most 4096, got " + std::to_string(r.threads));
   }
-  (void)perturbator_settings(r.perturbator);
   check_gate_settings(r.gate);
+}
+
+}  // namespace
+
+void check_fair_run_request(const FairRunRequest& r) {
+  check_run_shape(r);
+  (void)perturbator_settings(r.perturbator);
 }
 
 FairRun::FairRun(FairRunRequest request, std::vector<InputRecord> inputs,
                  models::ModelUnderTest model)
     : request_(std::move(request)), inputs_(std::move(inputs)), model_(std::move(model)) {
-  check_fair_run_request(request_);
+  check_run_shape(request_);  // the perturbator's settings are checked as they load, below
   if (model_.cache.empty() && (!request_.shard.whole() || !request_.merge.empty())) {
     throw core::UsageError(
         "a shard of a run, or a merge of shards, needs the answer cache's file: each shard "

@@ -59,9 +59,9 @@ void check_fair_run_request(const FairRunRequest& request);
 // A run opened: the perturbator and its resources, the gate, the inputs and the model.
 class FairRun {
  public:
-  // Checks the request (check_fair_run_request; a shard or merge without an answer cache is a
-  // core::UsageError) and loads the perturbator and the gate (load_gated_perturbator), whose
-  // errors it throws.
+  // Checks the request (as check_fair_run_request; a shard or merge without an answer cache is
+  // a core::UsageError) and loads the perturbator and the gate (load_gated_perturbator), whose
+  // errors it throws; the attribute file is read once here.
   FairRun(FairRunRequest request, std::vector<InputRecord> inputs, models::ModelUnderTest model);
 
   const FairRunRequest& request() const { return request_; }
